@@ -1,0 +1,26 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "MenuBus",
+    products: [
+        .library(name: "MenuBus", targets: ["MenuBus"]),
+        .executable(name: "menubusd", targets: ["menubusd"]),
+        .executable(name: "menubus-cli", targets: ["menubus-cli"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        .target(name: "MenuBus", dependencies: ["CDBus"]),
+        .executableTarget(name: "menubusd", dependencies: ["MenuBus"]),
+        .executableTarget(name: "menubus-cli", dependencies: ["MenuBus"]),
+        .testTarget(
+            name: "MenuBusTests",
+            dependencies: ["MenuBus", "menubusd", "menubus-cli"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

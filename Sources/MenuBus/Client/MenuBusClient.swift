@@ -1,0 +1,65 @@
+/// A connection to menubusd for Swift apps, presenters and tools.
+///
+/// Every call blocks the calling thread until menubusd answers; menubusd
+/// never calls back into a caller while it waits, so this cannot deadlock.
+/// Callbacks from menubusd (actions, commands) arrive while `process` or
+/// `run` pumps the connection.
+public final class MenuBusClient {
+    let loop = MessageLoop()
+    let connection: Connection
+    /// Seconds a call waits for menubusd before failing with `Timeout`.
+    public var callTimeout: Double = 5
+
+    /// Connects to `address`, or to the session bus.
+    public init(address: String? = nil) throws {
+        connection = try Connection(address: address, loop: loop)
+    }
+
+    /// This connection's unique name on the bus.
+    public var uniqueName: String { connection.uniqueName }
+
+    /// Calls a manager method and returns the reply's values.
+    func callManager(_ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
+        try connection.callBlocking(destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
+                                    interface: MenuBusServer.managerInterface, member: member,
+                                    arguments: arguments, timeout: callTimeout)
+    }
+
+    func property(_ name: String) throws -> DBusValue {
+        let reply = try connection.callBlocking(
+            destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
+            interface: "org.freedesktop.DBus.Properties", member: "Get",
+            arguments: [.string(MenuBusServer.managerInterface), .string(name)], timeout: callTimeout)
+        guard let first = reply.first, case .variant(let value) = first else {
+            throw BusError.failed("menubusd answered Get(\(name)) with '\(reply.map(\.signature.rawValue).joined())'")
+        }
+        return value
+    }
+
+    /// The daemon's API version (the `Version` property).
+    public func apiVersion() throws -> UInt32 {
+        let value = try property("Version")
+        guard case .uint32(let version) = value else {
+            throw BusError.failed("Version has type '\(value.signature)'")
+        }
+        return version
+    }
+
+    /// The daemon's counters (the `Stats` property), in the order it sends them.
+    public func stats() throws -> [(name: String, value: DBusValue)] {
+        let value = try property("Stats")
+        guard let entries = value.dictEntries else {
+            throw BusError.failed("Stats has type '\(value.signature)'")
+        }
+        return entries.compactMap { entry in
+            guard case .string(let name) = entry.key else { return nil }
+            return (name, entry.value.unwrapped)
+        }
+    }
+
+    /// Pumps the connection until `done()` or `timeout` seconds; returns `done()`.
+    @discardableResult
+    public func run(until done: () -> Bool, timeout: Double) -> Bool {
+        loop.run(until: done, timeout: timeout)
+    }
+}

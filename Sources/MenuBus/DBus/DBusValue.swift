@@ -1,0 +1,141 @@
+/// One D-Bus value of any type, as carried in a variant or read off the wire.
+///
+/// Arrays keep their element signature, so an empty array still knows its type.
+/// An array of bytes (`ay`) is always `.bytes`.
+public enum DBusValue: Hashable, Sendable {
+    case byte(UInt8)
+    case boolean(Bool)
+    case int16(Int16)
+    case uint16(UInt16)
+    case int32(Int32)
+    case uint32(UInt32)
+    case int64(Int64)
+    case uint64(UInt64)
+    case double(Double)
+    case string(String)
+    case objectPath(ObjectPath)
+    case signature(Signature)
+    /// A variant holding one value.
+    indirect case variant(DBusValue)
+    /// An array with its element signature; a dict is an array of `.dictEntry`.
+    case array(Signature, [DBusValue])
+    /// `ay`, kept flat.
+    case bytes([UInt8])
+    /// A struct of one or more members.
+    case structure([DBusValue])
+    /// One entry of a dict; only valid as an array element.
+    indirect case dictEntry(DBusValue, DBusValue)
+
+    /// The signature of this value.
+    public var signature: Signature {
+        switch self {
+        case .byte: "y"
+        case .boolean: "b"
+        case .int16: "n"
+        case .uint16: "q"
+        case .int32: "i"
+        case .uint32: "u"
+        case .int64: "x"
+        case .uint64: "t"
+        case .double: "d"
+        case .string: "s"
+        case .objectPath: "o"
+        case .signature: "g"
+        case .variant: "v"
+        case .array(let element, _): Signature(unchecked: "a" + element.rawValue)
+        case .bytes: "ay"
+        case .structure(let members):
+            Signature(unchecked: "(" + members.map(\.signature.rawValue).joined() + ")")
+        case .dictEntry(let key, let value):
+            Signature(unchecked: "{" + key.signature.rawValue + value.signature.rawValue + "}")
+        }
+    }
+
+    /// Checks everything libdbus would otherwise abort on or silently cut:
+    /// element types matching the array's signature, strings without NUL,
+    /// structs that are not empty, dict keys of a basic type, nesting depth.
+    func validate(depth: Int = 0) throws {
+        guard depth <= 64 else { throw BusError.invalidArgs("value nested deeper than D-Bus allows") }
+        switch self {
+        case .string(let text):
+            guard !text.utf8.contains(0) else {
+                throw BusError.invalidArgs("a string contains a NUL byte")
+            }
+        case .objectPath(let path):
+            guard ObjectPath.isValid(path.rawValue) else {
+                throw BusError.invalidArgs("'\(path.rawValue)' is not a valid object path")
+            }
+        case .signature(let signature):
+            guard Signature.completeTypes(in: signature.rawValue) != nil, signature.rawValue.utf8.count <= 255 else {
+                throw BusError.invalidArgs("'\(signature.rawValue)' is not a valid signature")
+            }
+        case .variant(let inner):
+            try inner.validate(depth: depth + 1)
+        case .array(let element, let items):
+            guard Signature(unchecked: "a" + element.rawValue).isSingleCompleteType else {
+                throw BusError.invalidArgs("array element signature '\(element.rawValue)' is not one complete type")
+            }
+            for item in items {
+                guard item.signature == element else {
+                    throw BusError.invalidArgs("array of '\(element.rawValue)' holds a '\(item.signature.rawValue)'")
+                }
+                if case .dictEntry(let key, let value) = item {
+                    guard key.isBasic else {
+                        throw BusError.invalidArgs("dict key of type '\(key.signature.rawValue)'")
+                    }
+                    try key.validate(depth: depth + 1)
+                    try value.validate(depth: depth + 1)
+                } else {
+                    try item.validate(depth: depth + 1)
+                }
+            }
+        case .structure(let members):
+            guard !members.isEmpty else { throw BusError.invalidArgs("empty struct") }
+            for member in members { try member.validate(depth: depth + 1) }
+        case .dictEntry:
+            throw BusError.invalidArgs("a dict entry outside an array")
+        default:
+            break
+        }
+        if case .array = self, signature.rawValue.utf8.count > 255 {
+            throw BusError.invalidArgs("signature longer than 255 bytes")
+        }
+    }
+
+    var isBasic: Bool {
+        switch self {
+        case .variant, .array, .bytes, .structure, .dictEntry: false
+        default: true
+        }
+    }
+}
+
+extension DBusValue {
+    /// The string inside `.string` (or `.objectPath`, `.signature`), else nil.
+    public var stringValue: String? {
+        switch self {
+        case .string(let text): text
+        case .objectPath(let path): path.rawValue
+        case .signature(let signature): signature.rawValue
+        default: nil
+        }
+    }
+
+    /// The value inside a variant, or the value itself.
+    public var unwrapped: DBusValue {
+        if case .variant(let inner) = self { return inner.unwrapped }
+        return self
+    }
+
+    /// A dict `a{s?}` as Swift pairs, in wire order; nil for any other value.
+    var dictEntries: [(key: DBusValue, value: DBusValue)]? {
+        guard case .array(_, let items) = self else { return nil }
+        var result: [(key: DBusValue, value: DBusValue)] = []
+        result.reserveCapacity(items.count)
+        for item in items {
+            guard case .dictEntry(let key, let value) = item else { return nil }
+            result.append((key, value))
+        }
+        return result
+    }
+}

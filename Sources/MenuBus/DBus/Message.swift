@@ -1,0 +1,144 @@
+internal import CDBus
+
+/// A D-Bus message with exactly one Swift owner of its libdbus reference.
+final class Message {
+    enum Kind: Int32 {
+        case methodCall = 1, methodReturn = 2, error = 3, signal = 4
+    }
+
+    let raw: OpaquePointer
+
+    /// Takes over a reference the caller already holds.
+    init(owning raw: OpaquePointer) {
+        self.raw = raw
+    }
+
+    /// Adds a reference to a message libdbus lends us (a filter's argument).
+    init(borrowing raw: OpaquePointer) {
+        self.raw = dbus_message_ref(raw)
+    }
+
+    deinit {
+        dbus_message_unref(raw)
+    }
+
+    var kind: Kind? { Kind(rawValue: dbus_message_get_type(raw)) }
+    var path: String? { dbus_message_get_path(raw).map { String(cString: $0) } }
+    var interface: String? { dbus_message_get_interface(raw).map { String(cString: $0) } }
+    var member: String? { dbus_message_get_member(raw).map { String(cString: $0) } }
+    var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
+    var destination: String? { dbus_message_get_destination(raw).map { String(cString: $0) } }
+    var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
+    var serial: UInt32 { dbus_message_get_serial(raw) }
+    var replySerial: UInt32 { dbus_message_get_reply_serial(raw) }
+    var signature: Signature { Signature(unchecked: dbus_message_get_signature(raw).map { String(cString: $0) } ?? "") }
+    var expectsReply: Bool { dbus_message_get_no_reply(raw) == 0 }
+
+    /// The arguments, decoded. libdbus has validated everything that came off
+    /// the wire, so this only fails on types MenuBus does not speak (unix fds).
+    func arguments() throws -> [DBusValue] {
+        var iter = DBusMessageIter()
+        guard dbus_message_iter_init(raw, &iter) != 0 else { return [] }
+        var values: [DBusValue] = []
+        repeat {
+            values.append(try MessageReader.read(&iter))
+        } while dbus_message_iter_next(&iter) != 0
+        return values
+    }
+
+    /// Appends `values`, validating them first so libdbus never sees a value
+    /// it would abort on.
+    func append(_ values: [DBusValue]) throws {
+        for value in values { try value.validate() }
+        var iter = DBusMessageIter()
+        dbus_message_iter_init_append(raw, &iter)
+        for value in values {
+            guard MessageWriter.write(value, into: &iter) else {
+                throw BusError(name: BusError.Standard.noMemory, message: "out of memory while marshalling")
+            }
+        }
+    }
+
+    static func methodCall(destination: String?, path: ObjectPath, interface: String?, member: String) throws -> Message {
+        try Names.check(path: path.rawValue, interface: interface, member: member, destination: destination)
+        guard let raw = dbus_message_new_method_call(destination, path.rawValue, interface, member) else {
+            throw BusError(name: BusError.Standard.noMemory, message: "out of memory")
+        }
+        return Message(owning: raw)
+    }
+
+    static func signal(path: ObjectPath, interface: String, member: String) throws -> Message {
+        try Names.check(path: path.rawValue, interface: interface, member: member, destination: nil)
+        guard let raw = dbus_message_new_signal(path.rawValue, interface, member) else {
+            throw BusError(name: BusError.Standard.noMemory, message: "out of memory")
+        }
+        return Message(owning: raw)
+    }
+
+    func makeReturn() -> Message? {
+        dbus_message_new_method_return(raw).map(Message.init(owning:))
+    }
+
+    func makeError(_ error: BusError) -> Message? {
+        let name = Names.isValidErrorName(error.name) ? error.name : BusError.Standard.failed
+        let text = error.message.replacing("\0", with: " ")
+        return dbus_message_new_error(raw, name, text).map(Message.init(owning:))
+    }
+
+    func setDestination(_ destination: String) throws {
+        guard Names.isValidBusName(destination) else {
+            throw BusError.invalidArgs("'\(destination)' is not a valid bus name")
+        }
+        dbus_message_set_destination(raw, destination)
+    }
+
+    func setNoReply() {
+        dbus_message_set_no_reply(raw, 1)
+    }
+
+    func setAutoStart(_ flag: Bool) {
+        dbus_message_set_auto_start(raw, flag ? 1 : 0)
+    }
+
+    /// The error this message carries, when it is an error reply.
+    var asError: BusError? {
+        guard kind == .error else { return nil }
+        let text: String
+        if let first = try? arguments().first, case .string(let message) = first {
+            text = message
+        } else {
+            text = ""
+        }
+        return BusError(name: errorName ?? BusError.Standard.failed, message: text)
+    }
+}
+
+/// Name checks done in Swift, because libdbus aborts on invalid names.
+enum Names {
+    static func check(path: String, interface: String?, member: String, destination: String?) throws {
+        guard ObjectPath.isValid(path) else { throw BusError.invalidArgs("'\(path)' is not a valid object path") }
+        if let interface, !isValidInterface(interface) {
+            throw BusError.invalidArgs("'\(interface)' is not a valid interface name")
+        }
+        guard isValidMember(member) else { throw BusError.invalidArgs("'\(member)' is not a valid member name") }
+        if let destination, !isValidBusName(destination) {
+            throw BusError.invalidArgs("'\(destination)' is not a valid bus name")
+        }
+    }
+
+    static func isValidInterface(_ name: String) -> Bool {
+        !name.utf8.contains(0) && dbus_validate_interface(name, nil) != 0
+    }
+
+    static func isValidMember(_ name: String) -> Bool {
+        !name.utf8.contains(0) && dbus_validate_member(name, nil) != 0
+    }
+
+    static func isValidBusName(_ name: String) -> Bool {
+        !name.utf8.contains(0) && dbus_validate_bus_name(name, nil) != 0
+    }
+
+    static func isValidErrorName(_ name: String) -> Bool {
+        !name.utf8.contains(0) && dbus_validate_error_name(name, nil) != 0
+    }
+}

@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one serial owner: a poll loop over the connections' sockets, extra
+/// file descriptors and a timer heap. Everything runs on the thread that
+/// calls `run`; nothing here is thread-safe, and nothing needs to be.
+final class MessageLoop {
+    /// Identifies a timer for `cancel`.
+    struct TimerID: Hashable { let value: UInt64 }
+
+    private struct Deadline: Comparable {
+        let at: UInt64
+        let id: UInt64
+        static func < (a: Deadline, b: Deadline) -> Bool { (a.at, a.id) < (b.at, b.id) }
+    }
+
+    private var heap: [Deadline] = []
+    private var timers: [UInt64: () -> Void] = [:]
+    private var nextTimerID: UInt64 = 1
+    private var watches: [Int32: () -> Void] = [:]
+    private var connections: [ObjectIdentifier: Connection] = [:]
+    private var stopped = false
+
+    init() {}
+
+    /// Monotonic nanoseconds.
+    static func now() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
+    // MARK: Timers
+
+    /// Runs `fire` once, `seconds` from now, on this loop.
+    @discardableResult
+    func addTimer(after seconds: Double, _ fire: @escaping () -> Void) -> TimerID {
+        let id = nextTimerID
+        nextTimerID += 1
+        let delay = UInt64(max(0, seconds) * 1_000_000_000)
+        timers[id] = fire
+        push(Deadline(at: MessageLoop.now() &+ delay, id: id))
+        return TimerID(value: id)
+    }
+
+    func cancel(_ timer: TimerID) {
+        timers[timer.value] = nil
+    }
+
+    var pendingTimerCount: Int { timers.count }
+
+    private func push(_ deadline: Deadline) {
+        heap.append(deadline)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child] < heap[parent] else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private func popMin() -> Deadline? {
+        guard let first = heap.first else { return nil }
+        let last = heap.removeLast()
+        if !heap.isEmpty {
+            heap[0] = last
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1, right = left + 1
+                var smallest = parent
+                if left < heap.count, heap[left] < heap[smallest] { smallest = left }
+                if right < heap.count, heap[right] < heap[smallest] { smallest = right }
+                if smallest == parent { break }
+                heap.swapAt(parent, smallest)
+                parent = smallest
+            }
+        }
+        return first
+    }
+
+    /// Fires due timers; returns milliseconds until the next one (-1: none).
+    private func fireDueTimers() -> Int32 {
+        while let first = heap.first {
+            if timers[first.id] == nil {
+                _ = popMin()
+                continue
+            }
+            let now = MessageLoop.now()
+            if first.at > now {
+                let ms = (first.at - now + 999_999) / 1_000_000
+                return Int32(min(ms, 60_000))
+            }
+            _ = popMin()
+            if let fire = timers.removeValue(forKey: first.id) { fire() }
+        }
+        return -1
+    }
+
+    // MARK: Sources
+
+    /// Calls `readable` whenever `fd` can be read.
+    func watch(fd: Int32, _ readable: @escaping () -> Void) {
+        watches[fd] = readable
+    }
+
+    func unwatch(fd: Int32) {
+        watches[fd] = nil
+    }
+
+    func attach(_ connection: Connection) {
+        connections[ObjectIdentifier(connection)] = connection
+    }
+
+    func detach(_ connection: Connection) {
+        connections[ObjectIdentifier(connection)] = nil
+    }
+
+    // MARK: Running
+
+    /// Runs until `stop()`.
+    func run() {
+        stopped = false
+        while !stopped {
+            iterate(maxWaitMilliseconds: -1)
+        }
+    }
+
+    /// Runs until `done()` is true or `seconds` pass; returns `done()`.
+    @discardableResult
+    func run(until done: () -> Bool, timeout seconds: Double) -> Bool {
+        let deadline = MessageLoop.now() + UInt64(seconds * 1_000_000_000)
+        stopped = false
+        while !done() && !stopped {
+            let now = MessageLoop.now()
+            if now >= deadline { break }
+            iterate(maxWaitMilliseconds: Int32(min((deadline - now) / 1_000_000 + 1, 60_000)))
+        }
+        return done()
+    }
+
+    func stop() {
+        stopped = true
+    }
+
+    /// One round: dispatch what libdbus already holds, fire timers, wait for
+    /// input (or the next timer), read and write.
+    private func iterate(maxWaitMilliseconds: Int32) {
+        let active = Array(connections.values)
+        for connection in active {
+            connection.dispatchAll()
+        }
+        var timeout = fireDueTimers()
+        if stopped { return }
+        // A timer may have queued messages or made dispatch necessary.
+        for connection in active where connection.hasQueuedInput {
+            timeout = 0
+        }
+        if maxWaitMilliseconds >= 0, timeout < 0 || timeout > maxWaitMilliseconds {
+            timeout = maxWaitMilliseconds
+        }
+        var fds: [pollfd] = []
+        var owners: [Connection?] = []
+        for connection in active {
+            guard let fd = connection.socket else { continue }
+            let events = Int16(POLLIN) | (connection.hasPendingOutput ? Int16(POLLOUT) : 0)
+            fds.append(pollfd(fd: fd, events: events, revents: 0))
+            owners.append(connection)
+        }
+        let watchedFDs = Array(watches.keys)
+        for fd in watchedFDs {
+            fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+            owners.append(nil)
+        }
+        let ready = poll(&fds, nfds_t(fds.count), timeout)
+        guard ready > 0 else { return }
+        for (index, entry) in fds.enumerated() where entry.revents != 0 {
+            if let connection = owners[index] {
+                connection.readWrite()
+            } else if let callback = watches[entry.fd] {
+                callback()
+            }
+        }
+    }
+}

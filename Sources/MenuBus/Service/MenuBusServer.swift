@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon: one connection, one loop, the manager object and all state.
+///
+/// ```swift
+/// let server = try MenuBusServer(configuration: .init(address: nil))
+/// try server.claimName()
+/// let reason = server.run(stoppingOn: [SIGTERM, SIGINT])
+/// server.shutdown()
+/// ```
+public final class MenuBusServer {
+    /// The well-known name the daemon owns.
+    public static let busName = "org.menubus.MenuBus1"
+    /// The manager object's path.
+    public static let managerPath: ObjectPath = "/org/menubus/MenuBus1"
+    /// The manager interface.
+    public static let managerInterface = "org.menubus.MenuBus1"
+    /// This release of MenuBus.
+    public static let softwareVersion = "0.1.0"
+    /// The API version served as the `Version` property.
+    public static let apiVersion: UInt32 = 1
+
+    /// Settings from the command line.
+    public struct Configuration: Sendable {
+        /// A D-Bus address; nil means the session bus.
+        public var address: String?
+
+        public init(address: String? = nil) {
+            self.address = address
+        }
+    }
+
+    /// Why `run` returned.
+    public enum StopReason: Equatable, Sendable {
+        case signal(Int32)
+        case disconnected
+    }
+
+    /// Raised by `claimName` when another connection owns the name.
+    public struct NameTaken: Error, CustomStringConvertible {
+        public let name: String
+        public var description: String { "the name \(name) is already owned on this bus" }
+    }
+
+    let loop = MessageLoop()
+    let connection: Connection
+    private(set) var stats = Stats()
+    private var ownsName = false
+    private var stopReason: StopReason?
+
+    /// Connects to the bus; throws `BusError` when it cannot.
+    public init(configuration: Configuration) throws {
+        connection = try Connection(address: configuration.address, loop: loop)
+        connection.disconnected = { [unowned self] in
+            self.stopReason = .disconnected
+            self.loop.stop()
+        }
+        connection.export(MenuBusServer.managerPath, [managerInterface()])
+        connection.trackPeers()
+    }
+
+    /// This connection's unique name on the bus.
+    public var uniqueName: String { connection.uniqueName }
+
+    /// Takes `org.menubus.MenuBus1`; throws `NameTaken` when someone has it.
+    public func claimName() throws {
+        switch try connection.requestName(MenuBusServer.busName) {
+        case .owned, .alreadyOwner:
+            ownsName = true
+        case .taken:
+            throw NameTaken(name: MenuBusServer.busName)
+        }
+    }
+
+    /// Serves until one of `signals` arrives or the bus goes away.
+    public func run(stoppingOn signals: [Int32]) -> StopReason {
+        let watcher = SignalWatcher(signals: signals)
+        if let watcher {
+            loop.watch(fd: watcher.fd) { [unowned self] in
+                while let signal = watcher.next() {
+                    self.stopReason = .signal(signal)
+                    self.loop.stop()
+                }
+            }
+        } else {
+            Log.warning("cannot watch signals; stop menubusd with SIGKILL")
+        }
+        stopReason = nil
+        while stopReason == nil {
+            loop.run()
+        }
+        if let watcher { loop.unwatch(fd: watcher.fd) }
+        return stopReason ?? .disconnected
+    }
+
+    /// Releases the name and closes the connection.
+    public func shutdown() {
+        if ownsName, connection.isConnected {
+            try? connection.releaseName(MenuBusServer.busName)
+            ownsName = false
+        }
+        connection.flush()
+        connection.close()
+    }
+}

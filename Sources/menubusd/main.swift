@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MenuBus
+
+let usage = """
+    Usage: menubusd [--address ADDRESS] [--verbose]
+
+    The MenuBus session service: owns org.menubus.MenuBus1 on the session bus
+    and serves /org/menubus/MenuBus1. Logs go to stderr with sd-daemon level
+    prefixes. SIGTERM or SIGINT releases the name and exits 0.
+
+    Options:
+      --address ADDRESS  connect to this D-Bus address instead of the session bus
+                         (default: $DBUS_SESSION_BUS_ADDRESS, then $XDG_RUNTIME_DIR/bus)
+      --verbose          log debug messages too
+      --version          print the version and exit
+      -h, --help         print this help and exit
+
+    Exit status: 0 after a clean stop, 1 when the bus is unreachable or lost,
+    2 on a usage error, 3 when another menubusd already owns the name.
+
+    """
+
+func writeErr(_ text: String) {
+    var bytes = Array(text.utf8)
+    _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+}
+
+func writeOut(_ text: String) {
+    var bytes = Array(text.utf8)
+    _ = bytes.withUnsafeMutableBytes { write(1, $0.baseAddress, $0.count) }
+}
+
+var configuration = MenuBusServer.Configuration()
+var verbose = false
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "-h", "--help":
+        writeOut(usage)
+        exit(0)
+    case "--version":
+        writeOut("menubusd \(MenuBusServer.softwareVersion) (MenuBus API \(MenuBusServer.apiVersion))\n")
+        exit(0)
+    case "--verbose":
+        verbose = true
+    case "--address":
+        guard let value = arguments.popFirst(), !value.isEmpty else {
+            writeErr("menubusd: --address needs a value\n")
+            exit(2)
+        }
+        configuration.address = value
+    case _ where argument.hasPrefix("--address="):
+        configuration.address = String(argument.dropFirst("--address=".count))
+    default:
+        writeErr("menubusd: unknown argument '\(argument)'; see menubusd --help\n")
+        exit(2)
+    }
+}
+
+MenuBusLogging.setVerbose(verbose)
+
+let server: MenuBusServer
+do {
+    server = try MenuBusServer(configuration: configuration)
+} catch {
+    MenuBusLogging.error("cannot connect to the bus: \(error)")
+    exit(1)
+}
+
+do {
+    try server.claimName()
+} catch let taken as MenuBusServer.NameTaken {
+    MenuBusLogging.error("\(taken); is another menubusd running?")
+    server.shutdown()
+    exit(3)
+} catch {
+    MenuBusLogging.error("cannot request \(MenuBusServer.busName): \(error)")
+    server.shutdown()
+    exit(1)
+}
+
+MenuBusLogging.info("menubusd \(MenuBusServer.softwareVersion) serving \(MenuBusServer.busName) as \(server.uniqueName)")
+let reason = server.run(stoppingOn: [SIGTERM, SIGINT])
+server.shutdown()
+switch reason {
+case .signal(let number):
+    MenuBusLogging.info("stopping on signal \(number)")
+    exit(0)
+case .disconnected:
+    MenuBusLogging.error("the bus connection was lost")
+    exit(1)
+}
