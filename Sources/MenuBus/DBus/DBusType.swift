@@ -139,7 +139,8 @@ extension Array: DBusType where Element: DBusType {
     static var dbusSignature: Signature { "a" + Element.dbusSignature }
 
     var dbusValue: DBusValue {
-        if let bytes = self as? [UInt8] { return .bytes(bytes) }
+        // `as? [UInt8]` alone would also match an empty array of any type.
+        if Element.self == UInt8.self, let bytes = self as? [UInt8] { return .bytes(bytes) }
         return .array(Element.dbusSignature, map(\.dbusValue))
     }
 

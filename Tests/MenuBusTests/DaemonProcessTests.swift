@@ -1,0 +1,164 @@
+import Foundation
+import XCTest
+@testable import MenuBus
+
+/// menubusd as a process on a private bus: name, signals, bad input, the contract file.
+final class DaemonProcessTests: BusTestCase {
+    func testDaemonOwnsItsNameAndAnswersPing() throws {
+        _ = try startDaemon()
+        let client = try connect()
+        XCTAssertTrue(nameHasOwner(client, MenuBusServer.busName))
+        XCTAssertEqual(try callDaemon(client, interface: "org.freedesktop.DBus.Peer", "Ping"), [])
+        let id = try callDaemon(client, interface: "org.freedesktop.DBus.Peer", "GetMachineId")
+        XCTAssertEqual(id.first?.stringValue?.count, 32)
+    }
+
+    func testSecondInstanceIsRefusedAtOnce() throws {
+        _ = try startDaemon()
+        let second = try bus.run("menubusd", [], timeout: 10)
+        XCTAssertEqual(second.status, 3)
+        XCTAssertTrue(second.stderr.contains("already owned"), second.stderr)
+        XCTAssertTrue(nameHasOwner(try connect(), MenuBusServer.busName), "the first instance keeps the name")
+    }
+
+    func testSigtermReleasesTheNameAndExitsZero() throws {
+        let daemon = try startDaemon()
+        let client = try connect()
+        daemon.signal(SIGTERM)
+        let result = try daemon.wait(timeout: 10)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertFalse(nameHasOwner(client, MenuBusServer.busName))
+        XCTAssertTrue(result.stderr.contains("<6>"), "logs carry sd-daemon level prefixes: \(result.stderr)")
+    }
+
+    func testSigintExitsZero() throws {
+        let daemon = try startDaemon()
+        daemon.signal(SIGINT)
+        XCTAssertEqual(try daemon.wait(timeout: 10).status, 0)
+    }
+
+    func testVersionAndStatsProperties() throws {
+        _ = try startDaemon()
+        let client = try connect()
+        let version = try callDaemon(client, interface: "org.freedesktop.DBus.Properties", "Get",
+                                     [.string(MenuBusServer.managerInterface), .string("Version")])
+        XCTAssertEqual(version, [.variant(.uint32(1))])
+        let all = try callDaemon(client, interface: "org.freedesktop.DBus.Properties", "GetAll",
+                                 [.string(MenuBusServer.managerInterface)])
+        let properties = try [String: DBusValue](dbusValue: XCTUnwrap(all.first))
+        XCTAssertEqual(properties["Version"], .uint32(1))
+        let stats = try [String: DBusValue](dbusValue: XCTUnwrap(properties["Stats"]))
+        XCTAssertEqual(Set(stats.keys), ["apps", "contexts", "documents", "presentations", "providers", "rss-bytes"])
+        for counter in ["apps", "contexts", "documents", "presentations", "providers"] {
+            XCTAssertEqual(stats[counter], .uint32(0), counter)
+        }
+        guard case .uint64(let rss) = stats["rss-bytes"] else { return XCTFail("rss-bytes is not a t") }
+        XCTAssertGreaterThan(rss, 1 << 20, "a real resident size, not a placeholder")
+    }
+
+    func testSetOnReadOnlyPropertyIsRefused() throws {
+        _ = try startDaemon()
+        let client = try connect()
+        assertBusError(BusError.Standard.propertyReadOnly) {
+            _ = try callDaemon(client, interface: "org.freedesktop.DBus.Properties", "Set",
+                               [.string(MenuBusServer.managerInterface), .string("Version"), .variant(.uint32(7))])
+        }
+        assertBusError(BusError.Standard.unknownProperty) {
+            _ = try callDaemon(client, interface: "org.freedesktop.DBus.Properties", "Get",
+                               [.string(MenuBusServer.managerInterface), .string("Nope")])
+        }
+        assertBusError(BusError.Standard.unknownInterface) {
+            _ = try callDaemon(client, interface: "org.freedesktop.DBus.Properties", "GetAll", [.string("org.example.Nope")])
+        }
+    }
+
+    func testBadArgumentsAreAnsweredInvalidArgsAndTheDaemonLivesOn() throws {
+        let daemon = try startDaemon()
+        let client = try connect()
+        let error = assertBusError(BusError.Standard.invalidArgs) {
+            _ = try callDaemon(client, interface: "org.freedesktop.DBus.Properties", "Get", [.int32(5)])
+        }
+        XCTAssertTrue(error?.message.contains("expects arguments 'ss', got 'i'") ?? false, error?.message ?? "")
+        assertBusError(BusError.Standard.invalidArgs) {
+            _ = try callDaemon(client, interface: "org.freedesktop.DBus.Properties", "GetAll",
+                               [.array("(ssa{sv})", []), .variant(.array("ay", [.bytes([1, 2])]))])
+        }
+        assertBusError(BusError.Standard.unknownMethod) { _ = try callDaemon(client, "NoSuchMethod") }
+        assertBusError(BusError.Standard.unknownObject) {
+            _ = try callDaemon(client, path: "/org/menubus/Nothing", "Register")
+        }
+        assertBusError(BusError.Standard.unknownInterface) {
+            _ = try callDaemon(client, interface: "org.example.Missing", "Ping")
+        }
+        XCTAssertTrue(daemon.isRunning)
+        XCTAssertEqual(try callDaemon(client, interface: "org.freedesktop.DBus.Peer", "Ping"), [])
+    }
+
+    func testLargeAndDeepMessagesGetAnErrorNotACrash() throws {
+        let daemon = try startDaemon()
+        let client = try connect()
+        var nested = DBusValue.string("deep")
+        for _ in 0..<30 { nested = .variant(nested) }
+        assertBusError(BusError.Standard.invalidArgs) {
+            _ = try callDaemon(client, interface: "org.freedesktop.DBus.Properties", "Get", [nested, .bytes(Array(repeating: 7, count: 8 << 20))])
+        }
+        XCTAssertTrue(daemon.isRunning)
+        XCTAssertEqual(try callDaemon(client, interface: "org.freedesktop.DBus.Peer", "Ping"), [])
+    }
+
+    func testServedIntrospectionEqualsTheContractFile() throws {
+        _ = try startDaemon()
+        let client = try connect()
+        let reply = try callDaemon(client, interface: "org.freedesktop.DBus.Introspectable", "Introspect")
+        let served = try XCTUnwrap(reply.first?.stringValue)
+        let contract = try String(contentsOf: Repository.root.appendingPathComponent("dbus/org.menubus.MenuBus1.xml"), encoding: .utf8)
+        let servedInterface = try XCTUnwrap(Repository.interfaceElement(MenuBusServer.managerInterface, in: served))
+        let contractInterface = try XCTUnwrap(Repository.interfaceElement(MenuBusServer.managerInterface, in: contract))
+        XCTAssertEqual(servedInterface, contractInterface)
+        for standard in ["org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Peer"] {
+            XCTAssertNotNil(Repository.interfaceElement(standard, in: served), standard)
+        }
+    }
+
+    func testParentPathsIntrospectToTheirChildren() throws {
+        _ = try startDaemon()
+        let client = try connect()
+        let reply = try callDaemon(client, path: "/org/menubus", interface: "org.freedesktop.DBus.Introspectable", "Introspect")
+        XCTAssertTrue(reply.first?.stringValue?.contains("<node name=\"MenuBus1\"/>") ?? false)
+    }
+
+    func testHelpVersionAndUsageErrors() throws {
+        let help = try bus.run("menubusd", ["--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.contains("--address"))
+        let version = try bus.run("menubusd", ["--version"])
+        XCTAssertEqual(version.status, 0)
+        XCTAssertTrue(version.stdout.hasPrefix("menubusd "))
+        let bad = try bus.run("menubusd", ["--frobnicate"])
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.contains("--frobnicate"))
+    }
+
+    func testUnreachableBusIsReportedAndExitsNonZero() throws {
+        let result = try bus.run("menubusd", ["--address", "unix:path=/nonexistent/menubus-bus"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("<3>"), result.stderr)
+    }
+}
+
+/// Files of the repository, found from this source file's path.
+enum Repository {
+    static var root: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// The `<interface name="NAME">…</interface>` text, indentation normalised.
+    static func interfaceElement(_ name: String, in xml: String) -> String? {
+        guard let start = xml.range(of: "<interface name=\"\(name)\">") else { return nil }
+        guard let end = xml.range(of: "</interface>", range: start.upperBound..<xml.endIndex) else { return nil }
+        return xml[start.lowerBound..<end.upperBound]
+            .split(separator: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .joined(separator: "\n")
+    }
+}

@@ -1,0 +1,104 @@
+import XCTest
+@testable import MenuBus
+
+/// Values written into a real libdbus message and read back.
+final class MarshallingTests: XCTestCase {
+    private func roundTrip(_ values: [DBusValue], file: StaticString = #filePath, line: UInt = #line) throws {
+        let message = try Message.methodCall(destination: "org.example.Peer", path: "/a", interface: "org.example.I", member: "M")
+        try message.append(values)
+        XCTAssertEqual(message.signature.rawValue, values.map(\.signature.rawValue).joined(), file: file, line: line)
+        XCTAssertEqual(try message.arguments(), values, file: file, line: line)
+    }
+
+    func testEveryBasicTypeRoundTrips() throws {
+        try roundTrip([
+            .byte(0xFE), .boolean(true), .boolean(false), .int16(-3), .uint16(65535), .int32(Int32.min),
+            .uint32(UInt32.max), .int64(Int64.min), .uint64(UInt64.max), .double(-0.5), .string(""),
+            .string("grüße ✓"), .objectPath("/org/menubus/MenuBus1"), .signature("a(ssa{sv})"),
+        ])
+    }
+
+    func testEmptyArraysKeepTheirElementType() throws {
+        try roundTrip([.array("s", []), .array("{sv}", []), .array("(ssa{sv})", []), .bytes([]), .array("ay", [])])
+        let message = try Message.methodCall(destination: nil, path: "/", interface: nil, member: "M")
+        let emptyNested: [[String]] = []
+        let emptyDict: [String: DBusValue] = [:]
+        try message.append([emptyNested.dbusValue, emptyDict.dbusValue])
+        XCTAssertEqual(message.signature, "aasa{sv}")
+    }
+
+    func testMenuElementsShapeRoundTrips() throws {
+        let properties = DBusValue.array("{sv}", [
+            .dictEntry(.string("title"), .variant(.string("Copy"))),
+            .dictEntry(.string("attributes"), .variant(.array("s", [.string("disabled")]))),
+            .dictEntry(.string("cached"), .variant(.boolean(false))),
+        ])
+        try roundTrip([
+            .uint32(7),
+            .array("(ssa{sv})", [
+                .structure([.string("copy"), .string(""), properties]),
+                .structure([.string("paste"), .string("edit"), .array("{sv}", [])]),
+            ]),
+        ])
+    }
+
+    func testNestedVariantsAndByteArraysRoundTrip() throws {
+        try roundTrip([
+            .variant(.variant(.variant(.int32(3)))),
+            .variant(.array("{sv}", [.dictEntry(.string("inner"), .variant(.structure([.uint32(1), .variant(.string("x"))])))])),
+            .array("ay", [.bytes([1, 2, 3]), .bytes([]), .bytes(Array(repeating: 0xAB, count: 70_000))]),
+            .array("{ua{sv}}", [.dictEntry(.uint32(4), .array("{sv}", []))]),
+        ])
+    }
+
+    func testTypedConversionsCarryTheirSignature() throws {
+        XCTAssertEqual([String: [UInt8]].dbusSignature, "a{say}")
+        XCTAssertEqual([[UInt8]]().dbusValue.signature, "aay")
+        XCTAssertEqual(try [UInt8](dbusValue: .bytes([9, 8])), [9, 8])
+        XCTAssertEqual(try [String: UInt32](dbusValue: ["a": UInt32(1)].dbusValue), ["a": 1])
+        XCTAssertThrowsError(try [String](dbusValue: .array("i", [.int32(1)])))
+        XCTAssertThrowsError(try String(dbusValue: .uint32(1)))
+    }
+
+    func testInvalidValuesAreRefusedBeforeLibdbusSeesThem() throws {
+        let cases: [(String, DBusValue)] = [
+            ("NUL in a string", .string("a\u{0}b")),
+            ("element of the wrong type", .array("s", [.int32(1)])),
+            ("empty struct", .structure([])),
+            ("dict entry outside an array", .dictEntry(.string("k"), .int32(1))),
+            ("container dict key", .array("{asv}", [.dictEntry(.array("s", []), .variant(.int32(1)))])),
+            ("bad object path", .objectPath(ObjectPath(stringLiteral: "no/slash"))),
+            ("bad signature", .signature(Signature(unchecked: "a{"))),
+        ]
+        for (label, value) in cases {
+            let message = try Message.methodCall(destination: nil, path: "/", interface: nil, member: "M")
+            XCTAssertThrowsError(try message.append([value]), label) { error in
+                XCTAssertEqual((error as? BusError)?.name, BusError.Standard.invalidArgs, label)
+            }
+        }
+    }
+
+    func testSignatureParsing() {
+        XCTAssertEqual(Signature.completeTypes(in: "sa{sv}a(ssa{sv})"), ["s", "a{sv}", "a(ssa{sv})"])
+        XCTAssertEqual(Signature.completeTypes(in: ""), [])
+        for bad in ["a", "(", "()", "{sv}", "a{vs}", "a{s}", "z", "(s"] {
+            XCTAssertNil(Signature.completeTypes(in: bad), bad)
+        }
+    }
+
+    func testNamesAreCheckedBeforeLibdbus() {
+        XCTAssertThrowsError(try Message.methodCall(destination: "not a name", path: "/", interface: nil, member: "M"))
+        XCTAssertThrowsError(try Message.methodCall(destination: nil, path: "/", interface: "nodots", member: "M"))
+        XCTAssertThrowsError(try Message.methodCall(destination: nil, path: "/", interface: nil, member: "Bad-Member"))
+        XCTAssertThrowsError(try Message.methodCall(destination: nil, path: ObjectPath(stringLiteral: "/a//b"), interface: nil, member: "M"))
+    }
+
+    func testEveryDomainErrorMapsToAName() {
+        for domain in BusError.Domain.allCases {
+            let error = BusError(domain, "message")
+            XCTAssertEqual(error.name, "org.menubus.MenuBus1.Error." + domain.rawValue)
+            XCTAssertTrue(Names.isValidErrorName(error.name))
+            XCTAssertEqual(error.domain, domain)
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import XCTest
+
+/// A private `dbus-daemon` for one test suite, and the processes tests start on it.
+final class PrivateBus: @unchecked Sendable {
+    let address: String
+    private let process: Process
+    private var children: [Process] = []
+    let directory: URL
+
+    /// Starts `dbus-daemon --session` on a fresh socket; throws if it does not come up.
+    init(configExtra: String = "") throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let config = directory.appendingPathComponent("bus.conf")
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:dir=\(directory.path)</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+              \(configExtra)
+            </busconfig>
+            """.write(to: config, atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        process.arguments = ["--config-file=\(config.path)", "--nofork", "--print-address=1"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        var line = Data()
+        let handle = pipe.fileHandleForReading
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        guard let text = String(data: line, encoding: .utf8)?.split(separator: "\n").first, !text.isEmpty else {
+            process.terminate()
+            throw TestFailure("dbus-daemon printed no address")
+        }
+        address = String(text)
+    }
+
+    deinit {
+        stop()
+    }
+
+    func stop() {
+        for child in children where child.isRunning {
+            child.terminate()
+            child.waitUntilExit()
+        }
+        children.removeAll()
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Environment for children: this bus as the session bus.
+    var environment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["DBUS_SESSION_BUS_ADDRESS"] = address
+        return env
+    }
+
+    /// Starts one of the package's executables with this bus as its session bus.
+    func start(_ executable: String, _ arguments: [String] = [], extraEnvironment: [String: String] = [:]) throws -> RunningProcess {
+        let child = Process()
+        child.executableURL = Binaries.url(executable)
+        child.arguments = arguments
+        child.environment = environment.merging(extraEnvironment) { $1 }
+        let err = Pipe(), out = Pipe()
+        child.standardError = err
+        child.standardOutput = out
+        try child.run()
+        children.append(child)
+        return RunningProcess(process: child, stdout: out, stderr: err)
+    }
+
+    /// Runs an executable to completion (bounded by `timeout`) and returns its output.
+    func run(_ executable: String, _ arguments: [String], timeout: Double = 20,
+             extraEnvironment: [String: String] = [:]) throws -> ProcessResult {
+        let running = try start(executable, arguments, extraEnvironment: extraEnvironment)
+        return try running.wait(timeout: timeout)
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+struct ProcessResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+/// A child process whose output is collected in the background.
+final class RunningProcess: @unchecked Sendable {
+    let process: Process
+    private let lock = NSLock()
+    private var outData = Data()
+    private var errData = Data()
+
+    init(process: Process, stdout: Pipe, stderr: Pipe) {
+        self.process = process
+        stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self else { return }
+            self.lock.lock(); self.outData.append(data); self.lock.unlock()
+        }
+        stderr.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self else { return }
+            self.lock.lock(); self.errData.append(data); self.lock.unlock()
+        }
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
+
+    var stdoutText: String {
+        lock.lock(); defer { lock.unlock() }
+        return String(decoding: outData, as: UTF8.self)
+    }
+
+    var stderrText: String {
+        lock.lock(); defer { lock.unlock() }
+        return String(decoding: errData, as: UTF8.self)
+    }
+
+    func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// Waits for exit; kills the process and throws after `timeout` seconds.
+    func wait(timeout: Double) throws -> ProcessResult {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline {
+            usleep(10_000)
+        }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            throw TestFailure("\(process.executableURL?.lastPathComponent ?? "process") did not exit within \(timeout) s; stderr: \(stderrText)")
+        }
+        process.waitUntilExit()
+        usleep(20_000)  // let the readability handlers drain the pipes
+        return ProcessResult(status: process.terminationStatus, stdout: stdoutText, stderr: stderrText)
+    }
+}
+
+/// Where `swift build` put the package's executables.
+enum Binaries {
+    static var directory: URL {
+        // The XCTest runner on Linux is .build/<config>/<Package>PackageTests.xctest.
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    }
+
+    static func url(_ name: String) -> URL {
+        directory.appendingPathComponent(name)
+    }
+}
+
+/// Polls `condition` every 10 ms until it holds or `timeout` passes.
+func eventually(timeout: Double = 5, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if try condition() { return true }
+        usleep(10_000)
+    }
+    return try condition()
+}
