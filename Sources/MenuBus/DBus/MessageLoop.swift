@@ -80,8 +80,10 @@ final class MessageLoop {
         return first
     }
 
-    /// Fires due timers; returns milliseconds until the next one (-1: none).
+    /// Fires due timers; returns milliseconds until the next one (-1: none,
+    /// 0 when one fired, so the caller looks at its condition before waiting).
     private func fireDueTimers() -> Int32 {
+        var firedAny = false
         while let first = heap.first {
             if timers[first.id] == nil {
                 _ = popMin()
@@ -90,12 +92,15 @@ final class MessageLoop {
             let now = MessageLoop.now()
             if first.at > now {
                 let ms = (first.at - now + 999_999) / 1_000_000
-                return Int32(min(ms, 60_000))
+                return firedAny ? 0 : Int32(min(ms, 60_000))
             }
             _ = popMin()
-            if let fire = timers.removeValue(forKey: first.id) { fire() }
+            if let fire = timers.removeValue(forKey: first.id) {
+                fire()
+                firedAny = true
+            }
         }
-        return -1
+        return firedAny ? 0 : -1
     }
 
     // MARK: Sources
@@ -144,17 +149,13 @@ final class MessageLoop {
         stopped = true
     }
 
-    /// One round: dispatch what libdbus already holds, fire timers, wait for
-    /// input (or the next timer), read and write.
+    /// One round: fire due timers, wait for input (not at all when libdbus
+    /// already holds messages), read and write, then dispatch.
     private func iterate(maxWaitMilliseconds: Int32) {
         let active = Array(connections.values)
-        for connection in active {
-            connection.dispatchAll()
-        }
         var timeout = fireDueTimers()
         if stopped { return }
-        // A timer may have queued messages or made dispatch necessary.
-        for connection in active where connection.hasQueuedInput {
+        if active.contains(where: \.hasQueuedInput) {
             timeout = 0
         }
         if maxWaitMilliseconds >= 0, timeout < 0 || timeout > maxWaitMilliseconds {
@@ -174,13 +175,17 @@ final class MessageLoop {
             owners.append(nil)
         }
         let ready = poll(&fds, nfds_t(fds.count), timeout)
-        guard ready > 0 else { return }
-        for (index, entry) in fds.enumerated() where entry.revents != 0 {
-            if let connection = owners[index] {
-                connection.readWrite()
-            } else if let callback = watches[entry.fd] {
-                callback()
+        if ready > 0 {
+            for (index, entry) in fds.enumerated() where entry.revents != 0 {
+                if let connection = owners[index] {
+                    connection.readWrite()
+                } else if let callback = watches[entry.fd] {
+                    callback()
+                }
             }
+        }
+        for connection in active {
+            connection.dispatchAll()
         }
     }
 }
