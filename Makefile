@@ -1,0 +1,46 @@
+# Build and install MenuBus.  `make && sudo make install`, or for a user:
+# `make install PREFIX=$HOME/.local`.  Honours PREFIX and DESTDIR.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+CONFIG ?= release
+BUILDDIR ?= .build/$(CONFIG)
+
+BINDIR = $(PREFIX)/bin
+DBUS_SERVICES_DIR = $(PREFIX)/share/dbus-1/services
+DBUS_INTERFACES_DIR = $(PREFIX)/share/dbus-1/interfaces
+SYSTEMD_USER_DIR = $(PREFIX)/lib/systemd/user
+
+.PHONY: all build install uninstall test clean
+
+all: build
+
+build:
+	swift build -c $(CONFIG)
+
+# Installs what `make build` produced; it does not build, so that
+# `sudo make install` never runs the compiler as root.
+install:
+	@test -x $(BUILDDIR)/menubusd -a -x $(BUILDDIR)/menubus-cli || \
+		{ echo "make install: no binaries in $(BUILDDIR); run 'make' first" >&2; exit 1; }
+	install -D -m 0755 $(BUILDDIR)/menubusd $(DESTDIR)$(BINDIR)/menubusd
+	install -D -m 0755 $(BUILDDIR)/menubus-cli $(DESTDIR)$(BINDIR)/menubus-cli
+	install -d -m 0755 $(DESTDIR)$(DBUS_SERVICES_DIR) $(DESTDIR)$(SYSTEMD_USER_DIR) $(DESTDIR)$(DBUS_INTERFACES_DIR)
+	sed 's|^Exec=.*|Exec=$(BINDIR)/menubusd|' dbus/org.menubus.MenuBus1.service \
+		> $(DESTDIR)$(DBUS_SERVICES_DIR)/org.menubus.MenuBus1.service
+	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/menubusd|' systemd/menubusd.service \
+		> $(DESTDIR)$(SYSTEMD_USER_DIR)/menubusd.service
+	chmod 0644 $(DESTDIR)$(DBUS_SERVICES_DIR)/org.menubus.MenuBus1.service $(DESTDIR)$(SYSTEMD_USER_DIR)/menubusd.service
+	install -m 0644 dbus/org.menubus.MenuBus1.xml $(DESTDIR)$(DBUS_INTERFACES_DIR)/org.menubus.MenuBus1.xml
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/menubusd $(DESTDIR)$(BINDIR)/menubus-cli \
+		$(DESTDIR)$(DBUS_SERVICES_DIR)/org.menubus.MenuBus1.service \
+		$(DESTDIR)$(SYSTEMD_USER_DIR)/menubusd.service \
+		$(DESTDIR)$(DBUS_INTERFACES_DIR)/org.menubus.MenuBus1.xml
+
+test:
+	scripts/test
+
+clean:
+	rm -rf .build
