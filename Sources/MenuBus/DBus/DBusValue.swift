@@ -54,6 +54,7 @@ public enum DBusValue: Hashable, Sendable {
     /// Checks everything libdbus would otherwise abort on or silently cut:
     /// element types matching the array's signature, strings without NUL,
     /// structs that are not empty, dict keys of a basic type, nesting depth.
+    /// One pass, and no signature strings built per element.
     func validate(depth: Int = 0) throws {
         guard depth <= 64 else { throw BusError.invalidArgs("value nested deeper than D-Bus allows") }
         switch self {
@@ -75,14 +76,13 @@ public enum DBusValue: Hashable, Sendable {
             guard Signature(unchecked: "a" + element.rawValue).isSingleCompleteType else {
                 throw BusError.invalidArgs("array element signature '\(element.rawValue)' is not one complete type")
             }
+            let elementBytes = Array(element.rawValue.utf8)
             for item in items {
-                guard item.signature == element else {
+                var index = 0
+                guard item.hasType(elementBytes, &index), index == elementBytes.count else {
                     throw BusError.invalidArgs("array of '\(element.rawValue)' holds a '\(item.signature.rawValue)'")
                 }
                 if case .dictEntry(let key, let value) = item {
-                    guard key.isBasic else {
-                        throw BusError.invalidArgs("dict key of type '\(key.signature.rawValue)'")
-                    }
                     try key.validate(depth: depth + 1)
                     try value.validate(depth: depth + 1)
                 } else {
@@ -97,8 +97,53 @@ public enum DBusValue: Hashable, Sendable {
         default:
             break
         }
-        if case .array = self, signature.rawValue.utf8.count > 255 {
-            throw BusError.invalidArgs("signature longer than 255 bytes")
+    }
+
+    /// Whether this value is of the one complete type at `signature[index...]`;
+    /// advances `index` past it. Dict keys must be basic (the signature says so).
+    func hasType(_ signature: [UInt8], _ index: inout Int) -> Bool {
+        guard index < signature.count else { return false }
+        let code = signature[index]
+        index += 1
+        switch self {
+        case .byte: return code == UInt8(ascii: "y")
+        case .boolean: return code == UInt8(ascii: "b")
+        case .int16: return code == UInt8(ascii: "n")
+        case .uint16: return code == UInt8(ascii: "q")
+        case .int32: return code == UInt8(ascii: "i")
+        case .uint32: return code == UInt8(ascii: "u")
+        case .int64: return code == UInt8(ascii: "x")
+        case .uint64: return code == UInt8(ascii: "t")
+        case .double: return code == UInt8(ascii: "d")
+        case .string: return code == UInt8(ascii: "s")
+        case .objectPath: return code == UInt8(ascii: "o")
+        case .signature: return code == UInt8(ascii: "g")
+        case .variant: return code == UInt8(ascii: "v")
+        case .bytes:
+            guard code == UInt8(ascii: "a"), index < signature.count, signature[index] == UInt8(ascii: "y") else { return false }
+            index += 1
+            return true
+        case .array(let element, _):
+            guard code == UInt8(ascii: "a") else { return false }
+            for byte in element.rawValue.utf8 {
+                guard index < signature.count, signature[index] == byte else { return false }
+                index += 1
+            }
+            return true
+        case .structure(let members):
+            guard code == UInt8(ascii: "(") else { return false }
+            for member in members {
+                guard member.hasType(signature, &index) else { return false }
+            }
+            guard index < signature.count, signature[index] == UInt8(ascii: ")") else { return false }
+            index += 1
+            return true
+        case .dictEntry(let key, let value):
+            guard code == UInt8(ascii: "{"), key.isBasic, key.hasType(signature, &index),
+                  value.hasType(signature, &index),
+                  index < signature.count, signature[index] == UInt8(ascii: "}") else { return false }
+            index += 1
+            return true
         }
     }
 

@@ -49,7 +49,14 @@ final class Message {
     /// Appends `values`, validating them first so libdbus never sees a value
     /// it would abort on.
     func append(_ values: [DBusValue]) throws {
-        for value in values { try value.validate() }
+        var signatureBytes = 0
+        for value in values {
+            try value.validate()
+            signatureBytes += value.signature.rawValue.utf8.count
+        }
+        guard signatureBytes <= 255 else {
+            throw BusError.invalidArgs("the arguments' signature is longer than 255 bytes")
+        }
         var iter = DBusMessageIter()
         dbus_message_iter_init_append(raw, &iter)
         for value in values {

@@ -21,6 +21,9 @@ final class MessageLoop {
     private var watches: [Int32: () -> Void] = [:]
     private var connections: [ObjectIdentifier: Connection] = [:]
     private var stopped = false
+    /// Reused between rounds so a quiet round allocates nothing.
+    private var pollSet: [pollfd] = []
+    private var pollOwners: [Connection?] = []
 
     init() {}
 
@@ -152,39 +155,38 @@ final class MessageLoop {
     /// One round: fire due timers, wait for input (not at all when libdbus
     /// already holds messages), read and write, then dispatch.
     private func iterate(maxWaitMilliseconds: Int32) {
-        let active = Array(connections.values)
         var timeout = fireDueTimers()
         if stopped { return }
-        if active.contains(where: \.hasQueuedInput) {
+        if connections.values.contains(where: \.hasQueuedInput) {
             timeout = 0
         }
         if maxWaitMilliseconds >= 0, timeout < 0 || timeout > maxWaitMilliseconds {
             timeout = maxWaitMilliseconds
         }
-        var fds: [pollfd] = []
-        var owners: [Connection?] = []
-        for connection in active {
+        pollSet.removeAll(keepingCapacity: true)
+        pollOwners.removeAll(keepingCapacity: true)
+        for connection in connections.values {
             guard let fd = connection.socket else { continue }
             let events = Int16(POLLIN) | (connection.hasPendingOutput ? Int16(POLLOUT) : 0)
-            fds.append(pollfd(fd: fd, events: events, revents: 0))
-            owners.append(connection)
+            pollSet.append(pollfd(fd: fd, events: events, revents: 0))
+            pollOwners.append(connection)
         }
-        let watchedFDs = Array(watches.keys)
-        for fd in watchedFDs {
-            fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
-            owners.append(nil)
+        for fd in watches.keys {
+            pollSet.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+            pollOwners.append(nil)
         }
-        let ready = poll(&fds, nfds_t(fds.count), timeout)
+        let ready = poll(&pollSet, nfds_t(pollSet.count), timeout)
         if ready > 0 {
-            for (index, entry) in fds.enumerated() where entry.revents != 0 {
-                if let connection = owners[index] {
+            for index in pollSet.indices where pollSet[index].revents != 0 {
+                if let connection = pollOwners[index] {
                     connection.readWrite()
-                } else if let callback = watches[entry.fd] {
+                } else if let callback = watches[pollSet[index].fd] {
                     callback()
                 }
             }
         }
-        for connection in active {
+        pollOwners.removeAll(keepingCapacity: true)
+        for connection in connections.values {
             connection.dispatchAll()
         }
     }

@@ -85,17 +85,21 @@ enum MessageReader {
             guard let pointer, count > 0 else { return .bytes([]) }
             return .bytes(Array(UnsafeRawBufferPointer(start: pointer, count: Int(count))))
         }
-        let element: Signature
-        if let full = dbus_message_iter_get_signature(&iter) {
-            element = Signature(unchecked: String(String(cString: full).dropFirst()))
-            dbus_free(full)
-        } else {
-            throw BusError(name: BusError.Standard.noMemory, message: "out of memory")
-        }
         var items: [DBusValue] = []
         while dbus_message_iter_get_arg_type(&sub) != MB_TYPE_INVALID {
             items.append(try read(&sub))
             dbus_message_iter_next(&sub)
+        }
+        // The first element tells the element type without asking libdbus
+        // for a malloc'd signature; only an empty array needs that.
+        let element: Signature
+        if let first = items.first {
+            element = first.signature
+        } else if let full = dbus_message_iter_get_signature(&iter) {
+            element = Signature(unchecked: String(String(cString: full).dropFirst()))
+            dbus_free(full)
+        } else {
+            throw BusError(name: BusError.Standard.noMemory, message: "out of memory")
         }
         return .array(element, items)
     }

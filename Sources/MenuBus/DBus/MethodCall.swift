@@ -32,6 +32,10 @@ final class MethodCall {
         return try T(dbusValue: arguments[index])
     }
 
+    func isDeferredByPreparedReply() {
+        isDeferred = true
+    }
+
     /// Promises a reply later; the returned handle sends it exactly once.
     func deferReply() -> PendingReply {
         isDeferred = true
