@@ -1,0 +1,28 @@
+/// The registered providers that can work on one context, found once per
+/// composition (content types parsed once, not per role).
+struct MatchingProviders {
+    private let all: [ProviderInfo]
+    /// Indices into `all` of the matching ones, in registration order.
+    private let matching: [Int]
+
+    init(_ all: [ProviderInfo], context: ContextInfo) {
+        self.init(all, contextTypes: ContentType.parse(context.effectiveContentTypes), editable: context.editable)
+    }
+
+    /// With the context's content types already parsed.
+    init(_ all: [ProviderInfo], contextTypes: [ContentType], editable: Bool) {
+        self.all = all
+        matching = all.indices.filter { all[$0].matches(contentTypes: contextTypes, editable: editable) }
+    }
+
+    /// The first matching provider with `role`.
+    func provider(for role: ProviderRole) -> ProviderInfo? {
+        for index in matching where all[index].role == role { return all[index] }
+        return nil
+    }
+
+    /// Matching providers that show an item of their own (no role).
+    var ownItems: [ProviderInfo] {
+        matching.compactMap { all[$0].role == nil ? all[$0] : nil }
+    }
+}

@@ -1,0 +1,23 @@
+extension MenuElement {
+    /// The item of a standard command as MenuBus composes it: id
+    /// `menubus:<command>`, the command's title and icon (`icon` stands in
+    /// where the command has none: a provider's, for Translate or Share…).
+    static func system(_ command: StandardCommand, parent: String, title: String? = nil,
+                       icon: String? = nil, state: State = .off) -> MenuElement {
+        MenuElement(id: ElementID.command(command), parent: parent, title: title ?? command.title,
+                    icon: command.icon ?? icon, state: state, command: command)
+    }
+
+    /// An inline section MenuBus adds.
+    static func systemSection(_ id: String) -> MenuElement {
+        var section = MenuElement(id: id, kind: .menu)
+        section.insert(.inline)
+        return section
+    }
+
+    /// The item of a provider without a role: `menubus:provider:<id>`, its
+    /// own title and icon.
+    static func providerItem(_ provider: ProviderInfo, parent: String) -> MenuElement {
+        MenuElement(id: ElementID.provider(provider.id), parent: parent, title: provider.title, icon: provider.icon)
+    }
+}

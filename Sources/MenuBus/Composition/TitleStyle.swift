@@ -1,0 +1,72 @@
+/// Heuristics for menu titles (HIG: title-style capitalization, items
+/// start with a verb). Kept simple so normal titles ("Copy Link",
+/// "Add to Photos", "Delete", "Zoom In", "iCloud Settings…") pass.
+enum TitleStyle {
+    /// Short words title style leaves lower-case unless they come first.
+    static let minorWords: Set<Substring> = [
+        "a", "an", "the", "and", "or", "nor", "but", "of", "to", "in", "on", "for", "with", "at", "by", "as",
+    ]
+
+    /// Words that cannot start an action: articles, possessives,
+    /// demonstratives, prepositions, conjunctions. A title starting with one
+    /// ("The Photo", "My Files") names a thing instead of saying what
+    /// happens. Nouns are not caught, by design: "Settings…" is normal.
+    static let nonVerbStarts: Set<Substring> = [
+        "a", "an", "the", "my", "your", "our", "their", "his", "her", "its",
+        "this", "that", "these", "those", "of", "to", "in", "on", "for", "with", "at", "by",
+        "from", "about", "and", "or", "but",
+    ]
+
+    /// The first word that breaks title style, if any: the first word must
+    /// not start lower-case; a later word must not start lower-case unless
+    /// it is a minor word. Words holding any capital (iCloud, macOS), words
+    /// not starting with a letter, and quoted words (the user's own text, as
+    /// in Look Up “word”) are left alone; capitalized minor words are
+    /// accepted ("Zoom In", "Log In").
+    static func lowerCaseWord(in title: String) -> Substring? {
+        var position = 0
+        var inQuote = false
+        for raw in title.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
+            defer { position += 1 }
+            let opens = !inQuote && raw.first.map(quotes.contains) == true
+            if opens { inQuote = true }
+            if inQuote {
+                // Closed by a word ending in a quote mark (the opening word
+                // itself, unless it is the mark alone).
+                if raw.last.map(quotes.contains) == true && !(opens && raw.count == 1) { inQuote = false }
+                continue
+            }
+            guard let word = trimmed(raw), let first = word.first, first.isLetter, first.isLowercase else { continue }
+            if word.contains(where: \.isUppercase) { continue }
+            if position > 0 && minorWords.contains(word) { continue }
+            return word
+        }
+        return nil
+    }
+
+    private static let quotes: Set<Character> = ["\"", "'", "“", "”", "‘", "’", "«", "»"]
+
+    /// True when the title starts with a word an action cannot start with.
+    static func startsWithNonVerb(_ title: String) -> Bool {
+        guard let first = words(of: title).first else { return false }
+        return nonVerbStarts.contains(Substring(first.lowercased()))
+    }
+
+    /// Words split on spaces, without surrounding punctuation ("Share…" → "Share").
+    static func words(of title: String) -> [Substring] {
+        title.split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap(trimmed)
+    }
+
+    /// `word` without leading and trailing punctuation; nil when nothing is left.
+    private static func trimmed(_ word: Substring) -> Substring? {
+        let start = word.drop(while: { !$0.isLetter && !$0.isNumber })
+        guard let end = start.lastIndex(where: { $0.isLetter || $0.isNumber }) else { return nil }
+        return start[...end]
+    }
+
+    /// True for "Open", "Open…" and "Open..." in any case.
+    static func isBareOpen(_ title: String) -> Bool {
+        let words = words(of: title)
+        return words.count == 1 && words[0].lowercased() == "open"
+    }
+}

@@ -1,0 +1,104 @@
+/// Typed reads of the values inside an `a{sv}`, each naming its field and
+/// the expected and received signature when the type is wrong.
+enum WireValue {
+    static let dictSignature: Signature = "a{sv}"
+
+    /// The entries of an `a{sv}` in wire order, variants opened; a repeated
+    /// key is returned twice (readers keep the last, as GLib does).
+    static func entries(of value: DBusValue, field: String) throws(ModelError) -> [(key: String, value: DBusValue)] {
+        guard case .array(let element, let items) = value, element == "{sv}" else {
+            throw mismatch(value, expected: dictSignature, field: field)
+        }
+        guard items.count <= Limits.maxDictEntries else {
+            throw .limit(field, "\(items.count) entries are more than the limit of \(Limits.maxDictEntries)")
+        }
+        var result: [(key: String, value: DBusValue)] = []
+        result.reserveCapacity(items.count)
+        for item in items {
+            guard case .dictEntry(.string(let key), let inner) = item else {
+                throw .invalid(field, "expected entries of '{sv}', got one of '\(item.signature.rawValue)'")
+            }
+            if case .variant(let content) = inner {
+                result.append((key, content))
+            } else {
+                result.append((key, inner))
+            }
+        }
+        return result
+    }
+
+    static func string(_ value: DBusValue, field: @autoclosure () -> String) throws(ModelError) -> String {
+        guard case .string(let text) = value else { throw mismatch(value, expected: "s", field: field()) }
+        return text
+    }
+
+    static func bool(_ value: DBusValue, field: @autoclosure () -> String) throws(ModelError) -> Bool {
+        guard case .boolean(let flag) = value else { throw mismatch(value, expected: "b", field: field()) }
+        return flag
+    }
+
+    static func uint32(_ value: DBusValue, field: @autoclosure () -> String) throws(ModelError) -> UInt32 {
+        guard case .uint32(let number) = value else { throw mismatch(value, expected: "u", field: field()) }
+        return number
+    }
+
+    /// An `as` of at most `maxCount` entries.
+    static func strings(_ value: DBusValue, field: @autoclosure () -> String, maxCount: Int) throws(ModelError) -> [String] {
+        guard case .array(let element, let items) = value, element == "s" else {
+            throw mismatch(value, expected: "as", field: field())
+        }
+        guard items.count <= maxCount else {
+            throw .limit(field(), "\(items.count) entries are more than the limit of \(maxCount)")
+        }
+        var result: [String] = []
+        result.reserveCapacity(items.count)
+        for item in items {
+            guard case .string(let text) = item else {
+                throw .invalid(field(), "expected entries of 's', got one of '\(item.signature.rawValue)'")
+            }
+            result.append(text)
+        }
+        return result
+    }
+
+    /// An `s` that must be one of `E`'s raw values.
+    static func enumeration<E: RawRepresentable & CaseIterable>(
+        _ value: DBusValue, _ type: E.Type, field: @autoclosure () -> String
+    ) throws(ModelError) -> E where E.RawValue == String {
+        try parse(try string(value, field: field()), type, field: field())
+    }
+
+    /// An `as` whose entries must each be one of `E`'s raw values.
+    static func enumerations<E: RawRepresentable & CaseIterable>(
+        _ value: DBusValue, _ type: E.Type, field: @autoclosure () -> String, maxCount: Int
+    ) throws(ModelError) -> [E] where E.RawValue == String {
+        var result: [E] = []
+        for text in try strings(value, field: field(), maxCount: maxCount) {
+            result.append(try parse(text, type, field: field()))
+        }
+        return result
+    }
+
+    static func parse<E: RawRepresentable & CaseIterable>(
+        _ text: String, _ type: E.Type, field: @autoclosure () -> String
+    ) throws(ModelError) -> E where E.RawValue == String {
+        guard let parsed = E(rawValue: text) else {
+            let known = E.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .invalid(field(), "unknown value \(ModelError.quoted(text)); expected one of \(known)")
+        }
+        return parsed
+    }
+
+    /// `value` as the wire shows it: a variant.
+    static func entry(_ key: String, _ value: DBusValue) -> DBusValue {
+        .dictEntry(.string(key), .variant(value))
+    }
+
+    static func stringArray(_ items: [String]) -> DBusValue {
+        .array("s", items.map(DBusValue.string))
+    }
+
+    static func mismatch(_ value: DBusValue, expected: Signature, field: String) -> ModelError {
+        .invalid(field, "expected '\(expected.rawValue)', got '\(value.signature.rawValue)'")
+    }
+}

@@ -1,0 +1,151 @@
+import XCTest
+@testable import MenuBus
+
+final class LintTests: XCTestCase {
+    private func findings(_ elements: [MenuElement], kind: MenuKind = .context) -> [LintFinding] {
+        Lint.check(kind: kind, elements: elements)
+    }
+
+    private func assertFinding(_ elements: [MenuElement], kind: MenuKind = .context, _ severity: LintFinding.Severity,
+                               on id: String, saying phrase: String, file: StaticString = #filePath, line: UInt = #line) {
+        let found = findings(elements, kind: kind)
+        XCTAssertTrue(found.contains { $0.severity == severity && $0.elementId == id && $0.message.contains(phrase) },
+                      "expected a \(severity) on '\(id)' saying '\(phrase)', got \(found)", file: file, line: line)
+    }
+
+    private let cleanMenu = [
+        MenuElement(id: "main", kind: .menu, options: [.inline]),
+        MenuElement(id: "copy-link", parent: "main", title: "Copy Link", icon: "edit-copy"),
+        MenuElement(id: "add", parent: "main", title: "Add to Photos", icon: "list-add"),
+        MenuElement(id: "sort", parent: "main", kind: .menu, title: "Sort By", icon: "view-sort-ascending",
+                    options: [.singleSelection]),
+        MenuElement(id: "by-name", parent: "sort", title: "Name", state: .on),
+        MenuElement(id: "by-date", parent: "sort", title: "Date"),
+        MenuElement(id: "zoom", kind: .menu, options: [.inline]),
+        MenuElement(id: "zoom-in", parent: "zoom", title: "Zoom In"),
+        MenuElement(id: "settings", parent: "zoom", title: "iCloud Settings…"),
+        MenuElement(id: "end", kind: .menu, options: [.inline]),
+        MenuElement(id: "recent", parent: "end", kind: .deferred),
+        MenuElement(id: "secret", parent: "end", title: "Save", attributes: [.hidden], shortcut: "<Control>s"),
+        MenuElement(id: "delete", parent: "end", title: "Delete", attributes: [.destructive]),
+    ]
+
+    func testACleanMenuHasNoFindings() {
+        XCTAssertEqual(findings(cleanMenu), [])
+        XCTAssertEqual(findings(cleanMenu, kind: .edit), [])
+        XCTAssertEqual(findings([]), [])
+    }
+
+    func testASubmenuInsideASubmenu() {
+        let menu = [Fixtures.submenu("a", title: "Arrange"), Fixtures.submenu("b", parent: "a", title: "Align"),
+                    Fixtures.action("c", parent: "b", title: "Left")]
+        assertFinding(menu, .warning, on: "b", saying: "inside another submenu")
+        let sectionInSubmenu = [Fixtures.submenu("a", title: "Arrange"), Fixtures.section("s", parent: "a"),
+                                Fixtures.action("c", parent: "s", title: "Left")]
+        XCTAssertEqual(findings(sectionInSubmenu), [])
+    }
+
+    func testMoreThanThreeSections() {
+        var menu: [MenuElement] = []
+        for index in 1...4 {
+            menu.append(Fixtures.section("s\(index)"))
+            menu.append(Fixtures.action("a\(index)", parent: "s\(index)", title: "Do \(index)"))
+        }
+        assertFinding(menu, .warning, on: "", saying: "4 sections")
+        XCTAssertEqual(findings(Array(menu.prefix(6))), [], "three sections are fine")
+        let looseRuns = [Fixtures.action("a", title: "Do A"), Fixtures.section("s"),
+                         Fixtures.action("b", parent: "s", title: "Do B"), Fixtures.action("c", title: "Do C"),
+                         Fixtures.section("t"), Fixtures.action("d", parent: "t", title: "Do D")]
+        assertFinding(looseRuns, .warning, on: "", saying: "4 sections")
+    }
+
+    func testIconsOnSomeSiblingsButNotAll() {
+        let menu = [Fixtures.action("copy", title: "Copy", icon: "edit-copy"), Fixtures.action("rename", title: "Rename")]
+        assertFinding(menu, .warning, on: "rename", saying: "no icon")
+        XCTAssertEqual(findings([Fixtures.action("copy", title: "Copy"), Fixtures.action("rename", title: "Rename")]), [])
+    }
+
+    func testAnOpenItemInAContextMenu() {
+        for title in ["Open", "Open…", "open..."] {
+            let menu = [Fixtures.action("open", title: title), Fixtures.action("rename", title: "Rename")]
+            XCTAssertTrue(findings(menu).contains { $0.elementId == "open" && $0.message.contains("repeats") }, title)
+        }
+        XCTAssertFalse(findings([Fixtures.action("o", title: "Open in New Window")]).contains { $0.elementId == "o" })
+        XCTAssertFalse(findings([Fixtures.action("o", title: "Open")], kind: .edit).contains { $0.message.contains("repeats") })
+    }
+
+    func testKeyboardShortcutsInAContextMenu() {
+        let menu = [Fixtures.action("copy", title: "Copy", shortcut: "<Control>c")]
+        assertFinding(menu, .warning, on: "copy", saying: "shortcut")
+        XCTAssertEqual(findings(menu, kind: .edit), [], "edit menus may show shortcuts")
+    }
+
+    func testDestructiveItemsNotLast() {
+        let menu = [Fixtures.action("delete", title: "Delete", attributes: [.destructive]), Fixtures.action("rename", title: "Rename")]
+        assertFinding(menu, .warning, on: "delete", saying: "not last")
+        let destructiveMenu = [Fixtures.submenu("danger", title: "Danger Zone", options: [.destructive]),
+                               Fixtures.action("wipe", parent: "danger", title: "Wipe"),
+                               Fixtures.action("rename", title: "Rename")]
+        assertFinding(destructiveMenu, .warning, on: "danger", saying: "not last")
+    }
+
+    func testTitlesThatAreNotTitleStyle() {
+        assertFinding([Fixtures.action("a", title: "Copy link")], .warning, on: "a", saying: "capitalize 'link'")
+        assertFinding([Fixtures.action("a", title: "copy Link")], .warning, on: "a", saying: "capitalize 'copy'")
+        assertFinding([Fixtures.action("a", title: "the Photo")], .warning, on: "a", saying: "capitalize 'the'")
+        assertFinding([Fixtures.action("a", title: "Look Up “word” now")], .warning, on: "a", saying: "capitalize 'now'")
+        for fine in ["Copy Link", "Add to Photos", "Delete", "Zoom In", "Log In", "Share…", "Save As…",
+                     "Move to iCloud", "Open in New Window", "Paste and Match Style", "Convert to PDF", "Print 2 Copies",
+                     "Look Up “word”", "Search for “two words” Online", "Search with Google"] {
+            XCTAssertEqual(findings([Fixtures.action("a", title: fine)], kind: .edit), [], fine)
+        }
+    }
+
+    func testTitlesThatDoNotStartWithAVerb() {
+        assertFinding([Fixtures.action("a", title: "The Photo")], .info, on: "a", saying: "verb")
+        assertFinding([Fixtures.action("a", title: "My Files")], .info, on: "a", saying: "verb")
+        XCTAssertEqual(findings([Fixtures.submenu("m", title: "The Usual"), Fixtures.action("x", parent: "m", title: "Go")]), [],
+                       "menus are named, not verbs")
+    }
+
+    func testDuplicateIds() {
+        let menu = [Fixtures.action("a", title: "Copy"), Fixtures.action("a", title: "Paste")]
+        assertFinding(menu, .error, on: "a", saying: "already used")
+    }
+
+    func testMoreThanOneOnItemInASingleSelectionMenu() {
+        let menu = [Fixtures.submenu("sort", title: "Sort By", options: [.singleSelection]),
+                    Fixtures.action("name", parent: "sort", title: "Name", state: .on),
+                    Fixtures.action("date", parent: "sort", title: "Date", state: .on)]
+        assertFinding(menu, .warning, on: "sort", saying: "2 of its items are on")
+        var plain = menu
+        plain[0].options = []
+        XCTAssertEqual(findings(plain), [], "a menu without single-selection may have several on")
+    }
+
+    func testValidationFaultsAreErrorsNotThrows() {
+        let menu = [Fixtures.action("a", parent: "nowhere", title: "Copy"), MenuElement(id: "b"),
+                    MenuElement(id: "menubus:x", title: "Copy"), MenuElement(id: "bad id", title: "Copy")]
+        let found = findings(menu)
+        assertFinding(menu, .error, on: "a", saying: "not an element of this menu")
+        assertFinding(menu, .error, on: "b", saying: "needs a title")
+        assertFinding(menu, .error, on: "menubus:x", saying: "reserved")
+        assertFinding(menu, .error, on: "bad id", saying: "may only contain")
+        XCTAssertTrue(found.allSatisfy { $0.message.first?.isUppercase ?? false }, "\(found)")
+        XCTAssertTrue(found.allSatisfy { $0.message.hasSuffix(".") }, "\(found)")
+    }
+
+    func testFindingsComeInElementOrder() {
+        let menu = [Fixtures.action("z", title: "copy"), Fixtures.action("a", title: "Copy", shortcut: "<Control>c"),
+                    MenuElement(id: "b")]
+        XCTAssertEqual(findings(menu).map(\.elementId), ["z", "a", "b"])
+    }
+
+    func testHiddenItemsDoNotCountForLayoutRules() {
+        let menu = [Fixtures.action("copy", title: "Copy", icon: "edit-copy"),
+                    Fixtures.action("secret", title: "Secret", attributes: [.hidden]),
+                    Fixtures.action("gone", title: "Delete", attributes: [.destructive, .hidden]),
+                    Fixtures.action("paste", title: "Paste", icon: "edit-paste")]
+        XCTAssertEqual(findings(menu), [])
+    }
+}
