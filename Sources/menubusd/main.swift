@@ -4,7 +4,7 @@ import Glibc
 import MenuBus
 
 let usage = """
-    Usage: menubusd [--address ADDRESS] [--verbose]
+    Usage: menubusd [--address ADDRESS] [--deferred-timeout SECONDS] [--verbose]
 
     The MenuBus session service: owns org.menubus.MenuBus1 on the session bus
     and serves /org/menubus/MenuBus1. Logs go to stderr with sd-daemon level
@@ -13,6 +13,9 @@ let usage = """
     Options:
       --address ADDRESS  connect to this D-Bus address instead of the session bus
                          (default: $DBUS_SESSION_BUS_ADDRESS, then $XDG_RUNTIME_DIR/bus)
+      --deferred-timeout SECONDS
+                         how long an app may take to fill a deferred menu
+                         element before it disappears (default 3)
       --verbose          log debug messages too
       --version          print the version and exit
       -h, --help         print this help and exit
@@ -51,6 +54,12 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         configuration.address = value
+    case "--deferred-timeout":
+        guard let value = arguments.popFirst(), let seconds = Double(value), seconds > 0, seconds <= 600 else {
+            writeErr("menubusd: --deferred-timeout needs a number of seconds between 0 and 600\n")
+            exit(2)
+        }
+        configuration.deferredTimeout = seconds
     case _ where argument.hasPrefix("--address="):
         configuration.address = String(argument.dropFirst("--address=".count))
     default:

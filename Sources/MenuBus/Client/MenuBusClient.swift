@@ -10,6 +10,16 @@ public final class MenuBusClient {
     /// Seconds a call waits for menubusd before failing with `Timeout`.
     public var callTimeout: Double = 5
 
+    /// One of this app's own items was chosen in a menu.
+    public var onAction: ((ActionInvocation) -> Void)?
+    /// A standard command was chosen in a menu of this app's contexts.
+    public var onCommand: ((CommandInvocation) -> Void)?
+    /// Fills a deferred element: (contextId, elementId) to the elements that replace it.
+    public var provideElements: ((String, String) throws -> [MenuElement])?
+    /// The selected text of a context, for providers when the selection carried none.
+    public var selectedText: ((String) throws -> String)?
+    var providerHandlers: [String: (String, [String: DBusValue]) throws -> String] = [:]
+
     /// Connects to `address`, or to the session bus.
     public init(address: String? = nil) throws {
         connection = try Connection(address: address, loop: loop)
@@ -61,5 +71,20 @@ public final class MenuBusClient {
     @discardableResult
     public func run(until done: () -> Bool, timeout: Double) -> Bool {
         loop.run(until: done, timeout: timeout)
+    }
+}
+
+extension MenuBusClient {
+    /// Leaves the bus; menubusd drops this connection's contexts and menus.
+    public func close() {
+        connection.close()
+    }
+}
+
+extension MenuBusClient {
+    /// `org.freedesktop.DBus.Peer.Ping` to menubusd: is it there, and how fast.
+    public func ping() throws {
+        _ = try connection.callBlocking(destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
+                                        interface: "org.freedesktop.DBus.Peer", member: "Ping", timeout: callTimeout)
     }
 }

@@ -26,9 +26,12 @@ public final class MenuBusServer {
     public struct Configuration: Sendable {
         /// A D-Bus address; nil means the session bus.
         public var address: String?
+        /// Seconds to wait for an app's `ProvideElements` before the element disappears.
+        public var deferredTimeout: Double
 
-        public init(address: String? = nil) {
+        public init(address: String? = nil, deferredTimeout: Double = 3) {
             self.address = address
+            self.deferredTimeout = deferredTimeout
         }
     }
 
@@ -44,20 +47,42 @@ public final class MenuBusServer {
         public var description: String { "the name \(name) is already owned on this bus" }
     }
 
+    let configuration: Configuration
     let loop = MessageLoop()
     let connection: Connection
-    private(set) var stats = Stats()
+    /// Registered apps by unique name.
+    var apps: [String: App] = [:]
+    var registrationCounter: UInt64 = 0
+    /// Live presented menus by number.
+    var presentations: [UInt64: Presentation] = [:]
+    var nextPresentationNumber: UInt64 = 0
+    /// Registered providers by id.
+    var providers: [String: RegisteredProvider] = [:]
+    /// `ProvideElements` calls made so far (for tests and diagnostics).
+    var deferredCallsStarted = 0
+
+    var stats: Stats {
+        Stats(apps: UInt32(apps.count),
+              contexts: UInt32(apps.values.reduce(0) { $0 + $1.contexts.count }),
+              documents: 0,
+              presentations: UInt32(presentations.count),
+              providers: UInt32(providers.count))
+    }
     private var ownsName = false
     private var stopReason: StopReason?
 
     /// Connects to the bus; throws `BusError` when it cannot.
     public init(configuration: Configuration) throws {
+        self.configuration = configuration
         connection = try Connection(address: configuration.address, loop: loop)
         connection.disconnected = { [unowned self] in
             self.stopReason = .disconnected
             self.loop.stop()
         }
         connection.export(MenuBusServer.managerPath, [managerInterface()])
+        connection.nameLost = { [unowned self] name, _ in
+            if name.hasPrefix(":") { self.peerLeft(name) }
+        }
         connection.trackPeers()
     }
 

@@ -1,0 +1,35 @@
+extension MenuBusClient {
+    /// `org.menubus.MenuBus1.Client`, served at the path given to `register`.
+    func clientInterface() -> Interface {
+        var client = Interface(MenuBusServer.clientInterface)
+        client.method("ActionInvoked", in: [arg("contextId", String.self), arg("itemId", String.self),
+                                            arg("platformData", [String: DBusValue].self)]) { [weak self] call in
+            let invocation = ActionInvocation(contextId: try call.argument(0), itemId: try call.argument(1),
+                                              platformData: try call.argument(2))
+            self?.onAction?(invocation)
+            return []
+        }
+        client.method("PerformCommand", in: [arg("contextId", String.self), arg("command", String.self),
+                                             arg("arguments", [String: DBusValue].self)]) { [weak self] call in
+            let invocation = CommandInvocation(contextId: try call.argument(0), name: try call.argument(1),
+                                               arguments: try call.argument(2))
+            self?.onCommand?(invocation)
+            return []
+        }
+        client.method("ProvideElements", in: [arg("contextId", String.self), arg("elementId", String.self)],
+                      out: [arg("elements", signature: "a(ssa{sv})")]) { [weak self] call in
+            guard let provide = self?.provideElements else {
+                throw BusError(.noSuchItem, "this app provides no deferred elements")
+            }
+            return [Wire.encode(try provide(try call.argument(0), try call.argument(1)))]
+        }
+        client.method("GetSelectedText", in: [arg("contextId", String.self)], out: [arg("text", String.self)]) {
+            [weak self] call in
+            guard let selectedText = self?.selectedText else {
+                throw BusError(.noSuchContext, "this app does not share its selected text")
+            }
+            return [.string(try selectedText(try call.argument(0)))]
+        }
+        return client
+    }
+}

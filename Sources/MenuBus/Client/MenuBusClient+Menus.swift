@@ -1,0 +1,157 @@
+/// A composed menu: its revision and its elements, parents before children.
+public struct Menu: Hashable, Sendable {
+    public let revision: UInt32
+    public let elements: [MenuElement]
+
+    /// The element with `id`, if the menu has one.
+    public func element(_ id: String) -> MenuElement? {
+        elements.first { $0.id == id }
+    }
+}
+
+/// A menu presented by menubusd: a live object that updates while open.
+public struct PresentedMenu: Hashable, Sendable {
+    public let path: ObjectPath
+}
+
+/// One of the app's own items, chosen in a menu.
+public struct ActionInvocation: Sendable {
+    public let contextId: String
+    public let itemId: String
+    public let platformData: [String: DBusValue]
+}
+
+/// A standard command chosen in a menu (`copy`, `undo`, `replace-selection`…).
+public struct CommandInvocation: Sendable {
+    public let contextId: String
+    /// The command as sent; `command` is nil for a name this library does not know.
+    public let name: String
+    public var command: StandardCommand? { StandardCommand(rawValue: name) }
+    public let arguments: [String: DBusValue]
+}
+
+/// A row of `ListContexts`.
+public struct ContextListing: Hashable, Sendable {
+    public let owner: String
+    public let appId: String
+    public let contextId: String
+}
+
+extension MenuBusClient {
+    /// Becomes an app: callbacks (`onAction`, `onCommand`, …) arrive at `clientPath`.
+    public func register(appId: String, clientPath: ObjectPath = "/org/menubus/Client") throws {
+        connection.export(clientPath, [clientInterface()])
+        _ = try callManager("Register", [.string(appId), .objectPath(clientPath), .array("{sv}", [])])
+    }
+
+    /// Creates or replaces a context and its items; returns its revision.
+    @discardableResult
+    public func publishContext(_ contextId: String, _ context: ContextInfo, items: [MenuElement] = []) throws -> UInt32 {
+        try revision(callManager("PublishContext", [.string(contextId), Wire.encode(context), Wire.encode(items)]))
+    }
+
+    /// Replaces the context's own items; open menus of it update.
+    @discardableResult
+    public func updateItems(_ contextId: String, _ items: [MenuElement]) throws -> UInt32 {
+        try revision(callManager("UpdateItems", [.string(contextId), Wire.encode(items)]))
+    }
+
+    /// Tells menubusd what is selected now; open edit menus update.
+    public func updateSelection(_ contextId: String, _ selection: Selection) throws {
+        _ = try callManager("UpdateSelection", [.string(contextId), Wire.encode(selection)])
+    }
+
+    public func removeContext(_ contextId: String) throws {
+        _ = try callManager("RemoveContext", [.string(contextId)])
+    }
+
+    /// The composed context menu of `contextId`; `owner` is an app id, a unique name, or "" for this app.
+    public func contextMenu(owner: String = "", contextId: String) throws -> Menu {
+        try menu(callManager("GetContextMenu", [.string(owner), .string(contextId)]))
+    }
+
+    /// The composed edit menu for the context's current selection.
+    public func editMenu(owner: String = "", contextId: String) throws -> Menu {
+        try menu(callManager("GetEditMenu", [.string(owner), .string(contextId)]))
+    }
+
+    /// Presents a menu; it stays live until dismissed, chosen from, or its owner leaves.
+    public func present(owner: String = "", contextId: String, kind: MenuKind) throws -> PresentedMenu {
+        let reply = try callManager("PresentMenu", [.string(owner), .string(contextId), .string(kind.rawValue), .array("{sv}", [])])
+        guard let first = reply.first, case .objectPath(let path) = first else { throw unexpected("PresentMenu", reply) }
+        return PresentedMenu(path: path)
+    }
+
+    /// The presented menu's current layout.
+    public func layout(of menu: PresentedMenu) throws -> Menu {
+        try self.menu(callMenu(menu, "GetLayout"))
+    }
+
+    /// Chooses an item; returns once menubusd accepted it, before the owner hears of it.
+    public func activate(_ menu: PresentedMenu, itemId: String, platformData: [String: DBusValue] = [:]) throws {
+        _ = try callMenu(menu, "Activate", [.string(itemId), platformData.dbusValue])
+    }
+
+    public func dismiss(_ menu: PresentedMenu) throws {
+        _ = try callMenu(menu, "Dismiss")
+    }
+
+    /// Checks a menu against the design rules without publishing it.
+    public func lint(kind: MenuKind, items: [MenuElement]) throws -> [LintFinding] {
+        let reply = try callManager("Lint", [.string(kind.rawValue), Wire.encode(items)])
+        guard let first = reply.first else { throw unexpected("Lint", reply) }
+        return try Wire.decodeFindings(first)
+    }
+
+    public func listContexts() throws -> [ContextListing] {
+        let reply = try callManager("ListContexts")
+        guard let first = reply.first, case .array(_, let rows) = first else { throw unexpected("ListContexts", reply) }
+        return rows.compactMap { row in
+            guard case .structure(let fields) = row, fields.count == 3,
+                  let owner = fields[0].stringValue, let appId = fields[1].stringValue,
+                  let contextId = fields[2].stringValue else { return nil }
+            return ContextListing(owner: owner, appId: appId, contextId: contextId)
+        }
+    }
+
+    /// Calls `handler` with every new layout of presented menus; returns when the bus has the match.
+    public func observeMenus(_ handler: @escaping (PresentedMenu, Menu) -> Void,
+                             closed: @escaping (PresentedMenu) -> Void = { _ in }) throws {
+        connection.subscribe(interface: MenuBusServer.menuInterface, member: "LayoutChanged") { [weak self] message in
+            guard let self, let path = message.path, let args = try? message.arguments(),
+                  let menu = try? self.menu(args) else { return }
+            handler(PresentedMenu(path: ObjectPath(stringLiteral: path)), menu)
+        }
+        connection.subscribe(interface: MenuBusServer.menuInterface, member: "Closed") { message in
+            guard let path = message.path else { return }
+            closed(PresentedMenu(path: ObjectPath(stringLiteral: path)))
+        }
+        try syncWithBus()
+    }
+
+    /// A round trip to the bus, so match rules sent before it are in force.
+    func syncWithBus() throws {
+        _ = try connection.callBlocking(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                        interface: "org.freedesktop.DBus", member: "GetId", timeout: callTimeout)
+    }
+
+    func callMenu(_ menu: PresentedMenu, _ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
+        try connection.callBlocking(destination: MenuBusServer.busName, path: menu.path,
+                                    interface: MenuBusServer.menuInterface, member: member,
+                                    arguments: arguments, timeout: callTimeout)
+    }
+
+    private func revision(_ reply: [DBusValue]) throws -> UInt32 {
+        guard let first = reply.first, case .uint32(let revision) = first else { throw unexpected("revision", reply) }
+        return revision
+    }
+
+    private func menu(_ reply: [DBusValue]) throws -> Menu {
+        guard reply.count == 2, case .uint32(let revision) = reply[0] else { throw unexpected("menu", reply) }
+        return Menu(revision: revision, elements: try Wire.decodeComposedMenu(reply[1], field: "items"))
+    }
+
+    func unexpected(_ what: String, _ reply: [DBusValue]) -> BusError {
+        BusError.failed("menubusd answered \(what) with '\(reply.map(\.signature.rawValue).joined())'")
+    }
+}

@@ -1,0 +1,46 @@
+/// A connection that called `Register`, and the contexts it published.
+struct App {
+    let uniqueName: String
+    var appId: String
+    var clientPath: ObjectPath
+    /// Order of registration across the daemon; "most recent" for owner lookup.
+    var sequence: UInt64
+    var contexts: [String: PublishedContext] = [:]
+}
+
+/// One on-screen item an app published, with its own items and selection.
+struct PublishedContext {
+    let id: String
+    var info: ContextInfo
+    var items: [MenuElement] {
+        didSet { dropStaleCacheEntries() }
+    }
+    var selection = Selection()
+    /// Grows on every change of info, items or selection; never goes back.
+    var revision: UInt32
+    /// What the app provided for its `cached` deferred elements.
+    var deferredCache: [String: [MenuElement]] = [:]
+
+    init(id: String, info: ContextInfo, items: [MenuElement], revision: UInt32) {
+        self.id = id
+        self.info = info
+        self.items = items
+        self.revision = revision
+    }
+
+    /// Keeps cache entries only for deferred elements the items still have.
+    private mutating func dropStaleCacheEntries() {
+        guard !deferredCache.isEmpty else { return }
+        let deferred = Set(items.lazy.filter { $0.kind == .deferred && $0.cached }.map(\.id))
+        deferredCache = deferredCache.filter { deferred.contains($0.key) }
+    }
+}
+
+/// A connection that offers a service to every app's menus.
+struct RegisteredProvider {
+    let info: ProviderInfo
+    let owner: String
+    let path: ObjectPath
+    /// Registration order: menus list providers in it.
+    let sequence: UInt64
+}

@@ -1,0 +1,172 @@
+extension MenuBusServer {
+    // MARK: Apps
+
+    func register(caller: String, appId: String, clientPath: ObjectPath, options: DBusValue) throws {
+        try ServiceValidation.appId(appId)
+        try ServiceValidation.optionCount(options, field: "options")
+        if var app = apps[caller] {
+            guard app.appId == appId else {
+                throw BusError.invalidArgs("appId: this connection is already registered as '\(app.appId)'")
+            }
+            app.clientPath = clientPath
+            apps[caller] = app
+            return
+        }
+        registrationCounter += 1
+        apps[caller] = App(uniqueName: caller, appId: appId, clientPath: clientPath, sequence: registrationCounter)
+        Log.debug("\(caller) registered as \(appId)")
+    }
+
+    /// The caller's app, or `NotRegistered`.
+    func registeredApp(_ caller: String) throws -> App {
+        guard let app = apps[caller] else {
+            throw BusError(.notRegistered, "call Register before publishing contexts")
+        }
+        return app
+    }
+
+    // MARK: Contexts
+
+    func publishContext(caller: String, contextId: String, context: DBusValue, items: DBusValue) throws -> UInt32 {
+        var app = try registeredApp(caller)
+        try ServiceValidation.contextId(contextId)
+        let info = try Wire.decodeContext(context, field: "context")
+        let elements = try Wire.decodeElements(items, field: "items")
+        if var existing = app.contexts[contextId] {
+            existing.info = info
+            existing.items = elements
+            existing.revision &+= 1
+            app.contexts[contextId] = existing
+        } else {
+            guard app.contexts.count < Limits.maxContextsPerApp else {
+                throw BusError(.limitExceeded, "contextId: an app may publish at most \(Limits.maxContextsPerApp) contexts")
+            }
+            app.contexts[contextId] = PublishedContext(id: contextId, info: info, items: elements, revision: 1)
+        }
+        apps[caller] = app
+        contextChanged(owner: caller, contextId: contextId)
+        return app.contexts[contextId]?.revision ?? 0
+    }
+
+    func updateItems(caller: String, contextId: String, items: DBusValue) throws -> UInt32 {
+        var context = try ownContext(caller, contextId)
+        context.items = try Wire.decodeElements(items, field: "items")
+        context.revision &+= 1
+        apps[caller]?.contexts[contextId] = context
+        contextChanged(owner: caller, contextId: contextId)
+        return context.revision
+    }
+
+    func updateSelection(caller: String, contextId: String, selection: DBusValue) throws {
+        var context = try ownContext(caller, contextId)
+        context.selection = try Wire.decodeSelection(selection, field: "selection")
+        context.revision &+= 1
+        apps[caller]?.contexts[contextId] = context
+        contextChanged(owner: caller, contextId: contextId)
+    }
+
+    func removeContext(caller: String, contextId: String) throws {
+        _ = try ownContext(caller, contextId)
+        apps[caller]?.contexts[contextId] = nil
+        for presentation in presentations.values where presentation.owner == caller && presentation.contextId == contextId {
+            closePresentation(presentation)
+        }
+    }
+
+    /// A context of the caller's own: only the owning connection changes it.
+    private func ownContext(_ caller: String, _ contextId: String) throws -> PublishedContext {
+        let app = try registeredApp(caller)
+        // Context ids are per connection: another app's context of the same
+        // id is out of reach, so it is simply not found here.
+        guard let context = app.contexts[contextId] else {
+            throw BusError(.noSuchContext, "contextId: this connection has no context '\(contextId)'")
+        }
+        return context
+    }
+
+    /// The unique name owning `contextId`: the caller for `""`, a unique name
+    /// as given, or the most recent live registration of an app id that has it.
+    func resolveOwner(_ owner: String, caller: String, contextId: String) throws -> (String, PublishedContext) {
+        let unique: String
+        if owner.isEmpty {
+            unique = caller
+        } else if owner.hasPrefix(":") {
+            unique = owner
+        } else {
+            let candidates = apps.values.filter { $0.appId == owner && $0.contexts[contextId] != nil }
+            guard let latest = candidates.max(by: { $0.sequence < $1.sequence }) else {
+                if apps.values.contains(where: { $0.appId == owner }) {
+                    throw BusError(.noSuchContext, "contextId: app '\(owner)' has no context '\(contextId)'")
+                }
+                throw BusError(.notRegistered, "owner: no app '\(owner)' is registered")
+            }
+            unique = latest.uniqueName
+        }
+        guard let app = apps[unique] else {
+            throw BusError(.notRegistered, owner.isEmpty ? "owner: the caller is not registered" : "owner: '\(owner)' is not registered")
+        }
+        guard let context = app.contexts[contextId] else {
+            throw BusError(.noSuchContext, "contextId: '\(app.appId)' has no context '\(contextId)'")
+        }
+        return (unique, context)
+    }
+
+    // MARK: Composition
+
+    /// The menu by the rules, deferred elements still in it.
+    func compose(_ kind: MenuKind, _ context: PublishedContext) -> [MenuElement] {
+        switch kind {
+        case .edit:
+            EditMenu.compose(context: context.info, selection: context.selection, undo: nil,
+                             providers: providerInfos, appItems: context.items)
+        case .context:
+            ContextMenu.compose(context: context.info, items: context.items, providers: providerInfos,
+                                selection: context.selection)
+        }
+    }
+
+    func composedMenu(_ kind: MenuKind, caller: String, owner: String, contextId: String) throws -> (UInt32, [MenuElement]) {
+        let (_, context) = try resolveOwner(owner, caller: caller, contextId: contextId)
+        // A one-off read: cached deferred content shows, others are left out
+        // (nothing is asked of the app for a menu nobody presents).
+        let composed = compose(kind, context)
+        var failed: Set<String> = []
+        for element in composed where element.kind == .deferred && !(element.cached && context.deferredCache[element.id] != nil) {
+            failed.insert(element.id)
+        }
+        return (context.revision, DeferredElements.resolve(composed, provided: context.deferredCache, failed: failed).elements)
+    }
+
+    func lint(kind: String, items: DBusValue) throws -> DBusValue {
+        guard let menuKind = MenuKind(rawValue: kind) else {
+            throw BusError.invalidArgs("kind: '\(kind)' is not one of \(MenuKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let elements = try Wire.decodeElementsForLint(items, field: "items")
+        return Wire.encode(Lint.check(kind: menuKind, elements: elements))
+    }
+
+    func listContexts() -> DBusValue {
+        var rows: [(String, String, String)] = []
+        for app in apps.values {
+            for contextId in app.contexts.keys {
+                rows.append((app.uniqueName, app.appId, contextId))
+            }
+        }
+        rows.sort { ($0.1, $0.2, $0.0) < ($1.1, $1.2, $1.0) }
+        return .array("(sss)", rows.map { .structure([.string($0.0), .string($0.1), .string($0.2)]) })
+    }
+
+    // MARK: Peers
+
+    /// A connection left the bus: its contexts and presentations go at once.
+    func peerLeft(_ uniqueName: String) {
+        providerOwnerLeft(uniqueName)
+        for presentation in presentations.values
+        where presentation.owner == uniqueName || presentation.presenter == uniqueName {
+            closePresentation(presentation)
+        }
+        if let app = apps.removeValue(forKey: uniqueName) {
+            Log.debug("\(app.appId) (\(uniqueName)) left; dropped \(app.contexts.count) contexts")
+        }
+    }
+}

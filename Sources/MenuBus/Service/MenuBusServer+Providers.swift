@@ -1,0 +1,90 @@
+extension MenuBusServer {
+    static let providerInterface = "org.menubus.MenuBus1.Provider"
+
+    /// Providers in registration order, as composition takes them.
+    var providerInfos: [ProviderInfo] {
+        providers.values.sorted { $0.sequence < $1.sequence }.map(\.info)
+    }
+
+    func registerProvider(caller: String, providerId: String, path: ObjectPath, properties: DBusValue) throws {
+        let info = try Wire.decodeProvider(id: providerId, properties)
+        if let existing = providers[providerId], existing.owner != caller {
+            throw BusError(.accessDenied, "providerId: '\(providerId)' is registered by another connection")
+        }
+        let held = providers.values.filter { $0.owner == caller && $0.info.id != providerId }.count
+        guard held < ServiceLimits.maxProvidersPerConnection else {
+            throw BusError(.limitExceeded, "providerId: a connection may register at most \(ServiceLimits.maxProvidersPerConnection) providers")
+        }
+        registrationCounter += 1
+        providers[providerId] = RegisteredProvider(info: info, owner: caller, path: path,
+                                                   sequence: providers[providerId]?.sequence ?? registrationCounter)
+        providersChanged()
+    }
+
+    func unregisterProvider(caller: String, providerId: String) throws {
+        guard let provider = providers[providerId] else {
+            throw BusError(.noSuchItem, "providerId: no provider '\(providerId)' is registered")
+        }
+        guard provider.owner == caller else {
+            throw BusError(.accessDenied, "providerId: '\(providerId)' is registered by another connection")
+        }
+        providers[providerId] = nil
+        providersChanged()
+    }
+
+    /// A provider's connection left: its items leave every menu, open ones too.
+    func providerOwnerLeft(_ uniqueName: String) {
+        let gone = providers.values.filter { $0.owner == uniqueName }.map(\.info.id)
+        guard !gone.isEmpty else { return }
+        for id in gone { providers[id] = nil }
+        providersChanged()
+    }
+
+    /// Text from the selection (or the owner's `GetSelectedText`) to the
+    /// provider's `Process`; replacement text back to the owner.
+    func runProvider(_ provider: RegisteredProvider, app: App, context: PublishedContext) {
+        let contextId = context.id
+        let process: (String) -> Void = { [weak self] text in
+            guard let self else { return }
+            var contextValue = Wire.encode(context.info)
+            if case .array(let signature, var entries) = contextValue {
+                entries.append(.dictEntry(.string("app-id"), .variant(.string(app.appId))))
+                entries.append(.dictEntry(.string("context-id"), .variant(.string(contextId))))
+                contextValue = .array(signature, entries)
+            }
+            self.connection.call(destination: provider.owner, path: provider.path, interface: MenuBusServer.providerInterface,
+                                 member: "Process", arguments: [.string(provider.info.id), .string(text), contextValue],
+                                 timeout: ServiceLimits.providerCallTimeout) { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .success(let values):
+                    guard values.count == 2, case .string(let replacement) = values[0] else {
+                        Log.warning("provider \(provider.info.id) answered Process with the wrong type")
+                        return
+                    }
+                    guard !replacement.isEmpty, provider.info.returnsText,
+                          let live = self.apps[app.uniqueName]?.contexts[contextId], live.info.editable else { return }
+                    self.callClient(app, "PerformCommand", [
+                        .string(contextId), .string(StandardCommand.replaceSelection.rawValue),
+                        .array("{sv}", [.dictEntry(.string("text"), .variant(.string(replacement))),
+                                        .dictEntry(.string("provider"), .variant(.string(provider.info.id)))]),
+                    ])
+                case .failure(let error):
+                    Log.warning("provider \(provider.info.id) Process failed: \(error.name)")
+                }
+            }
+        }
+        if let text = context.selection.text {
+            process(text)
+            return
+        }
+        callClient(app, "GetSelectedText", [.string(contextId)]) { result in
+            guard case .success(let values) = result, values.count == 1, case .string(let text) = values[0] else { return }
+            guard text.utf8.count <= Limits.maxSelectionTextBytes else {
+                Log.warning("\(app.appId) GetSelectedText returned more than \(Limits.maxSelectionTextBytes) bytes; not sent to \(provider.info.id)")
+                return
+            }
+            process(text)
+        }
+    }
+}

@@ -1,0 +1,13 @@
+/// Menu composition in process, without the daemon: the same rules menubusd
+/// applies, for toolkits that compose locally and for measuring the rules.
+public enum MenuComposer {
+    /// The edit menu for `selection` in `context`, with the app's own items last.
+    public static func editMenu(context: ContextInfo, selection: Selection, appItems: [MenuElement] = []) -> [MenuElement] {
+        EditMenu.compose(context: context, selection: selection, undo: nil, providers: [], appItems: appItems)
+    }
+
+    /// The context menu of `context` with the app's `items` and the system's suggestions.
+    public static func contextMenu(context: ContextInfo, items: [MenuElement], selection: Selection = Selection()) -> [MenuElement] {
+        ContextMenu.compose(context: context, items: items, providers: [], selection: selection)
+    }
+}

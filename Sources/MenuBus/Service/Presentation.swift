@@ -1,0 +1,68 @@
+/// A menu shown by a presenter: a live object at `/org/menubus/MenuBus1/menu/<n>`.
+///
+/// Its layout is recomposed lazily: a change of the context or of the
+/// providers marks it stale, and the next `GetLayout` or signal flush
+/// composes it again. Signals are coalesced (see `MenuBusServer.scheduleSignal`).
+final class Presentation {
+    let number: UInt64
+    let path: ObjectPath
+    let kind: MenuKind
+    /// Unique name of the app that owns the context.
+    let owner: String
+    let contextId: String
+    /// Unique name of the connection that called `PresentMenu`.
+    let presenter: String
+    /// Grows with every change of `elements`; never goes back.
+    private(set) var revision: UInt32 = 1
+    /// The layout as last composed, deferred elements resolved.
+    private(set) var elements: [MenuElement] = []
+    /// The inputs changed since `elements` was composed.
+    var isStale = true
+
+    /// Deferred elements: what arrived in this presentation, what failed,
+    /// and what was asked of the owner.
+    var provided: [String: [MenuElement]] = [:]
+    var failed: Set<String> = []
+    var asked: Set<String> = []
+
+    /// Signal coalescing: a change waits for the flush; the last flush's time.
+    var signalPending = false
+    var flushScheduled = false
+    var lastSignal: UInt64 = 0
+    /// The revision the last `LayoutChanged` carried (1 = the layout `PresentMenu` returned).
+    var lastSignalRevision: UInt32 = 0
+
+    /// `GetLayout`'s reply for this revision, marshalled once.
+    private var cachedLayout: PreparedReply?
+
+    init(number: UInt64, kind: MenuKind, owner: String, contextId: String, presenter: String) {
+        self.number = number
+        self.path = ObjectPath(stringLiteral: "/org/menubus/MenuBus1/menu/\(number)")
+        self.kind = kind
+        self.owner = owner
+        self.contextId = contextId
+        self.presenter = presenter
+    }
+
+    /// Takes a newly composed layout; returns true when it differs (and the revision grew).
+    func update(_ newElements: [MenuElement]) -> Bool {
+        isStale = false
+        guard newElements != elements else { return false }
+        elements = newElements
+        revision &+= 1
+        cachedLayout = nil
+        return true
+    }
+
+    func element(_ id: String) -> MenuElement? {
+        elements.first { $0.id == id }
+    }
+
+    /// The `(u, a(ssa{sv}))` reply for the current revision.
+    func layoutReply() throws -> PreparedReply {
+        if let cachedLayout { return cachedLayout }
+        let prepared = try PreparedReply([.uint32(revision), Wire.encode(elements)])
+        cachedLayout = prepared
+        return prepared
+    }
+}
