@@ -17,6 +17,7 @@ let package = Package(
         .target(name: "MenuBus", dependencies: ["CDBus"]),
         .executableTarget(name: "menubusd", dependencies: ["MenuBus"]),
         .executableTarget(name: "menubus-cli", dependencies: ["MenuBus"]),
+        .executableTarget(name: "menubus-bench", dependencies: ["MenuBus"], path: "bench/menubus-bench"),
         .testTarget(name: "MenuBusModelTests", dependencies: ["MenuBus"]),
         .testTarget(
             name: "MenuBusTests",
