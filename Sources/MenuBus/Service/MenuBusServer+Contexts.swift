@@ -161,6 +161,7 @@ extension MenuBusServer {
     /// A connection left the bus: its contexts and presentations go at once.
     func peerLeft(_ uniqueName: String) {
         providerOwnerLeft(uniqueName)
+        exportsPeerLeft(uniqueName)
         for presentation in presentations.values
         where presentation.owner == uniqueName || presentation.presenter == uniqueName {
             closePresentation(presentation)

@@ -19,7 +19,7 @@ extension MenuBusServer {
         let presentation = Presentation(number: nextPresentationNumber, kind: menuKind, owner: ownerName,
                                         contextId: contextId, presenter: caller)
         presentations[presentation.number] = presentation
-        connection.export(presentation.path, [menuInterface(presentation.number)])
+        connection.export(presentation.path, [menuInterface(presentation.number)] + exportInterfaces(presentation.number))
         // Compose now, so deferred elements are asked for before the reply goes.
         refresh(presentation)
         presentation.lastSignalRevision = presentation.revision
@@ -54,7 +54,7 @@ extension MenuBusServer {
         return menu
     }
 
-    private func livePresentation(_ number: UInt64) throws -> Presentation {
+    func livePresentation(_ number: UInt64) throws -> Presentation {
         guard let presentation = presentations[number] else {
             throw BusError(name: BusError.Standard.unknownObject, message: "the menu was closed")
         }
@@ -62,7 +62,7 @@ extension MenuBusServer {
     }
 
     /// Only the presenter and the owning app choose from or dismiss a menu.
-    private func checkMayControl(_ presentation: Presentation, caller: String) throws {
+    func checkMayControl(_ presentation: Presentation, caller: String) throws {
         guard caller == presentation.presenter || caller == presentation.owner else {
             throw BusError(.accessDenied, "only the presenter or the owning app may use this menu")
         }
@@ -132,6 +132,7 @@ extension MenuBusServer {
         presentation.lastSignalRevision = presentation.revision
         connection.emit(presentation.path, MenuBusServer.menuInterface, "LayoutChanged",
                         [.uint32(presentation.revision), Wire.encode(presentation.elements)])
+        exportsLayoutChanged(presentation)
     }
 
     // MARK: Deferred elements
@@ -176,8 +177,9 @@ extension MenuBusServer {
 
     // MARK: Activation
 
-    /// Accepts the choice, replies, then delivers it.
-    private func activate(_ presentation: Presentation, caller: String, itemId: String, platformData: DBusValue) throws {
+    /// Accepts the choice, replies, then delivers it. Every protocol's
+    /// activation comes through here.
+    func activate(_ presentation: Presentation, caller: String, itemId: String, platformData: DBusValue) throws {
         try checkMayControl(presentation, caller: caller)
         try ServiceValidation.optionCount(platformData, field: "platformData")
         if presentation.isStale, refresh(presentation) { scheduleSignal(presentation) }
@@ -237,6 +239,7 @@ extension MenuBusServer {
     /// Emits `Closed` and removes the menu object.
     func closePresentation(_ presentation: Presentation) {
         guard presentations.removeValue(forKey: presentation.number) != nil else { return }
+        exportsClosed(presentation)
         connection.emit(presentation.path, MenuBusServer.menuInterface, "Closed", [])
         connection.unexport(presentation.path)
     }
