@@ -71,7 +71,7 @@ while !argumentList.isEmpty {
     case "--iterations": iterations = Int(argumentList.isEmpty ? "" : argumentList.removeFirst()) ?? iterations
     case "--mode": mode = argumentList.isEmpty ? mode : argumentList.removeFirst()
     default:
-        print("usage: menubus-bench [--address ADDRESS] [--iterations N] [--mode all|calls|compose|memory]")
+        print("usage: menubus-bench [--address ADDRESS] [--iterations N] [--mode all|calls|compose|memory|deferred|isolation]")
         exit(2)
     }
 }
@@ -156,4 +156,86 @@ if mode == "all" || mode == "memory" {
     print("| 100 apps x 100 contexts (3 items, a selection each; Stats contexts = \(contexts.map { "\($0)" } ?? "?")) | \(format(after)) |")
     print("\nTarget: under 64 MiB.\n")
     for app in apps { app.close() }
+}
+
+/// Pumps each client in turn until `done()`; false after `timeout` seconds.
+func pump(_ clients: [MenuBusClient], timeout: Double = 10, until done: () -> Bool) -> Bool {
+    let deadline = now() + UInt64(timeout * 1e9)
+    while !done() && now() < deadline {
+        for client in clients { client.run(until: done, timeout: 0.001) }
+    }
+    return done()
+}
+
+if mode == "all" || mode == "deferred" {
+    // From the app's ProvideElements reply to the presenter's LayoutChanged.
+    let app = try MenuBusClient(address: address)
+    var replied: UInt64 = 0
+    app.provideElements = { _, _ in
+        defer { replied = now() }
+        return [MenuElement(id: "late-1", title: "Late One"), MenuElement(id: "late-2", title: "Late Two")]
+    }
+    try app.register(appId: "org.menubus.Bench.Deferred")
+    try app.publishContext("row", ContextInfo(kind: .file), items: [
+        MenuElement(id: "rename", title: "Rename"), MenuElement(id: "later", kind: .deferred, cached: false),
+    ])
+    let presenter = try MenuBusClient(address: address)
+    var received: UInt64 = 0
+    var signals = 0
+    try presenter.observeMenus { _, _ in
+        received = now()
+        signals += 1
+    }
+    var fill = Samples(), ping = Samples()
+    let rounds = max(200, iterations / 5)
+    for round in 0..<(rounds + 50) {
+        let before = signals
+        replied = 0
+        let menu = try presenter.present(owner: "org.menubus.Bench.Deferred", contextId: "row", kind: .context)
+        guard pump([app], until: { replied != 0 }), pump([presenter], until: { signals > before }) else {
+            print("deferred round \(round) did not complete")
+            exit(1)
+        }
+        if round >= 50 { fill.nanoseconds.append(received - replied) }
+        try presenter.dismiss(menu)
+        if round >= 50 { try ping.time { try presenter.ping() } }
+    }
+    print("## Deferred element filled: app reply to presenter's LayoutChanged\n")
+    print("| what | p50 µs | p99 µs | samples |\n| --- | --- | --- | --- |")
+    row("Peer.Ping (same run)", ping)
+    row("ProvideElements reply → LayoutChanged", fill)
+    print("\nLayoutChanged after reply p50 / Ping p50 = \(format(fill.p50 / ping.p50))x (target <= 3x)\n")
+}
+
+if mode == "all" || mode == "isolation" {
+    // Another app's GetEditMenu while one client hangs on 100 deferred calls.
+    let other = try MenuBusClient(address: address)
+    try other.register(appId: "org.menubus.Bench.Other")
+    try other.publishContext("text", text)
+    try other.updateSelection("text", selection)
+    func measure() throws -> Samples {
+        var samples = Samples()
+        for _ in 0..<200 { _ = try other.editMenu(contextId: "text") }
+        for _ in 0..<iterations { try samples.time { _ = try other.editMenu(contextId: "text") } }
+        return samples
+    }
+    let before = try measure()
+    let hung = try MenuBusClient(address: address)
+    try hung.register(appId: "org.menubus.Bench.Hung")
+    try hung.publishContext("row", ContextInfo(kind: .file),
+                            items: (0..<20).map { MenuElement(id: "d\($0)", kind: .deferred, cached: false) })
+    let presenter = try MenuBusClient(address: address)
+    for _ in 0..<5 { _ = try presenter.present(owner: "org.menubus.Bench.Hung", contextId: "row", kind: .context) }
+    // The hung client never reads: 100 ProvideElements calls stay pending in menubusd.
+    let during = try measure()
+    hung.close()
+    presenter.close()
+    let after = try measure()
+    print("## Isolation: GetEditMenu of another app while one client hangs on 100 deferred calls\n")
+    print("| phase | p50 µs | p99 µs | samples |\n| --- | --- | --- | --- |")
+    row("before (no hung client)", before)
+    row("100 calls pending on a hung client", during)
+    row("after (hung client gone)", after)
+    let baseline = (before.p99 + after.p99) / 2
+    print("\np99 with the hung client / p99 without (mean of before and after) = \(format(during.p99 / baseline))x (target <= 1.5x)\n")
 }
