@@ -19,6 +19,7 @@ let package = Package(
         .executableTarget(name: "menubus-cli", dependencies: ["MenuBus"]),
         .executableTarget(name: "menubus-bench", dependencies: ["MenuBus"], path: "bench/menubus-bench"),
         .testTarget(name: "MenuBusModelTests", dependencies: ["MenuBus"]),
+        .testTarget(name: "MenuBusUndoTests", dependencies: ["MenuBus"]),
         .testTarget(
             name: "MenuBusTests",
             dependencies: ["MenuBus", "menubusd", "menubus-cli"]

@@ -1,0 +1,33 @@
+import XCTest
+@testable import MenuBus
+
+final class CRC32Tests: XCTestCase {
+    func testChecksumMatchesTheStandardCheckValue() {
+        XCTAssertEqual(CRC32.checksum(Array("123456789".utf8)), 0xCBF4_3926)
+        XCTAssertEqual(CRC32.checksum([UInt8]()), 0)
+        XCTAssertEqual(CRC32.checksum(Array("The quick brown fox jumps over the lazy dog".utf8)), 0x414F_A339)
+    }
+
+    func testFeedingInPiecesEqualsFeedingAtOnce() {
+        let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let whole = CRC32.checksum(bytes)
+        for split in [0, 1, 7, 8, 9, 500, 999, 1000] {
+            var crc = CRC32()
+            crc.update(bytes[..<split])
+            crc.update(bytes[split...])
+            XCTAssertEqual(crc.value, whole, "split at \(split)")
+        }
+    }
+
+    func testEveryFlippedBitChangesTheChecksum() {
+        let bytes = Array("a record body".utf8)
+        let whole = CRC32.checksum(bytes)
+        for index in bytes.indices {
+            for bit in 0..<8 {
+                var flipped = bytes
+                flipped[index] ^= UInt8(1 << bit)
+                XCTAssertNotEqual(CRC32.checksum(flipped), whole)
+            }
+        }
+    }
+}
