@@ -2,58 +2,53 @@ import MenuBus
 
 /// `menubus-cli status`: version and counters.
 enum Status {
-    static let usage = """
-        Usage: menubus-cli status [--json]
+    static let command = CommandLineTool.Command(
+        name: "status", summary: "the daemon's API version and counters",
+        usage: """
+            Usage: menubus-cli status [--json]
 
-        Prints menubusd's API version and its counters (apps, contexts,
-        documents, presentations, providers, resident memory).
+            Prints menubusd's API version and its counters (apps, contexts,
+            documents, presentations, providers, resident memory in bytes).
 
-        """
+            """,
+        run: run)
 
-    static func run(_ arguments: [String], _ options: CommandLineTool.Options) -> Int32 {
-        var options = options
-        for argument in arguments {
-            switch argument {
-            case "-h", "--help":
-                Output.out(usage)
-                return 0
-            case "--json":
-                options.json = true
-            default:
-                Output.err("menubus-cli status: unknown argument '\(argument)'\n")
-                return 2
+    static func run(_ arguments: inout Arguments, _ options: CommandLineTool.Options) throws -> Int32 {
+        try arguments.finish()
+        let client = try CommandLineTool.connect(options)
+        let version = try client.apiVersion()
+        let stats = try client.stats()
+        if options.json {
+            let fields = stats.map { "\(MenuJSON.quote($0.name)): \(JSONValue.scalar($0.value))" }
+            Output.out("{\"version\": \(version), \"stats\": {\(fields.joined(separator: ", "))}}\n")
+        } else {
+            Output.out("menubusd API version \(version)\n")
+            for (name, value) in stats {
+                Output.out("  \(name.padding(14))\(JSONValue.scalar(value))\n")
             }
         }
-        guard let client = CommandLineTool.connect(options) else { return 1 }
-        do {
-            let version = try client.apiVersion()
-            let stats = try client.stats()
-            if options.json {
-                let fields = stats.map { "\"\($0.name)\": \(JSONText.number($0.value))" }
-                Output.out("{\"version\": \(version), \"stats\": {\(fields.joined(separator: ", "))}}\n")
-            } else {
-                Output.out("menubusd API version \(version)\n")
-                for (name, value) in stats {
-                    Output.out("  \(name): \(JSONText.number(value))\n")
-                }
-            }
-            return 0
-        } catch {
-            return CommandLineTool.report(error)
-        }
+        return 0
     }
 }
 
-enum JSONText {
-    static func number(_ value: DBusValue) -> String {
+enum JSONValue {
+    /// A basic D-Bus value as JSON.
+    static func scalar(_ value: DBusValue) -> String {
         switch value {
         case .uint32(let v): "\(v)"
         case .uint64(let v): "\(v)"
         case .int32(let v): "\(v)"
         case .int64(let v): "\(v)"
+        case .uint16(let v): "\(v)"
+        case .int16(let v): "\(v)"
+        case .byte(let v): "\(v)"
         case .double(let v): "\(v)"
         case .boolean(let v): v ? "true" : "false"
-        default: "null"
+        case .string(let v): MenuJSON.quote(v)
+        case .objectPath(let v): MenuJSON.quote(v.rawValue)
+        case .signature(let v): MenuJSON.quote(v.rawValue)
+        case .variant(let inner): scalar(inner)
+        default: MenuJSON.quote(MenuDrawing.describe(value))
         }
     }
 }

@@ -12,6 +12,11 @@ public struct Menu: Hashable, Sendable {
 /// A menu presented by menubusd: a live object that updates while open.
 public struct PresentedMenu: Hashable, Sendable {
     public let path: ObjectPath
+
+    /// A menu presented elsewhere, by its path (`/org/menubus/MenuBus1/menu/N`).
+    public init(path: ObjectPath) {
+        self.path = path
+    }
 }
 
 /// One of the app's own items, chosen in a menu.
@@ -153,5 +158,35 @@ extension MenuBusClient {
 
     func unexpected(_ what: String, _ reply: [DBusValue]) -> BusError {
         BusError.failed("menubusd answered \(what) with '\(reply.map(\.signature.rawValue).joined())'")
+    }
+}
+
+/// A signal menubusd emitted, for tools that watch the bus.
+public struct MenuBusSignal: Sendable {
+    public let path: String
+    public let interface: String
+    public let member: String
+    public let arguments: [DBusValue]
+}
+
+extension MenuBusClient {
+    /// Calls `handler` with every signal menubusd emits (menus, undo state, properties).
+    public func observeAllSignals(_ handler: @escaping (MenuBusSignal) -> Void) throws {
+        connection.subscribe(busSender: MenuBusServer.busName) { message in
+            guard let path = message.path, let interface = message.interface, let member = message.member,
+                  let arguments = try? message.arguments() else { return }
+            handler(MenuBusSignal(path: path, interface: interface, member: member, arguments: arguments))
+        }
+        try syncWithBus()
+    }
+
+    /// Stops `run` from another callback (for tools that run until a signal).
+    public func stopRunning() {
+        loop.stop()
+    }
+
+    /// Pumps the connection until `stopRunning()` or the connection closes.
+    public func runForever() {
+        loop.run()
     }
 }

@@ -23,6 +23,7 @@ public final class MenuBusClient {
     /// Connects to `address`, or to the session bus.
     public init(address: String? = nil) throws {
         connection = try Connection(address: address, loop: loop)
+        connection.disconnected = { [loop] in loop.stop() }
     }
 
     /// This connection's unique name on the bus.
@@ -87,4 +88,9 @@ extension MenuBusClient {
         _ = try connection.callBlocking(destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
                                         interface: "org.freedesktop.DBus.Peer", member: "Ping", timeout: callTimeout)
     }
+}
+
+extension MenuBusClient {
+    /// False once the bus connection is closed or lost.
+    public var isConnected: Bool { connection.isConnected }
 }

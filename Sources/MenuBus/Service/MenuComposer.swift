@@ -10,4 +10,9 @@ public enum MenuComposer {
     public static func contextMenu(context: ContextInfo, items: [MenuElement], selection: Selection = Selection()) -> [MenuElement] {
         ContextMenu.compose(context: context, items: items, providers: [], selection: selection)
     }
+
+    /// The design rules' findings for a menu of `kind` (what `Lint` answers).
+    public static func lint(kind: MenuKind, elements: [MenuElement]) -> [LintFinding] {
+        Lint.check(kind: kind, elements: elements)
+    }
 }

@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// stdout and stderr without Foundation's buffering, and colour rules.
+enum Output {
+    static func out(_ text: String) { write(fd: 1, text) }
+    static func err(_ text: String) { write(fd: 2, text) }
+
+    /// Colour only on a terminal, and never when NO_COLOR is set (no-color.org).
+    static let useColour: Bool = {
+        if let value = getenv("NO_COLOR"), value.pointee != 0 { return false }
+        return isatty(1) != 0
+    }()
+
+    enum Style: String {
+        case bold = "1", dim = "2", red = "31", green = "32", yellow = "33", blue = "34", magenta = "35"
+    }
+
+    static func styled(_ text: String, _ style: Style) -> String {
+        useColour ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+    }
+
+    private static func write(fd: Int32, _ text: String) {
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            while offset < buffer.count, let base = buffer.baseAddress {
+                let n = Glibc.write(fd, base + offset, buffer.count - offset)
+                if n <= 0 { break }
+                offset += n
+            }
+        }
+    }
+}

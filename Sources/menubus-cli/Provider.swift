@@ -1,0 +1,43 @@
+import MenuBus
+
+/// `menubus-cli provider`: a demonstration provider.
+enum Provider {
+    static let command = CommandLineTool.Command(
+        name: "provider", summary: "run a demonstration provider (Make Uppercase)",
+        usage: """
+            Usage: menubus-cli provider [--id ID] [--title TITLE] [--for SECONDS]
+
+            Registers a provider that offers "Make Uppercase" (or TITLE) in every
+            app's edit menu for selected text in editable contexts, and answers
+            each Process with the text in upper case, which menubusd sends back to
+            the app as replace-selection. Prints each request. Runs until Ctrl-C,
+            or for SECONDS.
+
+            """,
+        run: run)
+
+    static func run(_ arguments: inout Arguments, _ options: CommandLineTool.Options) throws -> Int32 {
+        let id = try arguments.option("--id") ?? "org.menubus.Demo.Uppercase"
+        let title = try arguments.option("--title") ?? "Make Uppercase"
+        let seconds = try arguments.option("--for").map { value -> Double in
+            guard let n = Double(value), n >= 0 else { throw UsageError("--for needs a number of seconds") }
+            return n
+        }
+        try arguments.finish()
+        let client = try CommandLineTool.connect(options)
+        let description = ProviderDescription(id: id, title: title, icon: "format-text-uppercase",
+                                              returnsText: true, requiresEditable: true)
+        try client.registerProvider(description) { text, context in
+            let app = context["app-id"].map(MenuDrawing.describe) ?? "?"
+            Output.out("Process from \(app): \(text.count) characters\n")
+            return text.uppercased()
+        }
+        Output.out("provider \(id) (\"\(title)\") registered as \(client.uniqueName); Ctrl-C stops\n")
+        if let seconds {
+            client.run(until: { !client.isConnected }, timeout: seconds)
+        } else {
+            while client.isConnected { client.runForever() }
+        }
+        return 0
+    }
+}
