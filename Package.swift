@@ -22,7 +22,8 @@ let package = Package(
         .testTarget(name: "MenuBusUndoTests", dependencies: ["MenuBus"]),
         .testTarget(
             name: "MenuBusTests",
-            dependencies: ["MenuBus", "menubusd", "menubus-cli"]
+            dependencies: ["MenuBus", "menubusd", "menubus-cli"],
+            exclude: ["Fixtures", "Golden"]
         ),
     ],
     swiftLanguageModes: [.v6]

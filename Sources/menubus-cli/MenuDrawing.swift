@@ -7,20 +7,24 @@ enum MenuDrawing {
         var children: [String: [MenuElement]] = [:]
         for element in elements { children[element.parent, default: []].append(element) }
         var lines: [String] = []
+        // Sections are drawn between rules, as UIKit and GTK draw them.
         func walk(_ parent: String, depth: Int) {
             let siblings = children[parent] ?? []
+            var ruleDue = false
             for (index, element) in siblings.enumerated() {
                 if element.isSection {
-                    let hasBefore = index > 0 || (depth > 0 && !lines.isEmpty)
-                    let hasItems = !(children[element.id] ?? []).isEmpty
-                    if hasBefore && hasItems {
-                        lines.append(indent(depth) + Output.styled("────────", .dim))
-                    }
+                    guard !(children[element.id] ?? []).isEmpty else { continue }
+                    if index > 0 || ruleDue { lines.append(indent(depth) + Output.styled("────────", .dim)) }
                     if let title = element.title, !title.isEmpty {
                         lines.append(indent(depth) + Output.styled(title, .dim) + id(element))
                     }
                     walk(element.id, depth: depth)
+                    ruleDue = true
                     continue
+                }
+                if ruleDue {
+                    lines.append(indent(depth) + Output.styled("────────", .dim))
+                    ruleDue = false
                 }
                 lines.append(indent(depth) + label(element) + id(element))
                 if element.kind == .menu { walk(element.id, depth: depth + 1) }
@@ -43,7 +47,7 @@ enum MenuDrawing {
         switch element.state {
         case .on: text = "✓ "
         case .mixed: text = "– "
-        case .off: text = element.state == .off && element.kind == .action ? "  " : ""
+        case .off: text = "  "
         }
         let title = element.title ?? (element.kind == .deferred ? "(deferred)" : "(untitled)")
         text += element.kind == .menu ? title + " ▸" : title

@@ -172,7 +172,11 @@ public struct MenuBusSignal: Sendable {
 extension MenuBusClient {
     /// Calls `handler` with every signal menubusd emits (menus, undo state, properties).
     public func observeAllSignals(_ handler: @escaping (MenuBusSignal) -> Void) throws {
-        connection.subscribe(busSender: MenuBusServer.busName) { message in
+        let reply = try connection.callBlocking(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                                interface: "org.freedesktop.DBus", member: "GetNameOwner",
+                                                arguments: [.string(MenuBusServer.busName)], timeout: callTimeout)
+        guard let owner = reply.first?.stringValue else { throw unexpected("GetNameOwner", reply) }
+        connection.subscribe(sender: owner) { message in
             guard let path = message.path, let interface = message.interface, let member = message.member,
                   let arguments = try? message.arguments() else { return }
             handler(MenuBusSignal(path: path, interface: interface, member: member, arguments: arguments))

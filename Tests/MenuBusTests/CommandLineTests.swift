@@ -1,0 +1,219 @@
+import Foundation
+import XCTest
+@testable import MenuBus
+
+/// menubus-cli as a process against a private bus and the real menubusd.
+final class CommandLineTests: BusTestCase {
+    private let noColour = ["NO_COLOR": "1"]
+
+    private func cli(_ arguments: [String], timeout: Double = 20) throws -> ProcessResult {
+        try bus.run("menubus-cli", arguments, timeout: timeout, extraEnvironment: noColour)
+    }
+
+    private func fixture(_ name: String) -> String {
+        Repository.root.appendingPathComponent("Tests/MenuBusTests/Fixtures/\(name)").path
+    }
+
+    private func golden(_ name: String) throws -> String {
+        try String(contentsOf: Repository.root.appendingPathComponent("Tests/MenuBusTests/Golden/\(name)"), encoding: .utf8)
+    }
+
+    /// Starts a long-running subcommand and waits for `marker` on its stdout.
+    private func background(_ arguments: [String], waitingFor marker: String) throws -> RunningProcess {
+        let process = try bus.start("menubus-cli", arguments, extraEnvironment: noColour)
+        addTeardownBlock {
+            if process.isRunning { process.signal(SIGTERM); _ = try? process.wait(timeout: 5) }
+        }
+        guard eventually(timeout: 10, { process.stdoutText.contains(marker) || !process.isRunning }), process.isRunning else {
+            throw TestFailure("menubus-cli \(arguments.joined(separator: " ")) did not print '\(marker)': \(process.stdoutText) \(process.stderrText)")
+        }
+        return process
+    }
+
+    // MARK: Usage
+
+    func testHelpListsEveryCommandAndEachCommandHasItsOwnHelp() throws {
+        let help = try cli(["--help"])
+        XCTAssertEqual(help.status, 0)
+        for command in ["status", "contexts", "menu", "present", "activate", "monitor", "lint", "publish", "provider", "demo", "completions"] {
+            XCTAssertTrue(help.stdout.contains("  \(command) "), command)
+            let own = try cli([command, "--help"])
+            XCTAssertEqual(own.status, 0, command)
+            XCTAssertTrue(own.stdout.hasPrefix("Usage: menubus-cli \(command)"), own.stdout)
+        }
+        XCTAssertTrue(help.stdout.contains("Exit status: 0 ok, 1 failure"))
+    }
+
+    func testUsageErrorsExitTwoAndNameTheWord() throws {
+        let cases: [([String], String)] = [
+            (["frobnicate"], "'frobnicate'"), (["--frob", "status"], "'--frob'"), (["status", "--verbose"], "'--verbose'"),
+            (["menu"], "missing APP"), (["menu", "org.example.App"], "missing CONTEXT"), (["lint"], "missing FILE"),
+            (["monitor", "--count", "zero"], "--count"), (["completions", "fish"], "'fish'"), ([], "Usage"),
+        ]
+        for (arguments, mention) in cases {
+            let result = try cli(arguments)
+            XCTAssertEqual(result.status, 2, arguments.joined(separator: " "))
+            XCTAssertTrue(result.stderr.contains(mention), "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stdout, "")
+        }
+    }
+
+    func testNoDaemonIsReportedQuicklyWithHowToStartIt() throws {
+        let started = Date()
+        let result = try cli(["status"], timeout: 10)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "one line: \(result.stderr)")
+        XCTAssertTrue(result.stderr.contains("menubusd is not running on this bus"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("start it with"), result.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 9, "never a hang")
+    }
+
+    func testNoBusAtAllIsReported() throws {
+        let result = try cli(["--address", "unix:path=/nonexistent/bus", "status"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("cannot connect to the bus"), result.stderr)
+    }
+
+    // MARK: Against the daemon
+
+    func testStatusPrintsVersionAndCounters() throws {
+        _ = try startDaemon()
+        let text = try cli(["status"])
+        XCTAssertEqual(text.status, 0)
+        XCTAssertTrue(text.stdout.hasPrefix("menubusd API version 1\n"), text.stdout)
+        let json = try cli(["--json", "status"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(object?["version"] as? Int, 1)
+        let stats = object?["stats"] as? [String: Any]
+        XCTAssertEqual(stats?["apps"] as? Int, 0)
+        XCTAssertGreaterThan(stats?["rss-bytes"] as? Int ?? 0, 0)
+    }
+
+    func testPublishedFileShowsInContextsAndMenuMatchesTheGoldenFile() throws {
+        _ = try startDaemon()
+        _ = try background(["publish", fixture("photo-menu.json")], waitingFor: "published")
+        let contexts = try cli(["contexts"])
+        XCTAssertTrue(contexts.stdout.contains("org.example.Photos"), contexts.stdout)
+        XCTAssertTrue(contexts.stdout.contains("photo-42"))
+        let contextsJSON = try JSONSerialization.jsonObject(with: Data(try cli(["contexts", "--json"]).stdout.utf8)) as? [[String: Any]]
+        XCTAssertEqual(contextsJSON?.first?["context"] as? String, "photo-42")
+        let menu = try cli(["menu", "org.example.Photos", "photo-42"])
+        XCTAssertEqual(menu.status, 0, menu.stderr)
+        XCTAssertEqual(menu.stdout, try golden("photo-menu.txt"))
+    }
+
+    func testJSONMenusRoundTripThroughPublishAndMenu() throws {
+        _ = try startDaemon()
+        let file = fixture("clean-menu.json")
+        _ = try background(["publish", file, "--app", "org.example.Files", "--context", "row"], waitingFor: "published")
+        let result = try cli(["menu", "org.example.Files", "row", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let printed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let original = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [[String: Any]])
+        let items = try XCTUnwrap(printed["items"] as? [[String: Any]])
+        // An item context has nothing to copy: the composed menu is the app's items, in their order.
+        XCTAssertEqual(items as NSArray, original as NSArray)
+        XCTAssertEqual(printed["kind"] as? String, "context")
+    }
+
+    func testLintCleanAndBadFiles() throws {
+        let clean = try cli(["lint", fixture("clean-menu.json")])
+        XCTAssertEqual(clean.status, 0)
+        XCTAssertTrue(clean.stdout.hasSuffix(": clean\n"))
+        let bad = try cli(["lint", fixture("bad-menu.json")])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertEqual(bad.stdout, try golden("bad-menu-lint.txt"))
+        let json = try cli(["lint", "--json", fixture("bad-menu.json")])
+        let findings = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        XCTAssertEqual(findings?.count, bad.stdout.split(separator: "\n").count)
+        let missing = try cli(["lint", "/nonexistent/menu.json"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("cannot read"))
+    }
+
+    func testLintNamesTheFieldOfAMalformedFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-bad-\(UUID().uuidString).json")
+        try #"[{"id": "a", "title": "A", "children": [{"id": "b", "state": "sideways", "title": "B"}]}]"#.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try cli(["lint", file.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("items[0].children[0].state"), result.stderr)
+    }
+
+    func testPresentPrintsTheMenuAndItsChangesAndActivateChoosesFromIt() throws {
+        _ = try startDaemon()
+        let app = try MenuBusClient(address: try bus.address)
+        try app.register(appId: "org.example.Editor")
+        try app.publishContext("field", ContextInfo(kind: .text, editable: true, hasContent: true))
+        try app.updateSelection("field", Selection(kind: .caret))
+        var commands: [CommandInvocation] = []
+        app.onCommand = { commands.append($0) }
+        let present = try background(["present", "org.example.Editor", "field", "--edit", "--changes", "1"], waitingFor: "Presented")
+        XCTAssertFalse(present.stdoutText.contains("[menubus:copy]"))
+        try app.updateSelection("field", Selection(kind: .range, length: 3))
+        let result = try present.wait(timeout: 10)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("LayoutChanged /org/menubus/MenuBus1/menu/"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("[menubus:copy]"))
+        // Choose from a menu this test presents, with the command line.
+        let menu = try app.present(contextId: "field", kind: .edit)
+        let activate = try cli(["activate", menu.path.rawValue, "menubus:copy"])
+        XCTAssertEqual(activate.status, 0, activate.stderr)
+        XCTAssertTrue(app.run(until: { !commands.isEmpty }, timeout: 5))
+        XCTAssertEqual(commands.first?.command, .copy)
+        let missing = try cli(["activate", "/org/menubus/MenuBus1/menu/9999", "menubus:copy"])
+        XCTAssertEqual(missing.status, 1)
+    }
+
+    func testMonitorPrintsSignals() throws {
+        _ = try startDaemon()
+        let app = try MenuBusClient(address: try bus.address)
+        try app.register(appId: "org.example.Editor")
+        try app.publishContext("field", ContextInfo(kind: .text, editable: true, hasContent: true))
+        let monitor = try bus.start("menubus-cli", ["monitor", "--count", "1"], extraEnvironment: noColour)
+        XCTAssertTrue(eventually { monitor.stderrText.contains("monitoring") })
+        let menu = try app.present(contextId: "field", kind: .edit)
+        try app.dismiss(menu)
+        let result = try monitor.wait(timeout: 10)
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(result.stdout.hasPrefix("Closed \(menu.path.rawValue)"), result.stdout)
+    }
+
+    func testProviderCommandOffersMakeUppercase() throws {
+        _ = try startDaemon()
+        _ = try background(["provider", "--for", "30"], waitingFor: "registered")
+        let app = try MenuBusClient(address: try bus.address)
+        try app.register(appId: "org.example.Editor")
+        try app.publishContext("field", ContextInfo(kind: .text, editable: true, hasContent: true))
+        try app.updateSelection("field", Selection(kind: .range, length: 2, text: "ok"))
+        let item = try app.editMenu(contextId: "field").element("menubus:provider:org.menubus.Demo.Uppercase")
+        XCTAssertEqual(item?.title, "Make Uppercase")
+    }
+
+    func testDemoRunsTheWholeFlow() throws {
+        _ = try startDaemon()
+        let result = try cli(["demo"], timeout: 30)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("PerformCommand replace-selection with \"HELLO FROM MENUBUS\""), result.stdout)
+        XCTAssertTrue(result.stdout.contains("the app got PerformCommand copy"))
+    }
+
+    func testCompletionScriptsAreValid() throws {
+        let bash = try cli(["completions", "bash"])
+        XCTAssertEqual(bash.status, 0)
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-completion-\(UUID().uuidString).bash")
+        try bash.stdout.write(to: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: script) }
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/bin/bash")
+        check.arguments = ["-c", "source '\(script.path)' && complete -p menubus-cli"]
+        let out = Pipe()
+        check.standardOutput = out
+        try check.run()
+        check.waitUntilExit()
+        XCTAssertEqual(check.terminationStatus, 0)
+        XCTAssertTrue(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("_menubus_cli"))
+        let zsh = try cli(["completions", "zsh"])
+        XCTAssertTrue(zsh.stdout.hasPrefix("#compdef menubus-cli"))
+    }
+}
