@@ -10,6 +10,9 @@ BINDIR = $(PREFIX)/bin
 DBUS_SERVICES_DIR = $(PREFIX)/share/dbus-1/services
 DBUS_INTERFACES_DIR = $(PREFIX)/share/dbus-1/interfaces
 SYSTEMD_USER_DIR = $(PREFIX)/lib/systemd/user
+MAN_DIR = $(PREFIX)/share/man
+BASH_COMPLETION_DIR = $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETION_DIR = $(PREFIX)/share/zsh/site-functions
 
 .PHONY: all build install uninstall test clean
 
@@ -32,12 +35,19 @@ install:
 		> $(DESTDIR)$(SYSTEMD_USER_DIR)/menubusd.service
 	chmod 0644 $(DESTDIR)$(DBUS_SERVICES_DIR)/org.menubus.MenuBus1.service $(DESTDIR)$(SYSTEMD_USER_DIR)/menubusd.service
 	install -m 0644 dbus/org.menubus.MenuBus1.xml $(DESTDIR)$(DBUS_INTERFACES_DIR)/org.menubus.MenuBus1.xml
+	install -D -m 0644 docs/man/menubusd.8 $(DESTDIR)$(MAN_DIR)/man8/menubusd.8
+	install -D -m 0644 docs/man/menubus-cli.1 $(DESTDIR)$(MAN_DIR)/man1/menubus-cli.1
+	install -d -m 0755 $(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(ZSH_COMPLETION_DIR)
+	$(BUILDDIR)/menubus-cli completions bash > $(DESTDIR)$(BASH_COMPLETION_DIR)/menubus-cli
+	$(BUILDDIR)/menubus-cli completions zsh > $(DESTDIR)$(ZSH_COMPLETION_DIR)/_menubus-cli
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/menubusd $(DESTDIR)$(BINDIR)/menubus-cli \
 		$(DESTDIR)$(DBUS_SERVICES_DIR)/org.menubus.MenuBus1.service \
 		$(DESTDIR)$(SYSTEMD_USER_DIR)/menubusd.service \
-		$(DESTDIR)$(DBUS_INTERFACES_DIR)/org.menubus.MenuBus1.xml
+		$(DESTDIR)$(DBUS_INTERFACES_DIR)/org.menubus.MenuBus1.xml \
+		$(DESTDIR)$(MAN_DIR)/man8/menubusd.8 $(DESTDIR)$(MAN_DIR)/man1/menubus-cli.1 \
+		$(DESTDIR)$(BASH_COMPLETION_DIR)/menubus-cli $(DESTDIR)$(ZSH_COMPLETION_DIR)/_menubus-cli
 
 test:
 	scripts/test

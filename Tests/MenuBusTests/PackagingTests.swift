@@ -59,8 +59,47 @@ final class PackagingTests: XCTestCase {
         let runtime = prefix.appendingPathComponent("runtime")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let unit = prefix.appendingPathComponent("lib/systemd/user/menubusd.service").path
-        let result = try run("systemd-analyze", ["verify", "--user", unit], environment: ["XDG_RUNTIME_DIR": runtime.path])
+        // Documentation=man:menubusd(8) is checked with man(1): point it at the staged pages.
+        let result = try run("systemd-analyze", ["verify", "--user", unit],
+                             environment: ["XDG_RUNTIME_DIR": runtime.path, "MANPATH": prefix.appendingPathComponent("share/man").path])
         XCTAssertEqual(result.status, 0, result.stderr + result.stdout)
         XCTAssertEqual(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines), "", "no findings")
+    }
+
+    func testMakeInstallAddsManPagesAndCompletions() throws {
+        let prefix = try stagingPrefix()
+        XCTAssertEqual(try run("make", ["install", "PREFIX=\(prefix.path)", "BUILDDIR=\(Binaries.directory.path)"]).status, 0)
+        for path in ["share/man/man8/menubusd.8", "share/man/man1/menubus-cli.1",
+                     "share/bash-completion/completions/menubus-cli", "share/zsh/site-functions/_menubus-cli"] {
+            let size = (try? FileManager.default.attributesOfItem(atPath: prefix.appendingPathComponent(path).path)[.size] as? Int) ?? 0
+            XCTAssertGreaterThan(size ?? 0, 100, path)
+        }
+        let man = try run("man", ["-l", prefix.appendingPathComponent("share/man/man1/menubus-cli.1").path],
+                          environment: ["MANWIDTH": "80", "MAN_KEEP_FORMATTING": "0"])
+        XCTAssertEqual(man.status, 0, man.stderr)
+        XCTAssertTrue(man.stdout.contains("query and debug menubusd"))
+    }
+
+    func testFirstCallStartsTheInstalledDaemonByDBusActivation() throws {
+        let prefix = try stagingPrefix()
+        XCTAssertEqual(try run("make", ["install", "PREFIX=\(prefix.path)", "BUILDDIR=\(Binaries.directory.path)"]).status, 0)
+        let services = prefix.appendingPathComponent("share/dbus-1/services").path
+        let bus = try PrivateBus(configExtra: "<servicedir>\(services)</servicedir>")
+        defer {
+            _ = try? run(prefix.appendingPathComponent("bin/menubus-cli").path, ["--address", bus.address, "status"])
+            bus.stop()
+        }
+        let status = try run(prefix.appendingPathComponent("bin/menubus-cli").path, ["status"],
+                             environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        XCTAssertEqual(status.status, 0, status.stderr)
+        XCTAssertTrue(status.stdout.hasPrefix("menubusd API version 1"), status.stdout)
+        // The daemon that answered is the installed one, started by the bus.
+        let owner = try run("dbus-send", ["--bus=\(bus.address)", "--print-reply=literal", "--dest=org.freedesktop.DBus",
+                                          "/org/freedesktop/DBus", "org.freedesktop.DBus.GetConnectionUnixProcessID",
+                                          "string:org.menubus.MenuBus1"])
+        let pid = owner.stdout.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+        let exe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
+        XCTAssertEqual(exe, prefix.appendingPathComponent("bin/menubusd").path)
+        kill(pid_t(pid) ?? 0, SIGTERM)
     }
 }

@@ -86,8 +86,11 @@ final class Connection {
     }
 
     static func sessionBusAddress() -> String? {
-        if let address = getenv("DBUS_SESSION_BUS_ADDRESS").map({ String(cString: $0) }), !address.isEmpty {
-            return address
+        // An activated daemon is told its bus as DBUS_STARTER_ADDRESS.
+        for variable in ["DBUS_SESSION_BUS_ADDRESS", "DBUS_STARTER_ADDRESS"] {
+            if let address = getenv(variable).map({ String(cString: $0) }), !address.isEmpty {
+                return address
+            }
         }
         if let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty,
            access(runtime + "/bus", F_OK) == 0 {
