@@ -18,7 +18,7 @@ struct CRC32: Hashable, Sendable {
 
     /// Feeds more bytes; `value` is then the checksum of everything fed.
     mutating func update<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
-        let done = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
+        let done: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
         if done == nil {
             let copy = Array(bytes)
             copy.withUnsafeBytes { update($0) }

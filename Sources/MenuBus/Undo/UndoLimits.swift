@@ -1,0 +1,83 @@
+/// Every bound of the undo service, in one place.
+///
+/// A value over a bound is refused before anything is stored or written,
+/// with `UndoError.Kind.limitExceeded(bound)` (the service answers
+/// `org.menubus.MenuBus1.Error.LimitExceeded`, the message naming the field
+/// and the bound). The two byte bounds are settings the daemon may change
+/// (a command-line flag); the others are fixed.
+///
+/// Two bounds drop instead of refusing, as the API asks: the undo levels a
+/// document sets (`SetUndoLimit`) and the byte quota per document. When a
+/// new step takes a document over either, its oldest steps go, counted in
+/// `UndoState.dropped`. A single step larger than the whole quota is
+/// refused (`bytesPerDocument`), as is a group that would outgrow it.
+struct UndoLimits: Hashable, Sendable {
+    /// A bound, named in messages by its `rawValue`.
+    enum Bound: String, CaseIterable, Hashable, Sendable {
+        case payloadBytesPerStep = "payload bytes per step"
+        case actionNameBytes = "action name bytes"
+        case mergeKeyBytes = "merge key bytes"
+        case documentIdBytes = "document id bytes"
+        case appIdBytes = "app id bytes"
+        case stepsPerGroup = "steps per group"
+        case groupDepth = "group depth"
+        case documentsPerApp = "documents per app"
+        case bytesPerDocument = "bytes per document"
+    }
+
+    /// Bytes of one `RegisterUndo`'s undo and redo data together. Merged
+    /// steps and groups grow past it; the document quota bounds them.
+    static let defaultPayloadBytesPerStep = 1 << 20
+    /// Bytes a document's steps may hold in all (`UndoStep.cost`: payloads,
+    /// names and a fixed overhead per step) before its oldest steps go.
+    /// Keep it well under D-Bus's 128 MiB message limit: one step can be
+    /// this large and travels back in one `Undo` reply.
+    static let defaultBytesPerDocument = 64 << 20
+    /// Bytes (UTF-8) of an action name ("Typing").
+    static let maxActionNameBytes = 256
+    /// Bytes of a `merge-key`.
+    static let maxMergeKeyBytes = 256
+    /// Bytes of a document id; the journal's file name is a hash, so any
+    /// string this long is safe.
+    static let maxDocumentIdBytes = Limits.maxStringBytes
+    /// Bytes of an app id (the service checks the same at `Register`).
+    static let maxAppIdBytes = 255
+    /// `RegisterUndo` calls inside one outermost group.
+    static let maxStepsPerGroup = 100_000
+    /// Groups open inside each other.
+    static let maxGroupDepth = 64
+    /// Documents one app id may hold.
+    static let maxDocumentsPerApp = 256
+    /// Bytes one step counts against the quota beyond its payloads and
+    /// names: about what it costs in memory (see BENCHMARKS.md), so that a
+    /// flood of empty steps is bounded too.
+    static let stepOverheadBytes = 64
+    /// Bytes each registration in a step counts (its two stored lengths).
+    static let registrationOverheadBytes = 8
+
+    /// Bytes of one `RegisterUndo`'s undo and redo data together.
+    var payloadBytesPerStep: Int
+    /// The byte quota of one document.
+    var bytesPerDocument: Int
+
+    init(payloadBytesPerStep: Int = UndoLimits.defaultPayloadBytesPerStep,
+         bytesPerDocument: Int = UndoLimits.defaultBytesPerDocument) {
+        self.payloadBytesPerStep = max(0, payloadBytesPerStep)
+        self.bytesPerDocument = max(0, bytesPerDocument)
+    }
+
+    /// The value of a bound under these settings.
+    func value(of bound: Bound) -> Int {
+        switch bound {
+        case .payloadBytesPerStep: payloadBytesPerStep
+        case .actionNameBytes: Self.maxActionNameBytes
+        case .mergeKeyBytes: Self.maxMergeKeyBytes
+        case .documentIdBytes: Self.maxDocumentIdBytes
+        case .appIdBytes: Self.maxAppIdBytes
+        case .stepsPerGroup: Self.maxStepsPerGroup
+        case .groupDepth: Self.maxGroupDepth
+        case .documentsPerApp: Self.maxDocumentsPerApp
+        case .bytesPerDocument: bytesPerDocument
+        }
+    }
+}

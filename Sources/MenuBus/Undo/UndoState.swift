@@ -1,0 +1,38 @@
+/// What `GetUndoState` answers and `UndoStateChanged` carries, field for
+/// field (`can-undo`, `can-redo`, `undo-title`, `redo-title`, `undo-count`,
+/// `redo-count`, `clean`, `dropped`), and what the edit menu needs
+/// (`summary`).
+///
+/// While a group is open, `canUndo` and `canRedo` are false (Undo and Redo
+/// are refused until it ends) and the document is not clean once the group
+/// holds a registration, as with QUndoStack's macros.
+struct UndoState: Hashable, Sendable {
+    var canUndo: Bool
+    var canRedo: Bool
+    /// The name of the step Undo would revert; nil when `canUndo` is false.
+    var undoActionName: String?
+    /// The name of the step Redo would apply; nil when `canRedo` is false.
+    var redoActionName: String?
+    /// Steps that can be undone (a step is one entry however many
+    /// registrations it merged or grouped).
+    var undoCount: Int
+    /// Steps that can be redone.
+    var redoCount: Int
+    /// The document is at the position marked by `MarkClean`.
+    var clean: Bool
+    /// Steps dropped by the undo levels or the byte quota since the
+    /// document was created or last cleared. The wire form is `u`: clamp.
+    var dropped: Int
+
+    /// What the edit menu composes Undo and Redo from.
+    var summary: UndoSummary {
+        UndoSummary(canUndo: canUndo, canRedo: canRedo,
+                    undoActionName: undoActionName, redoActionName: redoActionName)
+    }
+
+    /// "Undo Typing"; "Undo" when the step is unnamed or there is none.
+    var undoTitle: String { summary.undoTitle }
+
+    /// "Redo Typing"; "Redo" when the step is unnamed or there is none.
+    var redoTitle: String { summary.redoTitle }
+}
