@@ -1,0 +1,116 @@
+/// A presented menu as GLib's menu-model export (`org.gtk.Menus`) sees it,
+/// with the actions its items name (`org.gtk.Actions`, see `GtkActions`).
+///
+/// Mapping from the composed elements:
+/// - the top level is menu 0 of group 0; a section is a menu of its own in
+///   the group of its parent, linked from an item with `:section`; a
+///   submenu is menu 0 of a group of its own, linked with `:submenu`, so a
+///   consumer subscribes to it only when it opens it (as GLib's exporter does);
+/// - an item has `label` (underscores doubled), `action`
+///   (`menubus.<name>`: consumers insert the `org.gtk.Actions` group at the
+///   same path under the prefix `menubus`), `target` for radio items,
+///   `icon` (a themed icon name) and `accel` (the GTK accelerator as given);
+///   a section keeps its title as `label`; hidden items are left out.
+struct GtkMenusExport: Equatable {
+    /// The prefix under which consumers insert the action group.
+    static let actionPrefix = "menubus"
+
+    /// A (group, menu) pair.
+    struct MenuID: Hashable, Comparable {
+        var group: UInt32
+        var menu: UInt32
+
+        static func < (lhs: MenuID, rhs: MenuID) -> Bool {
+            (lhs.group, lhs.menu) < (rhs.group, rhs.menu)
+        }
+
+        var value: DBusValue { .structure([.uint32(group), .uint32(menu)]) }
+    }
+
+    typealias Item = [ExportProperty]
+
+    /// Items of every menu.
+    private(set) var menus: [MenuID: [Item]] = [:]
+    /// The menus of each group, in the order they were reached.
+    private(set) var groups: [UInt32: [UInt32]] = [:]
+    private(set) var actions = GtkActions()
+
+    /// Maps `elements`, numbering new groups, menus and items in `ids`.
+    init(_ elements: [MenuElement], ids: inout ExportIDs) {
+        let tree = ExportTree(elements)
+        fill(MenuID(group: 0, menu: 0), container: "", parent: nil, tree: tree, ids: &ids)
+    }
+
+    /// `a(uuaa{sv})` rows of `Start` for `groups` (unknown ones contribute nothing).
+    func startRows(_ requested: [UInt32]) -> DBusValue {
+        var rows: [DBusValue] = []
+        for group in requested {
+            for menu in groups[group] ?? [] {
+                let id = MenuID(group: group, menu: menu)
+                rows.append(.structure([.uint32(group), .uint32(menu), GtkMenusExport.itemsValue(menus[id] ?? [])]))
+            }
+        }
+        return .array("(uuaa{sv})", rows)
+    }
+
+    /// `(uuuuaa{sv})` rows of `Changed` taking `old` to this export, for the
+    /// menus of `subscribed` groups whose items differ: each such menu is
+    /// replaced whole (position 0, every old item removed).
+    func changes(from old: GtkMenusExport, in subscribed: Set<UInt32>) -> [DBusValue] {
+        var rows: [DBusValue] = []
+        for group in subscribed.sorted() {
+            var menuIds = groups[group] ?? []
+            for menu in old.groups[group] ?? [] where !menuIds.contains(menu) { menuIds.append(menu) }
+            for menu in menuIds {
+                let id = MenuID(group: group, menu: menu)
+                let before = old.menus[id] ?? [], after = menus[id] ?? []
+                guard before != after else { continue }
+                rows.append(.structure([.uint32(group), .uint32(menu), .uint32(0), .uint32(UInt32(before.count)),
+                                        GtkMenusExport.itemsValue(after)]))
+            }
+        }
+        return rows
+    }
+
+    static func itemsValue(_ items: [Item]) -> DBusValue {
+        .array("a{sv}", items.map { $0.dictionary() })
+    }
+
+    func items(_ id: MenuID) -> [Item]? {
+        menus[id]
+    }
+
+    private mutating func fill(_ id: MenuID, container: String, parent: MenuElement?,
+                               tree: ExportTree, ids: inout ExportIDs) {
+        groups[id.group, default: []].append(id.menu)
+        var items: [Item] = []
+        for element in tree.children(of: container) where !element.has(.hidden) {
+            if element.isSection {
+                let section = MenuID(group: id.group, menu: ids.menu(forSection: element.id))
+                var item: Item = []
+                if let title = element.title, !title.isEmpty {
+                    item.append(ExportProperty("label", .string(MenuLabel.escaped(title))))
+                }
+                item.append(ExportProperty(":section", section.value))
+                items.append(item)
+                fill(section, container: element.id, parent: element, tree: tree, ids: &ids)
+            } else if element.isSubmenu {
+                let submenu = MenuID(group: ids.group(forSubmenu: element.id), menu: 0)
+                var item: Item = [ExportProperty("label", .string(MenuLabel.escaped(element.title)))]
+                if let icon = element.icon, !icon.isEmpty { item.append(ExportProperty("icon", .string(icon))) }
+                item.append(ExportProperty(":submenu", submenu.value))
+                items.append(item)
+                fill(submenu, container: element.id, parent: element, tree: tree, ids: &ids)
+            } else {
+                let action = actions.add(element, parent: parent, ids: &ids)
+                var item: Item = [ExportProperty("label", .string(MenuLabel.escaped(element.title))),
+                                  ExportProperty("action", .string(GtkMenusExport.actionPrefix + "." + action.name))]
+                if let target = action.target { item.append(ExportProperty("target", target)) }
+                if let icon = element.icon, !icon.isEmpty { item.append(ExportProperty("icon", .string(icon))) }
+                if let shortcut = element.shortcut, !shortcut.isEmpty { item.append(ExportProperty("accel", .string(shortcut))) }
+                items.append(item)
+            }
+        }
+        menus[id] = items
+    }
+}
