@@ -56,6 +56,8 @@ public final class MenuBusServer {
     /// Live presented menus by number.
     var presentations: [UInt64: Presentation] = [:]
     var nextPresentationNumber: UInt64 = 0
+    /// Per-presentation state of the other menu protocols (MenuBusServer+Exports.swift).
+    var exports: [UInt64: PresentationExports] = [:]
     /// Registered providers by id.
     var providers: [String: RegisteredProvider] = [:]
     /// `ProvideElements` calls made so far (for tests and diagnostics).

@@ -1,0 +1,63 @@
+/// What one presentation keeps to serve `com.canonical.dbusmenu`,
+/// `org.gtk.Menus` and `org.gtk.Actions`: the numbers handed out, the
+/// mapped layouts consumers last saw (to signal the difference), cached
+/// replies for the current revision, and `org.gtk.Menus` subscriptions.
+///
+/// Each mapping is built the first time a consumer of that protocol asks,
+/// so a menu nobody reads through these protocols costs nothing here.
+final class PresentationExports {
+    var ids = ExportIDs()
+    /// The presentation revision `dbusMenu` and `gtk` show.
+    var revision: UInt32 = 0
+    var dbusMenu: DBusMenuLayout?
+    var gtk: GtkMenusExport?
+    /// Marshalled replies of this revision (GetLayout by query, Start by groups).
+    var layoutReplies: [LayoutQuery: PreparedReply] = [:]
+    var startReplies: [[UInt32]: PreparedReply] = [:]
+    /// `org.gtk.Menus` subscriptions: group → subscriber's unique name → count.
+    private(set) var subscriptions: [UInt32: [String: Int]] = [:]
+
+    /// Cached replies per kind; further queries are answered uncached.
+    static let maxCachedReplies = 16
+
+    struct LayoutQuery: Hashable {
+        let parent: Int32
+        let depth: Int32
+        let names: [String]
+    }
+
+    /// A new revision: the caches go.
+    func startRevision(_ revision: UInt32) {
+        self.revision = revision
+        layoutReplies.removeAll()
+        startReplies.removeAll()
+    }
+
+    func subscribe(_ subscriber: String, to group: UInt32) {
+        subscriptions[group, default: [:]][subscriber, default: 0] += 1
+    }
+
+    /// `End`: one subscription fewer; a group nobody holds is forgotten.
+    func unsubscribe(_ subscriber: String, from group: UInt32) {
+        guard let count = subscriptions[group]?[subscriber] else { return }
+        subscriptions[group]?[subscriber] = count > 1 ? count - 1 : nil
+        if subscriptions[group]?.isEmpty == true { subscriptions[group] = nil }
+    }
+
+    /// The subscriber left the bus: all its subscriptions go.
+    func dropSubscriber(_ subscriber: String) {
+        for group in Array(subscriptions.keys) {
+            subscriptions[group]?[subscriber] = nil
+            if subscriptions[group]?.isEmpty == true { subscriptions[group] = nil }
+        }
+    }
+
+    /// The groups each subscriber holds.
+    var groupsBySubscriber: [String: Set<UInt32>] {
+        var result: [String: Set<UInt32>] = [:]
+        for (group, subscribers) in subscriptions {
+            for subscriber in subscribers.keys { result[subscriber, default: []].insert(group) }
+        }
+        return result
+    }
+}
