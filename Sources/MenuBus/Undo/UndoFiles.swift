@@ -1,0 +1,222 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A failed system call on a journal file: which call, on what, and errno.
+struct UndoFileError: Error, Hashable, Sendable, CustomStringConvertible {
+    let call: String
+    let path: String
+    let errno: Int32
+
+    var description: String { "\(call) \(path): \(UndoFiles.errorText(errno))" }
+
+    /// The name was taken (EEXIST).
+    var isAlreadyExists: Bool { errno == EEXIST }
+
+    /// EIO, for failures that have no errno of their own.
+    static func io(_ call: String, _ path: String) -> UndoFileError {
+        UndoFileError(call: call, path: path, errno: EIO)
+    }
+
+    /// EEXIST: every name tried was taken.
+    static func exists(_ call: String, _ path: String) -> UndoFileError {
+        UndoFileError(call: call, path: path, errno: EEXIST)
+    }
+
+    /// The error an undo call answers with when its record could not be written.
+    var undoError: UndoError {
+        UndoError(kind: .storage(errno: errno), field: "documentId",
+                  message: "the undo journal could not be written (\(call): \(UndoFiles.errorText(errno)))")
+    }
+}
+
+/// The system calls of the undo journal, and nothing else: the only place in
+/// `Undo/` that calls Glibc. Files are created 0600 and directories 0700,
+/// then set to exactly that, whatever the umask.
+enum UndoFiles {
+    static let fileMode: mode_t = 0o600
+    static let directoryMode: mode_t = 0o700
+
+    static func errorText(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "errno \(code)" }
+        return String(cString: text) + " (errno \(code))"
+    }
+
+    private static func failure(_ call: String, _ path: String) -> UndoFileError {
+        UndoFileError(call: call, path: path, errno: Glibc.errno)
+    }
+
+    /// Creates `path` and any missing parents (each 0700); sets `path`
+    /// itself to 0700 whether or not it existed.
+    static func makeDirectory(_ path: String) throws(UndoFileError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += component
+            if mkdir(prefix, directoryMode) != 0, Glibc.errno != EEXIST {
+                throw failure("mkdir", prefix)
+            }
+            prefix += "/"
+        }
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw failure("stat", path) }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw UndoFileError(call: "mkdir", path: path, errno: ENOTDIR) }
+        if info.st_mode & 0o7777 != directoryMode, chmod(path, directoryMode) != 0 {
+            throw failure("chmod", path)
+        }
+    }
+
+    /// The names in a directory, without `.` and `..`.
+    static func list(_ directory: String) throws(UndoFileError) -> [String] {
+        guard let dir = opendir(directory) else { throw failure("opendir", directory) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// The whole content of a file.
+    static func read(_ path: String) throws(UndoFileError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("open", path) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure("fstat", path) }
+        // The journal is only written by this process, so its size is known.
+        var bytes = [UInt8](repeating: 0, count: max(0, Int(info.st_size)))
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.read(fd, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
+            }
+            if count < 0 {
+                if Glibc.errno == EINTR { continue }
+                throw failure("read", path)
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        bytes.removeSubrange(filled...)
+        return bytes
+    }
+
+    /// Opens a file for appending; with `create`, makes a new one (0600)
+    /// and fails with EEXIST when the name is taken.
+    static func openForAppending(_ path: String, create: Bool) throws(UndoFileError) -> Int32 {
+        let flags = O_WRONLY | O_APPEND | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0)
+        let fd = open(path, flags, fileMode)
+        guard fd >= 0 else { throw failure("open", path) }
+        if create, fchmod(fd, fileMode) != 0 {
+            let error = failure("fchmod", path)
+            close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Creates or empties a file (0600) for a snapshot.
+    static func openForRewriting(_ path: String) throws(UndoFileError) -> Int32 {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_TRUNC | O_CLOEXEC, fileMode)
+        guard fd >= 0 else { throw failure("open", path) }
+        if fchmod(fd, fileMode) != 0 {
+            let error = failure("fchmod", path)
+            close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Writes every byte (retrying short writes and EINTR) or throws.
+    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(UndoFileError) {
+        var offset = 0
+        while offset < bytes.count {
+            guard let base = bytes.baseAddress else { return }
+            let count = Glibc.write(fd, base + offset, bytes.count - offset)
+            if count < 0 {
+                if Glibc.errno == EINTR { continue }
+                throw failure("write", path)
+            }
+            if count == 0 { throw .io("write", path) }
+            offset += count
+        }
+    }
+
+    static func write(_ fd: Int32, _ bytes: [UInt8], path: String) throws(UndoFileError) {
+        // withUnsafeBytes rethrows untyped errors: carry the typed one out.
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(UndoFileError) in try write(fd, buffer, path: path) }
+        }
+        try result.get()
+    }
+
+    /// Flushes a file's data (and the metadata needed to read it) to the disk.
+    static func syncData(_ fd: Int32, path: String) throws(UndoFileError) {
+        while fdatasync(fd) != 0 {
+            if Glibc.errno != EINTR { throw failure("fdatasync", path) }
+        }
+    }
+
+    /// Opens a file just to flush it: data written through a closed
+    /// descriptor is still in the page cache and flushed the same way.
+    static func syncData(path: String) throws(UndoFileError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("open", path) }
+        defer { close(fd) }
+        try syncData(fd, path: path)
+    }
+
+    /// Flushes a directory, making created, renamed and removed names durable.
+    static func syncDirectory(_ path: String) throws(UndoFileError) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("open", path) }
+        defer { close(fd) }
+        while fsync(fd) != 0 {
+            if Glibc.errno != EINTR { throw failure("fsync", path) }
+        }
+    }
+
+    static func truncate(_ fd: Int32, to length: Int, path: String) throws(UndoFileError) {
+        guard ftruncate(fd, off_t(length)) == 0 else { throw failure("ftruncate", path) }
+    }
+
+    /// Cuts a file at `length` and flushes it.
+    static func truncate(path: String, to length: Int) throws(UndoFileError) {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("open", path) }
+        defer { close(fd) }
+        try truncate(fd, to: length, path: path)
+        try syncData(fd, path: path)
+    }
+
+    /// Renames atomically, replacing `to`.
+    static func rename(_ from: String, to: String) throws(UndoFileError) {
+        guard Glibc.rename(from, to) == 0 else { throw failure("rename", from) }
+    }
+
+    /// Gives `path` a second name `to` (replacing it), so the content stays
+    /// reachable whatever later happens to `path`.
+    static func link(_ path: String, to: String) throws(UndoFileError) {
+        try remove(to)
+        guard Glibc.link(path, to) == 0 else { throw failure("link", path) }
+    }
+
+    /// Removes a file; a missing file is not an error.
+    static func remove(_ path: String) throws(UndoFileError) {
+        guard unlink(path) == 0 || Glibc.errno == ENOENT else { throw failure("unlink", path) }
+    }
+
+    static func close(_ fd: Int32) {
+        _ = Glibc.close(fd)
+    }
+
+    /// Permission bits of a file or directory (tests and diagnostics).
+    static func mode(_ path: String) -> mode_t? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & 0o7777
+    }
+}

@@ -1,0 +1,360 @@
+/// Every undo document of the daemon, keyed by (app id, document id), each
+/// with its journal in `<state directory>/undo/`. The service owns one
+/// store and calls it from its single loop thread; the store reads no
+/// clock (the service passes `now`) and talks to no bus.
+///
+/// ```swift
+/// let store = UndoStore(stateDirectory: stateHome + "/menubus")  // $XDG_STATE_HOME or ~/.local/state
+/// let report = store.loadAll()                         // once, at start; log report.findings
+/// store.removeUntouched(olderThanSeconds: days * 86_400, now: now)
+///
+/// // RegisterUndo(documentId, actionName, undoData, redoData, {merge-key}):
+/// let outcome = try store.perform(.register(actionName: name, undo: undoData, redo: redoData,
+///                                           mergeKey: mergeKey),
+///                                 appId: app.appId, documentId: documentId, now: now)
+/// reply(UInt32(outcome.state.undoCount))               // the record is written (write(2)) by now
+/// if outcome.stateChanged { emit UndoStateChanged(app.appId, documentId, outcome.state) }
+///
+/// // Undo(documentId) → (s, aay):
+/// let move = try store.perform(.undo, …).move          // move.actionName, move.payloads
+///
+/// // GetUndoState / the edit menu:
+/// store.state(appId:documentId:)                        // nil → NoSuchDocument; .summary for EditMenu
+///
+/// // When the loop goes idle, and at the latest `syncInterval` after a write:
+/// if store.hasUnsyncedWrites { store.sync() }
+/// for problem in store.takeProblems() { Log.warning("\(problem)") }
+/// ```
+///
+/// Errors are `UndoError` (see its table for the D-Bus names); a refused
+/// call changes nothing in memory or on disk. Operations that need an
+/// existing document (`UndoOperation.createsDocument` false) answer
+/// `noSuchDocument`; the others create it, up to
+/// `UndoLimits.maxDocumentsPerApp` per app id. The service checks
+/// ownership (only the app id's own connections reach its documents)
+/// before calling; documents stay when their app leaves the bus.
+///
+/// **On disk.** `<state directory>/undo/` (0700, created with missing
+/// parents 0700) holds one journal a document, `<app id prefix>-<hash>.undo`
+/// (0600, `UndoFileName`), with the real ids in its header record
+/// (`UndoRecord` has the format). Beside them only `<name>.undo.tmp` (a
+/// compaction in progress, removed at load) and `<name>.undo.damaged` (a
+/// damaged journal kept for inspection).
+///
+/// **Durability: group commit.** Each operation's record is written with
+/// one write(2) before `perform` returns, so a SIGKILLed or crashed daemon
+/// loses nothing it acknowledged. `sync()` fdatasyncs every journal written
+/// since the last sync (and the directory when files were created or
+/// replaced); the service calls it when its loop goes idle and at most
+/// `syncInterval` after the first unsynced write. A power loss or kernel
+/// crash can cost the operations of that last interval (at most 100 ms of
+/// them); their records are then missing or torn, and a torn tail is cut
+/// at the next load. Compaction always fsyncs before it renames.
+///
+/// **Compaction.** After an operation, when a journal is larger than
+/// `compactionFactor` times what a snapshot of the document takes plus
+/// `compactionSlackBytes`, it is rewritten as a snapshot (temp file, fsync,
+/// rename, directory fsync). Each rewrite costs one write of the live
+/// document and happens only after the journal has grown by at least as
+/// much, so appends stay amortized constant time.
+///
+/// **Retention.** Each document remembers the `now` of its last operation
+/// (journaled to the hour). `removeUntouched(olderThanSeconds:now:)` removes
+/// documents untouched for that long, `remove` one document (ClearUndo, if
+/// the service chooses to forget it rather than `.clear` it).
+final class UndoStore {
+    /// What an operation gave.
+    struct Outcome: Hashable, Sendable {
+        /// For `.undo` and `.redo`: the step's action name and payloads, the reply of `Undo`/`Redo`.
+        var move: UndoStack.Move?
+        /// The document's state after the operation (`RegisterUndo` replies `undoCount`).
+        var state: UndoState
+        /// The state differs from before: signal `UndoStateChanged`, update edit menus.
+        var stateChanged: Bool
+    }
+
+    /// The folder inside the state directory that holds the journals.
+    static let directoryName = "undo"
+    /// Journal descriptors kept open; beyond it the least recently used close.
+    static let maxOpenJournals = 32
+    /// A journal is compacted when larger than this many times its snapshot …
+    static let compactionFactor = 2
+    /// … plus this many bytes.
+    static let compactionSlackBytes = 64 << 10
+    /// A `touched` record is written when the time moved this much from the last one.
+    static let touchGranularitySeconds: Int64 = 3_600
+    /// Seconds the service should let unsynced writes wait at most before `sync()`.
+    static let syncInterval = 0.1
+
+    /// Where the journals are: `<state directory>/undo`.
+    let directory: String
+    let limits: UndoLimits
+    private(set) var documents: [UndoDocumentKey: UndoDocument] = [:]
+    private var documentCounts: [String: Int] = [:]
+    /// Names in the directory, so new journals never take one.
+    private var fileNames: Set<String> = []
+    /// Documents whose journal descriptor is open, least recently used first.
+    private var openJournals: [UndoDocumentKey] = []
+    private var unsynced: Set<UndoDocumentKey> = []
+    private var directoryNeedsSync = false
+    private var directoryReady = false
+    private var loaded = false
+    private var problems: [UndoStorageProblem] = []
+    /// Record bytes of the operation being written, reused.
+    private var scratch: [UInt8] = []
+
+    /// A store over `<stateDirectory>/undo`; nothing is read until `loadAll()`.
+    init(stateDirectory: String, limits: UndoLimits = UndoLimits()) {
+        let trimmed = stateDirectory.count > 1 && stateDirectory.hasSuffix("/")
+            ? String(stateDirectory.dropLast()) : stateDirectory
+        directory = trimmed + "/" + Self.directoryName
+        self.limits = limits
+    }
+
+    deinit {
+        for document in documents.values { document.journal.closeFile() }
+    }
+
+    // MARK: Reading
+
+    /// The state of a document; nil when the app has no such document.
+    func state(appId: String, documentId: String) -> UndoState? {
+        guard let key = try? UndoDocumentKey(appId: appId, documentId: documentId) else { return nil }
+        return documents[key]?.stack.state
+    }
+
+    /// The ids of the documents an app id holds, sorted.
+    func documentIds(of appId: String) -> [String] {
+        documents.keys.filter { $0.appId == appId }.map(\.documentId).sorted()
+    }
+
+    var documentCount: Int { documents.count }
+
+    /// Some journal has writes that are not yet durable: call `sync()`.
+    var hasUnsyncedWrites: Bool { !unsynced.isEmpty || directoryNeedsSync }
+
+    /// Problems since the last call (sync, compaction, removal), for the log.
+    func takeProblems() -> [UndoStorageProblem] {
+        defer { problems = [] }
+        return problems
+    }
+
+    // MARK: Changing
+
+    /// Applies `operation` to the app's document: checks it, writes its
+    /// record to the journal (write(2) done), then changes the stack.
+    @discardableResult
+    func perform(_ operation: UndoOperation, appId: String, documentId: String,
+                 now: Int64) throws(UndoError) -> Outcome {
+        let key = try UndoDocumentKey(appId: appId, documentId: documentId)
+        if !loaded { absorb(loadAll()) }
+        guard let index = documents.index(forKey: key) else {
+            return try create(key, with: operation, now: now)
+        }
+        let before = documents.values[index].stack.state
+        try documents.values[index].stack.check(operation)
+        let journal = documents.values[index].journal
+        let touch = Self.needsTouch(documents.values[index].journaledTouch, now)
+        scratch.removeAll(keepingCapacity: true)
+        if touch { UndoRecord.touched(now).encode(into: &scratch) }
+        UndoRecord.operation(operation).encode(into: &scratch)
+        do {
+            if journal.isBroken { try journal.rewrite(documents.values[index]) }
+            try journal.append(scratch)
+        } catch {
+            throw error.undoError
+        }
+        noteWrite(key, journal)
+        let move = try documents.values[index].stack.perform(operation)
+        documents.values[index].lastTouched = now
+        if touch { documents.values[index].journaledTouch = now }
+        compactIfNeeded(at: index)
+        let after = documents.values[index].stack.state
+        return Outcome(move: move, state: after, stateChanged: after != before)
+    }
+
+    /// Forgets a document and removes its journal; false when there was none.
+    @discardableResult
+    func remove(appId: String, documentId: String) -> Bool {
+        guard let key = try? UndoDocumentKey(appId: appId, documentId: documentId) else { return false }
+        return remove(key)
+    }
+
+    /// Removes every document whose last operation is `seconds` or more
+    /// before `now`; returns their keys.
+    @discardableResult
+    func removeUntouched(olderThanSeconds seconds: Int64, now: Int64) -> [UndoDocumentKey] {
+        let stale = documents.values.filter { now - $0.lastTouched >= seconds }.map(\.key)
+        for key in stale { remove(key) }
+        return stale.sorted { ($0.appId, $0.documentId) < ($1.appId, $1.documentId) }
+    }
+
+    /// Makes every write so far durable: fdatasync of each journal written
+    /// since the last sync, fsync of the directory when names changed.
+    /// Returns false when something failed (see `takeProblems()`).
+    @discardableResult
+    func sync() -> Bool {
+        var succeeded = true
+        for key in unsynced {
+            guard let journal = documents[key]?.journal else { continue }
+            do {
+                try journal.sync()
+            } catch {
+                problems.append(UndoStorageProblem(activity: "sync", key: key, error: error))
+                succeeded = false
+            }
+            if journal.needsDirectorySync {
+                journal.needsDirectorySync = false
+                directoryNeedsSync = true
+            }
+        }
+        unsynced = unsynced.filter { documents[$0]?.journal.hasUnsyncedWrites == true }
+        if directoryNeedsSync {
+            do {
+                try UndoFiles.syncDirectory(directory)
+                directoryNeedsSync = false
+            } catch {
+                problems.append(UndoStorageProblem(activity: "sync", key: nil, error: error))
+                succeeded = false
+            }
+        }
+        return succeeded
+    }
+
+    /// Syncs and closes every journal (at shutdown).
+    func close() {
+        sync()
+        for document in documents.values { document.journal.closeFile() }
+        openJournals = []
+    }
+
+    // MARK: Private
+
+    private static func needsTouch(_ journaled: Int64, _ now: Int64) -> Bool {
+        let (difference, overflow) = now.subtractingReportingOverflow(journaled)
+        return overflow || difference.magnitude >= UInt64(touchGranularitySeconds)
+    }
+
+    private func create(_ key: UndoDocumentKey, with operation: UndoOperation, now: Int64) throws(UndoError) -> Outcome {
+        guard operation.createsDocument else {
+            throw UndoError(kind: .noSuchDocument, field: "documentId", message: "the app has no such undo document")
+        }
+        let count = documentCounts[key.appId, default: 0]
+        guard count < UndoLimits.maxDocumentsPerApp else {
+            throw .limit(.documentsPerApp, field: "documentId", value: count + 1, limit: UndoLimits.maxDocumentsPerApp)
+        }
+        var stack = UndoStack(limits: limits)
+        let before = stack.state
+        try stack.check(operation)
+        let journal: UndoJournal
+        do {
+            try prepareDirectory()
+            journal = try UndoJournal.create(in: directory, for: key) { fileNames.contains($0) }
+        } catch {
+            throw error.undoError
+        }
+        scratch.removeAll(keepingCapacity: true)
+        UndoRecord.header(key).encode(into: &scratch)
+        UndoRecord.touched(now).encode(into: &scratch)
+        UndoRecord.operation(operation).encode(into: &scratch)
+        do {
+            try journal.append(scratch)
+        } catch {
+            try? journal.removeFiles()
+            throw error.undoError
+        }
+        let move = try stack.perform(operation)
+        documents[key] = UndoDocument(key: key, stack: stack, lastTouched: now, journaledTouch: now, journal: journal)
+        documentCounts[key.appId, default: 0] += 1
+        fileNames.insert(journal.fileName)
+        noteWrite(key, journal)
+        let after = stack.state
+        return Outcome(move: move, state: after, stateChanged: after != before)
+    }
+
+    /// Bookkeeping after a write: unsynced, and most recently used among the
+    /// open descriptors (closing the least recently used beyond the bound).
+    private func noteWrite(_ key: UndoDocumentKey, _ journal: UndoJournal) {
+        unsynced.insert(key)
+        if journal.needsDirectorySync { directoryNeedsSync = true }
+        if openJournals.last == key { return }
+        if let index = openJournals.firstIndex(of: key) { openJournals.remove(at: index) }
+        openJournals.append(key)
+        while openJournals.count > Self.maxOpenJournals {
+            documents[openJournals.removeFirst()]?.journal.closeFile()
+        }
+    }
+
+    private func compactIfNeeded(at index: Dictionary<UndoDocumentKey, UndoDocument>.Index) {
+        let journal = documents.values[index].journal
+        let live = documents.values[index].stack.totalBytes
+        guard journal.size > Self.compactionFactor * live + Self.compactionSlackBytes,
+              journal.size >= journal.compactionRetrySize else { return }
+        do {
+            try journal.rewrite(documents.values[index])
+        } catch {
+            journal.compactionRetrySize = journal.size + Self.compactionSlackBytes
+            problems.append(UndoStorageProblem(activity: "compaction", key: documents.values[index].key, error: error))
+        }
+    }
+
+    @discardableResult
+    private func remove(_ key: UndoDocumentKey) -> Bool {
+        guard let document = documents.removeValue(forKey: key) else { return false }
+        documentCounts[key.appId, default: 1] -= 1
+        if documentCounts[key.appId] == 0 { documentCounts[key.appId] = nil }
+        openJournals.removeAll { $0 == key }
+        unsynced.remove(key)
+        do {
+            try document.journal.removeFiles()
+            fileNames.remove(document.journal.fileName)
+            fileNames.remove(document.journal.fileName + ".damaged")
+        } catch {
+            problems.append(UndoStorageProblem(activity: "removal", key: key, error: error))
+        }
+        directoryNeedsSync = true
+        return true
+    }
+
+    private func prepareDirectory() throws(UndoFileError) {
+        guard !directoryReady else { return }
+        try UndoFiles.makeDirectory(directory)
+        directoryReady = true
+    }
+
+    // MARK: For loading (UndoStore+Loading.swift)
+
+    var isLoaded: Bool { loaded }
+
+    func markLoaded() {
+        loaded = true
+    }
+
+    func prepareDirectoryForLoading() throws(UndoFileError) {
+        try prepareDirectory()
+    }
+
+    /// Names new journals must not take.
+    func reserve(_ names: some Sequence<String>) {
+        fileNames.formUnion(names)
+    }
+
+    func release(_ name: String) {
+        fileNames.remove(name)
+    }
+
+    /// Takes a loaded document.
+    func adopt(_ document: UndoDocument) {
+        documents[document.key] = document
+        documentCounts[document.key.appId, default: 0] += 1
+    }
+
+    /// Load findings found while performing (no `loadAll()` first) go to the problems.
+    private func absorb(_ report: UndoLoadReport) {
+        for finding in report.findings {
+            if case let .failed(error) = finding.kind {
+                problems.append(UndoStorageProblem(activity: "loading", key: finding.key, error: error))
+            }
+        }
+    }
+}
