@@ -1,0 +1,374 @@
+import XCTest
+@testable import MenuBus
+
+/// The mappings of composed menus to `com.canonical.dbusmenu` and to GLib's
+/// menu-model export, as plain values: no bus.
+final class ExportTests: XCTestCase {
+    // MARK: Building blocks
+
+    private func item(_ id: String, in parent: String = "", _ title: String? = nil) -> MenuElement {
+        MenuElement(id: id, parent: parent, title: title ?? id)
+    }
+
+    private func section(_ id: String, in parent: String = "", title: String? = nil,
+                         options: Set<MenuElement.MenuOption> = []) -> MenuElement {
+        MenuElement(id: id, parent: parent, kind: .menu, title: title, options: options.union([.inline]))
+    }
+
+    private func submenu(_ id: String, in parent: String = "", options: Set<MenuElement.MenuOption> = []) -> MenuElement {
+        MenuElement(id: id, parent: parent, kind: .menu, title: id.capitalized, options: options)
+    }
+
+    /// Labels of an item's children in a dbusmenu layout, "-" for separators.
+    private func labels(_ layout: DBusMenuLayout, under id: Int32 = DBusMenuLayout.rootId) -> [String] {
+        (layout.node(id)?.children ?? []).map { child in
+            guard let node = layout.node(child) else { return "?" }
+            if node.properties.value(named: "type") == .string("separator") { return "-" }
+            return node.properties.value(named: "label")?.stringValue ?? "?"
+        }
+    }
+
+    private func dbusMenu(_ elements: [MenuElement]) -> DBusMenuLayout {
+        var ids = ExportIDs()
+        return DBusMenuLayout(elements, ids: &ids)
+    }
+
+    private func idOf(_ elementId: String, in layout: DBusMenuLayout) -> Int32? {
+        layout.nodes.first { $0.value.elementId == elementId }?.key
+    }
+
+    // MARK: dbusmenu: sections and separators
+
+    func testSectionsBecomeSeparatorsBetweenGroupsOnly() {
+        let rows: [(String, [MenuElement], [String])] = [
+            ("loose items", [item("a"), item("b")], ["a", "b"]),
+            ("two sections", [section("s1"), item("a", in: "s1"), item("b", in: "s1"), section("s2"), item("c", in: "s2")],
+             ["a", "b", "-", "c"]),
+            ("a section between items", [item("a"), section("s"), item("b", in: "s"), item("c")], ["a", "-", "b", "-", "c"]),
+            ("an empty section adds nothing", [section("s1"), item("a", in: "s1"), section("s2"), section("s3"),
+                                               item("b", in: "s3")], ["a", "-", "b"]),
+            ("a section inside a section", [section("s"), item("a", in: "s"), section("t", in: "s"), item("b", in: "t"),
+                                            item("c", in: "s")], ["a", "-", "b", "-", "c"]),
+            ("a section at the end", [item("a"), section("s"), item("b", in: "s")], ["a", "-", "b"]),
+            ("only hidden items need no separator",
+             [section("s"), MenuElement(id: "x", parent: "s", title: "x", attributes: [.hidden]), item("a")], ["x", "a"]),
+            ("unresolved deferred elements are skipped", [item("a"), MenuElement(id: "d", kind: .deferred), item("b")],
+             ["a", "b"]),
+        ]
+        for (name, elements, expected) in rows {
+            XCTAssertEqual(labels(dbusMenu(elements)), expected, name)
+        }
+    }
+
+    func testSubmenuHoldsItsSectionsWithSeparators() throws {
+        let layout = dbusMenu([item("a"), submenu("more"), section("s1", in: "more"), item("b", in: "s1"),
+                               section("s2", in: "more"), item("c", in: "s2")])
+        XCTAssertEqual(labels(layout), ["a", "More"])
+        let more = try XCTUnwrap(idOf("more", in: layout))
+        XCTAssertEqual(labels(layout, under: more), ["b", "-", "c"])
+        XCTAssertEqual(layout.node(more)?.properties.value(named: "children-display"), .string("submenu"))
+        XCTAssertEqual(layout.node(more)?.isAction, false)
+        XCTAssertEqual(layout.node(0)?.properties, [ExportProperty("children-display", .string("submenu"))])
+    }
+
+    // MARK: dbusmenu: properties
+
+    func testItemPropertiesAreOnlyTheNonDefaultsAndAlwaysALabel() {
+        let format = submenu("format")
+        let choices = submenu("choices", options: [.singleSelection])
+        let danger = submenu("danger", options: [.destructive])
+        let rows: [(String, MenuElement, MenuElement?, [ExportProperty])] = [
+            ("plain", MenuElement(id: "x", title: "Copy"), nil, [ExportProperty("label", .string("Copy"))]),
+            ("untitled", MenuElement(id: "x"), nil, [ExportProperty("label", .string(""))]),
+            ("underscores doubled", MenuElement(id: "x", title: "snake_case"), nil,
+             [ExportProperty("label", .string("snake__case"))]),
+            ("disabled", MenuElement(id: "x", title: "T", attributes: [.disabled]), nil,
+             [ExportProperty("label", .string("T")), ExportProperty("enabled", .boolean(false))]),
+            ("hidden", MenuElement(id: "x", title: "T", attributes: [.hidden]), nil,
+             [ExportProperty("label", .string("T")), ExportProperty("visible", .boolean(false))]),
+            ("icon", MenuElement(id: "x", title: "T", icon: "edit-copy"), nil,
+             [ExportProperty("label", .string("T")), ExportProperty("icon-name", .string("edit-copy"))]),
+            ("shortcut", MenuElement(id: "x", title: "T", shortcut: "<Primary><Shift>z"), nil,
+             [ExportProperty("label", .string("T")),
+              ExportProperty("shortcut", .array("as", [.array("s", [.string("Control"), .string("Shift"), .string("z")])]))]),
+            ("shortcut dbusmenu cannot express", MenuElement(id: "x", title: "T", shortcut: "<Hyper>x"), nil,
+             [ExportProperty("label", .string("T"))]),
+            ("on", MenuElement(id: "x", title: "T", state: .on), nil,
+             [ExportProperty("label", .string("T")), ExportProperty("toggle-type", .string("checkmark")),
+              ExportProperty("toggle-state", .int32(1))]),
+            ("mixed", MenuElement(id: "x", title: "T", state: .mixed), nil,
+             [ExportProperty("label", .string("T")), ExportProperty("toggle-type", .string("checkmark")),
+              ExportProperty("toggle-state", .int32(-1))]),
+            ("a toggle command while off", MenuElement(id: "menubus:bold", parent: "format", title: "Bold", command: .bold), format,
+             [ExportProperty("label", .string("Bold")), ExportProperty("toggle-type", .string("checkmark")),
+              ExportProperty("toggle-state", .int32(0))]),
+            ("a choice", MenuElement(id: "x", parent: "choices", title: "T"), choices,
+             [ExportProperty("label", .string("T")), ExportProperty("toggle-type", .string("radio")),
+              ExportProperty("toggle-state", .int32(0))]),
+            ("the chosen one", MenuElement(id: "x", parent: "choices", title: "T", state: .on), choices,
+             [ExportProperty("label", .string("T")), ExportProperty("toggle-type", .string("radio")),
+              ExportProperty("toggle-state", .int32(1))]),
+            ("destructive", MenuElement(id: "x", title: "T", attributes: [.destructive]), nil,
+             [ExportProperty("label", .string("T")), ExportProperty("disposition", .string("alert"))]),
+            ("in a destructive menu", MenuElement(id: "x", parent: "danger", title: "T"), danger,
+             [ExportProperty("label", .string("T")), ExportProperty("disposition", .string("alert"))]),
+        ]
+        for (name, element, parent, expected) in rows {
+            XCTAssertEqual(DBusMenuLayout.properties(of: element, parent: parent), expected, name)
+        }
+    }
+
+    func testAcceleratorsConvertToDbusmenuShortcuts() {
+        let rows: [(String, Accelerator?)] = [
+            ("<Control>c", Accelerator(modifiers: ["Control"], key: "c")),
+            ("<Ctrl><Alt>Delete", Accelerator(modifiers: ["Control", "Alt"], key: "Delete")),
+            ("<Primary><Primary>v", Accelerator(modifiers: ["Control"], key: "v")),
+            ("<Super>space", Accelerator(modifiers: ["Super"], key: "space")),
+            ("<Mod1>F4", Accelerator(modifiers: ["Alt"], key: "F4")),
+            ("F2", Accelerator(modifiers: [], key: "F2")),
+            ("<Control>", nil),
+            ("<Control", nil),
+            ("<Meta>q", nil),
+            ("", nil),
+        ]
+        for (text, expected) in rows {
+            XCTAssertEqual(Accelerator(gtk: text), expected, text)
+        }
+    }
+
+    // MARK: dbusmenu: ids, queries and changes
+
+    func testIdsStayWithTheirElementsAndAreNeverReused() throws {
+        var ids = ExportIDs()
+        let first = DBusMenuLayout([item("a"), item("b"), section("s"), item("c", in: "s")], ids: &ids)
+        let second = DBusMenuLayout([item("a"), section("s"), item("c", in: "s"), item("d")], ids: &ids)
+        let third = DBusMenuLayout([item("b"), item("a")], ids: &ids)
+        XCTAssertEqual(idOf("a", in: first), idOf("a", in: second))
+        XCTAssertEqual(idOf("c", in: first), idOf("c", in: second))
+        XCTAssertEqual(idOf("b", in: first), idOf("b", in: third), "an element that comes back keeps its id")
+        let everyId = Set(first.nodes.keys).union(second.nodes.keys)
+        let d = try XCTUnwrap(idOf("d", in: second))
+        XCTAssertFalse(first.nodes.keys.contains(d), "a new element gets a number never used before")
+        XCTAssertEqual(everyId.count, 7, "root, a, b, c, d and two separators, each its own number")
+    }
+
+    func testIdsOfAPresentationWhoseAppKeepsSendingNewIdsStayBounded() {
+        var ids = ExportIDs()
+        var highest: Int32 = 0
+        for round in 0..<(ExportIDs.keyBound / 100 + 2) {
+            let elements = (0..<100).map { item("round\(round)-\($0)") }
+            let layout = DBusMenuLayout(elements, ids: &ids)
+            let lowest = layout.nodes.keys.filter { $0 != 0 }.min() ?? 0
+            XCTAssertGreaterThan(lowest, highest, "numbers only grow, even after forgetting")
+            highest = layout.nodes.keys.max() ?? 0
+        }
+        XCTAssertLessThanOrEqual(ids.count, ExportIDs.keyBound + 100)
+    }
+
+    func testGetLayoutHonoursParentDepthAndPropertyNames() throws {
+        let layout = dbusMenu([item("a"), submenu("more"), item("b", in: "more")])
+        let more = try XCTUnwrap(idOf("more", in: layout))
+        func childCount(_ value: DBusValue?) -> Int? {
+            guard case .structure(let fields)? = value, case .array(_, let children) = fields[2] else { return nil }
+            return children.count
+        }
+        XCTAssertEqual(childCount(layout.layout(0, depth: -1, names: [])), 2)
+        XCTAssertEqual(childCount(layout.layout(0, depth: 0, names: [])), 0)
+        XCTAssertEqual(childCount(layout.layout(more, depth: 1, names: [])), 1)
+        guard case .structure(let fields)? = layout.layout(0, depth: 1, names: []),
+              case .array(_, let children) = fields[2], case .variant(.structure(let submenuFields)) = children[1] else {
+            return XCTFail("not a layout")
+        }
+        XCTAssertEqual(childCount(.structure(submenuFields)), 0, "depth 1 stops below the root's children")
+        guard case .structure(let filtered)? = layout.layout(more, depth: 0, names: ["children-display", "nothing"]) else {
+            return XCTFail("not a layout")
+        }
+        XCTAssertEqual(filtered[1], .array("{sv}", [.dictEntry(.string("children-display"), .variant(.string("submenu")))]))
+        XCTAssertNil(layout.layout(999, depth: -1, names: []))
+    }
+
+    func testGroupPropertiesSkipUnknownIdsAndGetPropertyFallsBackToDefaults() throws {
+        let layout = dbusMenu([item("a")])
+        let a = try XCTUnwrap(idOf("a", in: layout))
+        XCTAssertEqual(layout.groupProperties([a, 999], names: ["label"]),
+                       .array("(ia{sv})", [.structure([.int32(a), .array("{sv}", [.dictEntry(.string("label"), .variant(.string("a")))])])]))
+        XCTAssertEqual(layout.property(a, "label"), .string("a"))
+        XCTAssertEqual(layout.property(a, "enabled"), .boolean(true))
+        XCTAssertEqual(layout.property(a, "type"), .string("standard"))
+        XCTAssertNil(layout.property(a, "frobnicate"))
+        XCTAssertNil(layout.property(999, "label"))
+    }
+
+    func testChangesSayWhatADbusmenuConsumerMustRefetch() throws {
+        var ids = ExportIDs()
+        let base = [item("a"), submenu("more"), item("b", in: "more"), item("c", in: "more")]
+        let before = DBusMenuLayout(base, ids: &ids)
+        let a = try XCTUnwrap(idOf("a", in: before)), more = try XCTUnwrap(idOf("more", in: before))
+
+        var disabled = base
+        disabled[0].attributes = [.disabled]
+        let propertiesOnly = DBusMenuChanges(from: before, to: DBusMenuLayout(disabled, ids: &ids))
+        XCTAssertNil(propertiesOnly.layoutParent, "a property change is not a layout change")
+        XCTAssertEqual(propertiesOnly.updated.map(\.id), [a])
+        XCTAssertEqual(propertiesOnly.updated.first?.properties, [ExportProperty("enabled", .boolean(false))])
+        XCTAssertTrue(propertiesOnly.removed.isEmpty)
+
+        let enabledAgain = DBusMenuChanges(from: DBusMenuLayout(disabled, ids: &ids), to: DBusMenuLayout(base, ids: &ids))
+        XCTAssertEqual(enabledAgain.removed.map(\.id), [a])
+        XCTAssertEqual(enabledAgain.removed.first?.names, ["enabled"], "back to the default: removed, not sent")
+
+        let inSubmenu = DBusMenuChanges(from: before, to: DBusMenuLayout(Array(base.dropLast()), ids: &ids))
+        XCTAssertEqual(inSubmenu.layoutParent, more, "only the submenu's children changed")
+
+        let atTop = DBusMenuChanges(from: before, to: DBusMenuLayout(base + [item("z")], ids: &ids))
+        XCTAssertEqual(atTop.layoutParent, 0)
+
+        XCTAssertFalse(DBusMenuChanges(from: before, to: DBusMenuLayout(base, ids: &ids)).propertiesChanged)
+        XCTAssertNil(DBusMenuChanges(from: before, to: DBusMenuLayout(base, ids: &ids)).layoutParent)
+    }
+
+    // MARK: GMenuModel
+
+    private func gtk(_ elements: [MenuElement], ids: inout ExportIDs) -> GtkMenusExport {
+        GtkMenusExport(elements, ids: &ids)
+    }
+
+    /// The (group, menu) of a `:section` or `:submenu` link.
+    private func link(_ value: DBusValue?) -> (group: UInt32, menu: UInt32)? {
+        guard case .structure(let fields)? = value, fields.count == 2,
+              case .uint32(let group) = fields[0], case .uint32(let menu) = fields[1] else { return nil }
+        return (group, menu)
+    }
+
+    func testSectionsAreLinkedMenusOfTheGroupAndSubmenusHaveTheirOwnGroup() throws {
+        var ids = ExportIDs()
+        let export = gtk([item("a"), section("s", title: "Recent"), item("b", in: "s"), submenu("more"),
+                          section("t", in: "more"), item("c", in: "t"),
+                          MenuElement(id: "gone", title: "Gone", attributes: [.hidden])], ids: &ids)
+        let root = try XCTUnwrap(export.items(.init(group: 0, menu: 0)))
+        XCTAssertEqual(root.count, 3, "hidden items are left out")
+        XCTAssertEqual(root[0], [ExportProperty("label", .string("a")), ExportProperty("action", .string("menubus.item-1"))])
+        let sectionLink = try XCTUnwrap(link(root[1].value(named: ":section")))
+        XCTAssertEqual(root[1].value(named: "label"), .string("Recent"))
+        XCTAssertEqual(sectionLink.group, 0, "a section stays in its parent's group")
+        XCTAssertEqual(export.items(.init(group: 0, menu: sectionLink.menu))?.first?.value(named: "label"), .string("b"))
+        let submenuLink = try XCTUnwrap(link(root[2].value(named: ":submenu")))
+        let group = submenuLink.group
+        XCTAssertNotEqual(group, 0)
+        XCTAssertEqual(submenuLink.menu, 0)
+        XCTAssertEqual(root[2].value(named: "label"), .string("More"))
+        guard case .array(_, let rows) = export.startRows([0]) else { return XCTFail("not rows") }
+        XCTAssertEqual(rows.count, 2, "Start([0]) returns the root and its section, not the submenu's group")
+        guard case .array(_, let submenuRows) = export.startRows([group, 77]) else { return XCTFail("not rows") }
+        XCTAssertEqual(submenuRows.count, 2, "the submenu and its section; an unknown group adds nothing")
+    }
+
+    func testItemsCarryTargetIconAndAccel() throws {
+        var ids = ExportIDs()
+        let export = gtk([submenu("sort", options: [.singleSelection]),
+                          MenuElement(id: "name", parent: "sort", title: "Name", state: .on),
+                          MenuElement(id: "date", parent: "sort", title: "Date"),
+                          MenuElement(id: "x", title: "Copy", icon: "edit-copy", shortcut: "<Control>c")], ids: &ids)
+        let root = try XCTUnwrap(export.items(.init(group: 0, menu: 0)))
+        XCTAssertEqual(root[1].value(named: "icon"), .string("edit-copy"))
+        XCTAssertEqual(root[1].value(named: "accel"), .string("<Control>c"))
+        let group = try XCTUnwrap(link(root[0].value(named: ":submenu"))).group
+        let choices = try XCTUnwrap(export.items(.init(group: group, menu: 0)))
+        XCTAssertEqual(choices.map { $0.value(named: "target") }, [.string("name"), .string("date")])
+        XCTAssertEqual(Set(choices.map { $0.value(named: "action") }).count, 1, "one radio action")
+    }
+
+    func testChangedReplacesOnlyDifferingMenusOfSubscribedGroups() throws {
+        var ids = ExportIDs()
+        let base = [section("s"), item("a", in: "s"), item("b", in: "s"), submenu("more"), item("c", in: "more")]
+        let before = gtk(base, ids: &ids)
+        var edited = base
+        edited[2].title = "B"
+        edited[4].title = "C"
+        let after = gtk(edited, ids: &ids)
+        let sectionMenu = ids.menu(forSection: "s"), moreGroup = ids.group(forSubmenu: "more")
+        XCTAssertEqual(after.changes(from: before, in: [0]).count, 1, "only the section changed in group 0")
+        guard case .structure(let fields) = after.changes(from: before, in: [0])[0] else { return XCTFail("not a row") }
+        XCTAssertEqual(Array(fields.prefix(4)), [.uint32(0), .uint32(sectionMenu), .uint32(0), .uint32(2)],
+                       "the whole menu: position 0, both old items removed")
+        XCTAssertEqual(after.changes(from: before, in: [moreGroup]).count, 1)
+        XCTAssertEqual(after.changes(from: before, in: []).count, 0, "nothing for groups nobody subscribed to")
+        XCTAssertEqual(after.changes(from: after, in: [0, moreGroup]).count, 0)
+    }
+
+    // MARK: org.gtk.Actions
+
+    private var actionsMenu: [MenuElement] {
+        [MenuElement(id: "plain", title: "Plain"),
+         MenuElement(id: "check", title: "Check", state: .on),
+         MenuElement(id: "off", title: "Off", attributes: [.disabled]),
+         submenu("sort", options: [.singleSelection]),
+         MenuElement(id: "name", parent: "sort", title: "Name"),
+         MenuElement(id: "date", parent: "sort", title: "Date", state: .on),
+         MenuElement(id: "size", parent: "sort", title: "Size", attributes: [.disabled])]
+    }
+
+    func testActionsDescribeStatesAsGtkDrawsThem() throws {
+        var ids = ExportIDs()
+        let actions = gtk(actionsMenu, ids: &ids).actions
+        let plain = ids.item("plain"), check = ids.item("check"), off = ids.item("off")
+        let sort = ids.item("sort"), size = ids.item("size")
+        let rows: [(String, DBusValue)] = [
+            ("item-\(plain)", .structure([.boolean(true), .signature(""), .array("v", [])])),
+            ("item-\(check)", .structure([.boolean(true), .signature(""), .array("v", [.variant(.boolean(true))])])),
+            ("item-\(off)", .structure([.boolean(false), .signature(""), .array("v", [])])),
+            ("choice-\(sort)", .structure([.boolean(true), .signature("s"), .array("v", [.variant(.string("date"))])])),
+            ("item-\(size)", .structure([.boolean(false), .signature("s"), .array("v", [.variant(.string(""))])])),
+        ]
+        for (name, description) in rows {
+            XCTAssertEqual(actions.action(name)?.description, description, name)
+        }
+        XCTAssertEqual(actions.names.count, rows.count)
+    }
+
+    func testActivationAndSetStateRouteToItemsOrRefuse() throws {
+        var ids = ExportIDs()
+        let actions = gtk(actionsMenu, ids: &ids).actions
+        let plain = "item-\(ids.item("plain"))", check = "item-\(ids.item("check"))", choice = "choice-\(ids.item("sort"))"
+        XCTAssertEqual(try actions.activation(plain, parameters: []), "plain")
+        XCTAssertEqual(try actions.activation(check, parameters: []), "check")
+        XCTAssertEqual(try actions.activation(choice, parameters: [.string("name")]), "name")
+        XCTAssertEqual(try actions.stateChange(check, to: .boolean(false)), "check", "unchecking chooses the item")
+        XCTAssertNil(try actions.stateChange(check, to: .boolean(true)), "already in that state")
+        XCTAssertEqual(try actions.stateChange(choice, to: .string("name")), "name")
+        XCTAssertNil(try actions.stateChange(choice, to: .string("date")))
+        let refused: [(String, () throws -> Void)] = [
+            ("unknown action", { _ = try actions.activation("item-999", parameters: []) }),
+            ("parameter to a plain action", { _ = try actions.activation(plain, parameters: [.string("x")]) }),
+            ("no parameter to a choice", { _ = try actions.activation(choice, parameters: []) }),
+            ("wrong parameter type", { _ = try actions.activation(choice, parameters: [.int32(1)]) }),
+            ("a choice the menu does not have", { _ = try actions.activation(choice, parameters: [.string("size")]) }),
+            ("state of a stateless action", { _ = try actions.stateChange(plain, to: .boolean(true)) }),
+            ("state of the wrong type", { _ = try actions.stateChange(check, to: .string("on")) }),
+        ]
+        for (name, body) in refused {
+            XCTAssertThrowsError(try body(), name) { XCTAssertTrue($0 is GtkActions.Refusal, name) }
+        }
+    }
+
+    func testActionChangesCarryEnabledStateRemovalsAndReshapes() throws {
+        var ids = ExportIDs()
+        let before = gtk(actionsMenu, ids: &ids).actions
+        var edited = actionsMenu
+        edited[0].attributes = [.disabled]          // plain: enabled changes
+        edited[1].state = .off                       // check: becomes a plain item (reshaped)
+        edited.remove(at: 2)                         // off: removed
+        edited[3].state = .on                        // name: the radio state moves (index after removal)
+        edited[4].state = .off
+        let after = gtk(edited, ids: &ids).actions
+        let arguments = try XCTUnwrap(after.changes(from: before))
+        let plain = "item-\(ids.item("plain"))", check = "item-\(ids.item("check"))", off = "item-\(ids.item("off"))"
+        let choice = "choice-\(ids.item("sort"))"
+        XCTAssertEqual(arguments[0], .array("s", [.string(check), .string(off)]))
+        XCTAssertEqual(arguments[1], .array("{sb}", [.dictEntry(.string(plain), .boolean(false))]))
+        XCTAssertEqual(arguments[2], .array("{sv}", [.dictEntry(.string(choice), .variant(.string("name")))]))
+        XCTAssertEqual(arguments[3], .array("{s(bgav)}", [.dictEntry(.string(check),
+                                                                     .structure([.boolean(true), .signature(""), .array("v", [])]))]))
+        XCTAssertNil(after.changes(from: after))
+    }
+}
