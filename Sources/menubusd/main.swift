@@ -4,7 +4,8 @@ import Glibc
 import MenuBus
 
 let usage = """
-    Usage: menubusd [--address ADDRESS] [--deferred-timeout SECONDS] [--verbose]
+    Usage: menubusd [--address ADDRESS] [--deferred-timeout SECONDS] [--state-dir DIR]
+                    [--undo-retention-days DAYS] [--verbose]
 
     The MenuBus session service: owns org.menubus.MenuBus1 on the session bus
     and serves /org/menubus/MenuBus1. Logs go to stderr with sd-daemon level
@@ -16,6 +17,11 @@ let usage = """
       --deferred-timeout SECONDS
                          how long an app may take to fill a deferred menu
                          element before it disappears (default 3)
+      --state-dir DIR    where undo journals live (default $XDG_STATE_HOME/menubus,
+                         else ~/.local/state/menubus)
+      --undo-retention-days DAYS
+                         at start, remove undo documents untouched for DAYS days
+                         (default 90; 0 keeps them forever)
       --verbose          log debug messages too
       --version          print the version and exit
       -h, --help         print this help and exit
@@ -60,6 +66,18 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         configuration.deferredTimeout = seconds
+    case "--state-dir":
+        guard let value = arguments.popFirst(), value.hasPrefix("/") else {
+            writeErr("menubusd: --state-dir needs an absolute path\n")
+            exit(2)
+        }
+        configuration.stateDirectory = value
+    case "--undo-retention-days":
+        guard let value = arguments.popFirst(), let days = Int(value), days >= 0, days <= 36_500 else {
+            writeErr("menubusd: --undo-retention-days needs a whole number of days (0 keeps documents forever)\n")
+            exit(2)
+        }
+        configuration.undoRetentionDays = days == 0 ? nil : days
     case _ where argument.hasPrefix("--address="):
         configuration.address = String(argument.dropFirst("--address=".count))
     default:

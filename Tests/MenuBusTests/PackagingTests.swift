@@ -72,7 +72,7 @@ final class PackagingTests: XCTestCase {
         for path in ["share/man/man8/menubusd.8", "share/man/man1/menubus-cli.1",
                      "share/bash-completion/completions/menubus-cli", "share/zsh/site-functions/_menubus-cli"] {
             let size = (try? FileManager.default.attributesOfItem(atPath: prefix.appendingPathComponent(path).path)[.size] as? Int) ?? 0
-            XCTAssertGreaterThan(size ?? 0, 100, path)
+            XCTAssertGreaterThan(size, 100, path)
         }
         let man = try run("man", ["-l", prefix.appendingPathComponent("share/man/man1/menubus-cli.1").path],
                           environment: ["MANWIDTH": "80", "MAN_KEEP_FORMATTING": "0"])

@@ -114,10 +114,11 @@ extension MenuBusServer {
     // MARK: Composition
 
     /// The menu by the rules, deferred elements still in it.
-    func compose(_ kind: MenuKind, _ context: PublishedContext) -> [MenuElement] {
+    func compose(_ kind: MenuKind, _ context: PublishedContext, appId: String) -> [MenuElement] {
         switch kind {
         case .edit:
-            EditMenu.compose(context: context.info, selection: context.selection, undo: nil,
+            EditMenu.compose(context: context.info, selection: context.selection,
+                             undo: undoSummary(appId: appId, context: context),
                              providers: providerInfos, appItems: context.items)
         case .context:
             ContextMenu.compose(context: context.info, items: context.items, providers: providerInfos,
@@ -126,10 +127,10 @@ extension MenuBusServer {
     }
 
     func composedMenu(_ kind: MenuKind, caller: String, owner: String, contextId: String) throws -> (UInt32, [MenuElement]) {
-        let (_, context) = try resolveOwner(owner, caller: caller, contextId: contextId)
+        let (unique, context) = try resolveOwner(owner, caller: caller, contextId: contextId)
         // A one-off read: cached deferred content shows, others are left out
         // (nothing is asked of the app for a menu nobody presents).
-        let composed = compose(kind, context)
+        let composed = compose(kind, context, appId: apps[unique]?.appId ?? "")
         var failed: Set<String> = []
         for element in composed where element.kind == .deferred && !(element.cached && context.deferredCache[element.id] != nil) {
             failed.insert(element.id)

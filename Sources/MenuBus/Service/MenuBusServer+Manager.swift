@@ -56,6 +56,7 @@ extension MenuBusServer {
             try self.unregisterProvider(caller: call.sender, providerId: call.argument(0))
             return []
         }
+        declareUndo(in: &manager)
         manager.method("ListContexts", out: [arg("contexts", signature: "a(sss)")]) { [unowned self] _ in
             [self.listContexts()]
         }

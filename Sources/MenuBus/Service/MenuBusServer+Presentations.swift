@@ -66,8 +66,8 @@ extension MenuBusServer {
     /// true when the layout changed.
     @discardableResult
     func refresh(_ presentation: Presentation) -> Bool {
-        guard let context = apps[presentation.owner]?.contexts[presentation.contextId] else { return false }
-        let composed = compose(presentation.kind, context)
+        guard let app = apps[presentation.owner], let context = app.contexts[presentation.contextId] else { return false }
+        let composed = compose(presentation.kind, context, appId: app.appId)
         var available = presentation.provided
         for element in composed where element.kind == .deferred && element.cached && available[element.id] == nil {
             if let cached = context.deferredCache[element.id] { available[element.id] = cached }

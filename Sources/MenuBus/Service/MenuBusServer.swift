@@ -28,10 +28,26 @@ public final class MenuBusServer {
         public var address: String?
         /// Seconds to wait for an app's `ProvideElements` before the element disappears.
         public var deferredTimeout: Double
+        /// Where undo journals live: `$XDG_STATE_HOME/menubus`, else `~/.local/state/menubus`.
+        public var stateDirectory: String
+        /// Undo documents untouched for this many days are removed at start; nil keeps them.
+        public var undoRetentionDays: Int?
 
-        public init(address: String? = nil, deferredTimeout: Double = 3) {
+        public init(address: String? = nil, deferredTimeout: Double = 3, stateDirectory: String? = nil,
+                    undoRetentionDays: Int? = 90) {
             self.address = address
             self.deferredTimeout = deferredTimeout
+            self.stateDirectory = stateDirectory ?? Configuration.defaultStateDirectory()
+            self.undoRetentionDays = undoRetentionDays
+        }
+
+        /// `$XDG_STATE_HOME/menubus`, else `$HOME/.local/state/menubus`.
+        public static func defaultStateDirectory() -> String {
+            if let state = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), state.hasPrefix("/") {
+                return state + "/menubus"
+            }
+            let home = getenv("HOME").map { String(cString: $0) } ?? "/tmp"
+            return home + "/.local/state/menubus"
         }
     }
 
@@ -62,11 +78,14 @@ public final class MenuBusServer {
     var providers: [String: RegisteredProvider] = [:]
     /// `ProvideElements` calls made so far (for tests and diagnostics).
     var deferredCallsStarted = 0
+    /// Undo documents and their journals.
+    let undoStore: UndoStore
+    var undoSyncScheduled = false
 
     var stats: Stats {
         Stats(apps: UInt32(apps.count),
               contexts: UInt32(apps.values.reduce(0) { $0 + $1.contexts.count }),
-              documents: 0,
+              documents: UInt32(clamping: undoStore.documentCount),
               presentations: UInt32(presentations.count),
               providers: UInt32(providers.count))
     }
@@ -76,6 +95,7 @@ public final class MenuBusServer {
     /// Connects to the bus; throws `BusError` when it cannot.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
+        undoStore = UndoStore(stateDirectory: configuration.stateDirectory)
         connection = try Connection(address: configuration.address, loop: loop)
         connection.disconnected = { [unowned self] in
             self.stopReason = .disconnected
@@ -96,6 +116,7 @@ public final class MenuBusServer {
         switch try connection.requestName(MenuBusServer.busName) {
         case .owned, .alreadyOwner:
             ownsName = true
+            loadUndoDocuments()
         case .taken:
             throw NameTaken(name: MenuBusServer.busName)
         }
@@ -124,6 +145,7 @@ public final class MenuBusServer {
 
     /// Releases the name and closes the connection.
     public func shutdown() {
+        if undoStore.hasUnsyncedWrites { _ = undoStore.sync() }
         if ownsName, connection.isConnected {
             try? connection.releaseName(MenuBusServer.busName)
             ownsName = false

@@ -25,6 +25,20 @@ final class PrivateBus: @unchecked Sendable {
                 <allow eavesdrop="true"/>
                 <allow own="*"/>
               </policy>
+              <!-- The session bus's own limits (/usr/share/dbus-1/session.conf). -->
+              <limit name="max_incoming_bytes">1000000000</limit>
+              <limit name="max_outgoing_bytes">1000000000</limit>
+              <limit name="max_message_size">1000000000</limit>
+              <limit name="service_start_timeout">120000</limit>
+              <limit name="auth_timeout">240000</limit>
+              <limit name="pending_fd_timeout">150000</limit>
+              <limit name="max_completed_connections">100000</limit>
+              <limit name="max_incomplete_connections">10000</limit>
+              <limit name="max_connections_per_user">100000</limit>
+              <limit name="max_pending_service_starts">10000</limit>
+              <limit name="max_names_per_connection">50000</limit>
+              <limit name="max_match_rules_per_connection">50000</limit>
+              <limit name="max_replies_per_connection">50000</limit>
               \(configExtra)
             </busconfig>
             """.write(to: config, atomically: true, encoding: .utf8)

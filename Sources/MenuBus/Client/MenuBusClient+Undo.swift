@@ -1,0 +1,108 @@
+/// A document's undo state, as menubusd reports it.
+public struct UndoStateInfo: Hashable, Sendable {
+    public let canUndo: Bool
+    public let canRedo: Bool
+    /// "Undo Typing", or bare "Undo".
+    public let undoTitle: String
+    public let redoTitle: String
+    public let undoCount: UInt32
+    public let redoCount: UInt32
+    /// At the point `markClean` recorded.
+    public let clean: Bool
+    /// Steps dropped by the level limit or the byte quota.
+    public let dropped: UInt32
+
+    init(_ value: DBusValue) throws {
+        let dict = try [String: DBusValue](dbusValue: value)
+        func get<T>(_ key: String, _ extract: (DBusValue) -> T?) throws -> T {
+            guard let raw = dict[key], let value = extract(raw) else {
+                throw BusError.failed("undo state without '\(key)'")
+            }
+            return value
+        }
+        canUndo = try get("can-undo") { if case .boolean(let v) = $0 { v } else { nil } }
+        canRedo = try get("can-redo") { if case .boolean(let v) = $0 { v } else { nil } }
+        undoTitle = try get("undo-title") { if case .string(let v) = $0 { v } else { nil } }
+        redoTitle = try get("redo-title") { if case .string(let v) = $0 { v } else { nil } }
+        undoCount = try get("undo-count") { if case .uint32(let v) = $0 { v } else { nil } }
+        redoCount = try get("redo-count") { if case .uint32(let v) = $0 { v } else { nil } }
+        clean = try get("clean") { if case .boolean(let v) = $0 { v } else { nil } }
+        dropped = try get("dropped") { if case .uint32(let v) = $0 { v } else { nil } }
+    }
+}
+
+/// A step `undo` or `redo` moved: its name and the payloads to apply, in order.
+public struct UndoMove: Hashable, Sendable {
+    public let actionName: String
+    public let payloads: [[UInt8]]
+}
+
+extension MenuBusClient {
+    /// Records a step of `document` (this app id's); returns the undo count.
+    /// Steps with the same non-empty `mergeKey` in a row merge into one.
+    @discardableResult
+    public func registerUndo(document: String, actionName: String, undo: [UInt8], redo: [UInt8],
+                             mergeKey: String = "") throws -> UInt32 {
+        let options: DBusValue = mergeKey.isEmpty ? .array("{sv}", [])
+            : .array("{sv}", [.dictEntry(.string("merge-key"), .variant(.string(mergeKey)))])
+        let reply = try callManager("RegisterUndo", [.string(document), .string(actionName), .bytes(undo), .bytes(redo), options])
+        guard let first = reply.first, case .uint32(let count) = first else { throw unexpected("RegisterUndo", reply) }
+        return count
+    }
+
+    /// Opens a group: everything until the matching `endUndoGroup` is one step named by the outermost group.
+    public func beginUndoGroup(document: String, actionName: String) throws {
+        _ = try callManager("BeginUndoGroup", [.string(document), .string(actionName)])
+    }
+
+    public func endUndoGroup(document: String) throws {
+        _ = try callManager("EndUndoGroup", [.string(document)])
+    }
+
+    /// Moves the newest step to redo; its undo payloads come newest first.
+    public func undo(document: String) throws -> UndoMove {
+        try move(callManager("Undo", [.string(document)]))
+    }
+
+    /// Moves the oldest redo step back; its redo payloads come oldest first.
+    public func redo(document: String) throws -> UndoMove {
+        try move(callManager("Redo", [.string(document)]))
+    }
+
+    public func undoState(document: String) throws -> UndoStateInfo {
+        let reply = try callManager("GetUndoState", [.string(document)])
+        guard let first = reply.first else { throw unexpected("GetUndoState", reply) }
+        return try UndoStateInfo(first)
+    }
+
+    /// Keeps at most `levels` steps (0: unlimited).
+    public func setUndoLimit(document: String, levels: UInt32) throws {
+        _ = try callManager("SetUndoLimit", [.string(document), .uint32(levels)])
+    }
+
+    public func markClean(document: String) throws {
+        _ = try callManager("MarkClean", [.string(document)])
+    }
+
+    /// Forgets the document's history, journal included.
+    public func clearUndo(document: String) throws {
+        _ = try callManager("ClearUndo", [.string(document)])
+    }
+
+    /// Calls `handler` with (document, state) whenever one of this app's documents changes.
+    public func observeUndoState(_ handler: @escaping (String, UndoStateInfo) -> Void) throws {
+        connection.subscribe(interface: MenuBusServer.managerInterface, member: "UndoStateChanged") { message in
+            guard let args = try? message.arguments(), args.count == 3, let document = args[1].stringValue,
+                  let state = try? UndoStateInfo(args[2]) else { return }
+            handler(document, state)
+        }
+        try syncWithBus()
+    }
+
+    private func move(_ reply: [DBusValue]) throws -> UndoMove {
+        guard reply.count == 2, case .string(let name) = reply[0], let payloads = try? [[UInt8]](dbusValue: reply[1]) else {
+            throw unexpected("Undo", reply)
+        }
+        return UndoMove(actionName: name, payloads: payloads)
+    }
+}

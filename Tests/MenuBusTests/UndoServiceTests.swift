@@ -1,0 +1,228 @@
+import Foundation
+import XCTest
+@testable import MenuBus
+
+/// The undo service through the real menubusd: stacks, menus, isolation, and
+/// a journal that survives SIGKILL.
+final class UndoServiceTests: BusTestCase {
+    private var stateDirectory: URL!
+
+    override func setUpWithError() throws {
+        stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-state-\(UUID().uuidString)")
+        addTeardownBlock { [stateDirectory] in try? FileManager.default.removeItem(at: stateDirectory!) }
+    }
+
+    private func daemon() throws -> RunningProcess {
+        try startDaemon(["--state-dir", stateDirectory.path])
+    }
+
+    private func app(_ appId: String = "org.example.Writer") throws -> MenuBusClient {
+        let client = try MenuBusClient(address: try bus.address)
+        client.callTimeout = 10
+        try client.register(appId: appId)
+        return client
+    }
+
+    private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+    private func text(_ payloads: [[UInt8]]) -> [String] { payloads.map { String(decoding: $0, as: UTF8.self) } }
+
+    func testTypingMergesAndUndoReturnsPayloadsNewestFirst() throws {
+        _ = try daemon()
+        let writer = try app()
+        for (index, letter) in ["a", "b", "c"].enumerated() {
+            let count = try writer.registerUndo(document: "doc", actionName: "Typing", undo: bytes("u\(index)"),
+                                                redo: bytes("r\(index)"), mergeKey: "typing")
+            XCTAssertEqual(count, 1, "typing \(letter) merges into one step")
+        }
+        var state = try writer.undoState(document: "doc")
+        XCTAssertEqual(state.undoTitle, "Undo Typing")
+        XCTAssertTrue(state.canUndo)
+        XCTAssertFalse(state.canRedo)
+        let undo = try writer.undo(document: "doc")
+        XCTAssertEqual(undo.actionName, "Typing")
+        XCTAssertEqual(text(undo.payloads), ["u2", "u1", "u0"])
+        state = try writer.undoState(document: "doc")
+        XCTAssertEqual(state.redoTitle, "Redo Typing")
+        XCTAssertEqual(state.undoCount, 0)
+        let redo = try writer.redo(document: "doc")
+        XCTAssertEqual(text(redo.payloads), ["r0", "r1", "r2"])
+        assertBusError(BusError.Domain.nothingToRedo.errorName) { _ = try writer.redo(document: "doc") }
+    }
+
+    func testNewStepClearsRedoAndUnnamedStepsSayBareUndo() throws {
+        _ = try daemon()
+        let writer = try app()
+        try writer.registerUndo(document: "doc", actionName: "Bold", undo: [1], redo: [2])
+        _ = try writer.undo(document: "doc")
+        XCTAssertTrue(try writer.undoState(document: "doc").canRedo)
+        try writer.registerUndo(document: "doc", actionName: "", undo: [3], redo: [4])
+        let state = try writer.undoState(document: "doc")
+        XCTAssertFalse(state.canRedo)
+        XCTAssertEqual(state.undoTitle, "Undo")
+        XCTAssertEqual(state.redoCount, 0)
+    }
+
+    func testNestedGroupsAreOneStepNamedByTheOutermost() throws {
+        _ = try daemon()
+        let writer = try app()
+        try writer.beginUndoGroup(document: "doc", actionName: "Replace All")
+        try writer.registerUndo(document: "doc", actionName: "Replace", undo: [1], redo: [1])
+        try writer.beginUndoGroup(document: "doc", actionName: "Inner")
+        try writer.registerUndo(document: "doc", actionName: "Replace", undo: [2], redo: [2])
+        try writer.endUndoGroup(document: "doc")
+        try writer.endUndoGroup(document: "doc")
+        let state = try writer.undoState(document: "doc")
+        XCTAssertEqual(state.undoCount, 1)
+        XCTAssertEqual(state.undoTitle, "Undo Replace All")
+        XCTAssertEqual(try writer.undo(document: "doc").payloads, [[2], [1]])
+        assertBusError(BusError.Standard.invalidArgs) { try writer.endUndoGroup(document: "doc") }
+    }
+
+    func testCleanMarkAndLimitsAndErrors() throws {
+        _ = try daemon()
+        let writer = try app()
+        try writer.registerUndo(document: "doc", actionName: "One", undo: [1], redo: [1])
+        try writer.markClean(document: "doc")
+        XCTAssertTrue(try writer.undoState(document: "doc").clean)
+        try writer.registerUndo(document: "doc", actionName: "Two", undo: [2], redo: [2])
+        XCTAssertFalse(try writer.undoState(document: "doc").clean)
+        _ = try writer.undo(document: "doc")
+        XCTAssertTrue(try writer.undoState(document: "doc").clean, "undoing back to the mark is clean again")
+        try writer.setUndoLimit(document: "doc", levels: 2)
+        for index in 0..<5 { try writer.registerUndo(document: "doc", actionName: "Step \(index)", undo: [1], redo: [1]) }
+        let state = try writer.undoState(document: "doc")
+        XCTAssertEqual(state.undoCount, 2)
+        XCTAssertGreaterThanOrEqual(state.dropped, 4)
+        let big = [UInt8](repeating: 7, count: (1 << 20) + 1)
+        let error = assertBusError(BusError.Domain.limitExceeded.errorName) {
+            try writer.registerUndo(document: "doc", actionName: "Huge", undo: big, redo: [])
+        }
+        XCTAssertTrue(error?.message.contains("undoData") ?? false, error?.message ?? "")
+        XCTAssertEqual(try writer.undoState(document: "doc").undoCount, 2, "nothing stored from the refused call")
+        assertBusError(BusError.Domain.noSuchDocument.errorName) { _ = try writer.undoState(document: "never") }
+        assertBusError(BusError.Domain.noSuchDocument.errorName) { _ = try writer.undo(document: "never") }
+        try writer.clearUndo(document: "doc")
+        assertBusError(BusError.Domain.noSuchDocument.errorName) { _ = try writer.undoState(document: "doc") }
+    }
+
+    func testAnotherAppNeverReachesMyDocument() throws {
+        _ = try daemon()
+        let writer = try app("org.example.Writer")
+        let other = try app("org.example.Other")
+        try writer.registerUndo(document: "doc", actionName: "Secret", undo: [1], redo: [2])
+        assertBusError(BusError.Domain.noSuchDocument.errorName) { _ = try other.undoState(document: "doc") }
+        assertBusError(BusError.Domain.noSuchDocument.errorName) { _ = try other.undo(document: "doc") }
+        assertBusError(BusError.Domain.noSuchDocument.errorName) { try other.clearUndo(document: "doc") }
+        XCTAssertEqual(try writer.undoState(document: "doc").undoCount, 1)
+        let stranger = try MenuBusClient(address: try bus.address)
+        assertBusError(BusError.Domain.notRegistered.errorName) { _ = try stranger.undoState(document: "doc") }
+    }
+
+    func testEditMenuShowsUndoAndChoosingItReachesTheApp() throws {
+        _ = try daemon()
+        let writer = try app()
+        try writer.publishContext("body", ContextInfo(kind: .text, editable: true, hasContent: true, document: "doc"))
+        try writer.updateSelection("body", Selection(kind: .caret))
+        XCTAssertNil(try writer.editMenu(contextId: "body").element("menubus:undo"))
+        let presenter = try MenuBusClient(address: try bus.address)
+        var layouts: [Menu] = []
+        try presenter.observeMenus { _, menu in layouts.append(menu) }
+        let menu = try presenter.present(owner: "org.example.Writer", contextId: "body", kind: .edit)
+        var states: [UndoStateInfo] = []
+        try writer.observeUndoState { _, state in states.append(state) }
+        try writer.registerUndo(document: "doc", actionName: "Typing", undo: [1], redo: [2], mergeKey: "t")
+        XCTAssertTrue(presenter.run(until: { layouts.last?.element("menubus:undo") != nil }, timeout: 5), "the open menu updates")
+        XCTAssertEqual(layouts.last?.element("menubus:undo")?.title, "Undo Typing")
+        XCTAssertTrue(writer.run(until: { !states.isEmpty }, timeout: 5))
+        XCTAssertEqual(states.last?.undoTitle, "Undo Typing")
+        var commands: [CommandInvocation] = []
+        writer.onCommand = { commands.append($0) }
+        try presenter.activate(menu, itemId: "menubus:undo")
+        XCTAssertTrue(writer.run(until: { !commands.isEmpty }, timeout: 5))
+        XCTAssertEqual(commands.first?.command, .undo)
+        XCTAssertEqual(try writer.undo(document: "doc").payloads, [[1]])
+    }
+
+    func testDocumentSurvivesItsAppLeavingAndReattaches() throws {
+        _ = try daemon()
+        let first = try app()
+        try first.registerUndo(document: "doc", actionName: "Paste", undo: [9], redo: [8])
+        first.close()
+        let again = try app()
+        XCTAssertTrue(eventually { (try? again.undoState(document: "doc").undoTitle) == "Undo Paste" })
+        XCTAssertEqual(try again.stats().first { $0.name == "documents" }?.value, .uint32(1))
+    }
+
+    func testEveryAcknowledgedStepSurvivesSIGKILL() throws {
+        let first = try daemon()
+        let loop = MessageLoop()
+        let connection = try Connection(address: try bus.address, loop: loop)
+        _ = try connection.callBlocking(destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
+                                        interface: MenuBusServer.managerInterface, member: "Register",
+                                        arguments: [.string("org.example.Crash"), .objectPath("/c"), .array("{sv}", [])])
+        // Pipeline steps (64 in flight, under the bus's per-connection limit on
+        // pending replies) and kill the daemon while replies are still coming.
+        var acknowledged: [Int] = []
+        var failed = 0
+        let total = 3000
+        var next = 0
+        func send() {
+            guard next < total else { return }
+            let index = next
+            next += 1
+            let payload = DBusValue.bytes(Array("step-\(index)".utf8))
+            connection.call(destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
+                            interface: MenuBusServer.managerInterface, member: "RegisterUndo",
+                            arguments: [.string("doc"), .string("Step \(index)"), payload, payload, .array("{sv}", [])],
+                            timeout: 20) { result in
+                if case .success = result { acknowledged.append(index) } else { failed += 1 }
+                if acknowledged.count < total / 3 { send() }
+            }
+        }
+        for _ in 0..<64 { send() }
+        XCTAssertTrue(loop.run(until: { acknowledged.count >= total / 3 || failed > 0 }, timeout: 30))
+        XCTAssertEqual(failed, 0)
+        first.signal(SIGKILL)
+        _ = try first.wait(timeout: 10)
+        loop.run(until: { connection.pendingCallCount == 0 }, timeout: 10)
+        let acked = Set(acknowledged)
+        XCTAssertGreaterThan(acked.count, 0)
+        XCTAssertLessThan(acked.count, total, "the kill landed mid-stream")
+        connection.close()
+
+        _ = try daemon()
+        let writer = try app("org.example.Crash")
+        let state = try writer.undoState(document: "doc")
+        XCTAssertGreaterThanOrEqual(Int(state.undoCount), acked.count)
+        var found: Set<Int> = []
+        for _ in 0..<state.undoCount {
+            let move = try writer.undo(document: "doc")
+            guard move.actionName.hasPrefix("Step "), let index = Int(move.actionName.dropFirst(5)) else { continue }
+            XCTAssertEqual(move.payloads, [Array("step-\(index)".utf8)], "payload of step \(index)")
+            found.insert(index)
+        }
+        XCTAssertTrue(acked.isSubset(of: found), "missing acknowledged steps: \(acked.subtracting(found).sorted().prefix(10))")
+    }
+
+    func testATornJournalTailLoadsEverythingBeforeIt() throws {
+        let first = try daemon()
+        let writer = try app()
+        for index in 0..<10 { try writer.registerUndo(document: "doc", actionName: "Step \(index)", undo: [UInt8(index)], redo: [1]) }
+        writer.close()
+        first.signal(SIGTERM)
+        _ = try first.wait(timeout: 10)
+        let directory = stateDirectory.appendingPathComponent("undo")
+        let journal = try XCTUnwrap(FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasSuffix(".undo") })
+        let path = directory.appendingPathComponent(journal).path
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        XCTAssertEqual((attributes[.posixPermissions] as? Int) ?? 0, 0o600)
+        XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? Int) ?? 0, 0o700)
+        let size = try XCTUnwrap(attributes[.size] as? Int)
+        XCTAssertEqual(truncate(path, off_t(size - 3)), 0)
+        _ = try daemon()
+        let again = try app()
+        let state = try again.undoState(document: "doc")
+        XCTAssertEqual(state.undoCount, 9, "the last, torn record is cut; the nine before it load")
+        XCTAssertEqual(state.undoTitle, "Undo Step 8")
+    }
+}
