@@ -1,0 +1,99 @@
+#!/usr/bin/python3
+"""A real com.canonical.dbusmenu consumer: libdbusmenu-glib's DbusmenuClient
+(what waybar, xfce4-panel and Cinnamon use), through python3-gi.
+
+  dbusmenu_client.py OWNER CONTEXT KIND read [LABEL]
+      presents the menu, prints TREE with the whole tree as the client
+      holds it, then (with LABEL) clicks that item and prints CLICKED once
+      the server accepted the event.
+  dbusmenu_client.py OWNER CONTEXT KIND watch
+      prints TREE, then READY; after the test changes the menu, prints
+      CHANGED with the tree the client holds then.
+"""
+
+import sys
+
+import gi
+
+gi.require_version("Dbusmenu", "0.4")
+from gi.repository import Dbusmenu, Gio, GLib  # noqa: E402
+
+from common import BUS_NAME, emit, fail, present  # noqa: E402
+
+PROPERTIES = ["type", "label", "enabled", "visible", "icon-name", "toggle-type", "toggle-state",
+              "children-display", "disposition", "shortcut"]
+
+
+def dump(item):
+    node = {"id": item.get_id()}
+    for name in PROPERTIES:
+        if name in item.properties_list():
+            node[name] = item.property_get_variant(name).unpack()
+    children = [dump(child) for child in item.get_children()]
+    if children:
+        node["children"] = children
+    return node
+
+
+def find(item, label):
+    if item.property_get("label") == label:
+        return item
+    for child in item.get_children():
+        found = find(child, label)
+        if found is not None:
+            return found
+    return None
+
+
+def main():
+    owner, context, kind, mode = sys.argv[1:5]
+    label = sys.argv[5] if len(sys.argv) > 5 else None
+    bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+    path = present(bus, owner, context, kind)
+    client = Dbusmenu.Client.new(BUS_NAME, path)
+    loop = GLib.MainLoop()
+    state = {"phase": "initial", "tree": None}
+
+    def settled_tree():
+        root = client.get_root()
+        return dump(root) if root is not None and root.get_children() else None
+
+    def on_event_result(client, item, event, data, timestamp, error):
+        # `error` is a GError pointer the bindings pass as an integer: 0 is none.
+        if error:
+            fail("the server refused the event")
+        emit("CLICKED", {"id": item.get_id(), "event": event})
+        loop.quit()
+
+    def check():
+        tree = settled_tree()
+        if tree is None:
+            return True
+        if state["phase"] == "initial":
+            state["phase"] = "shown"
+            state["tree"] = tree
+            emit("TREE", tree)
+            if mode == "read" and label is not None:
+                item = find(client.get_root(), label)
+                if item is None:
+                    fail("no item labelled %r" % label)
+                client.connect("event-result", on_event_result)
+                item.handle_event("clicked", GLib.Variant("i", 0), 0)
+            elif mode == "read":
+                loop.quit()
+            else:
+                emit("READY")
+        elif state["phase"] == "shown" and mode == "watch" and tree != state["tree"]:
+            emit("CHANGED", tree)
+            loop.quit()
+        return True
+
+    # The tree arrives asynchronously (GetLayout, then properties); poll the
+    # client's own view, which is what a panel would draw.
+    GLib.timeout_add(20, check)
+    GLib.timeout_add_seconds(15, lambda: fail("timed out in phase %s" % state["phase"]))
+    loop.run()
+
+
+if __name__ == "__main__":
+    main()
