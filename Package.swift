@@ -18,6 +18,7 @@ let package = Package(
         .executableTarget(name: "menubusd", dependencies: ["MenuBus"]),
         .executableTarget(name: "menubus-cli", dependencies: ["MenuBus"]),
         .executableTarget(name: "menubus-bench", dependencies: ["MenuBus"], path: "bench/menubus-bench"),
+        .executableTarget(name: "menubus-undo-bench", dependencies: ["MenuBus"], path: "bench/undo-bench"),
         .testTarget(name: "MenuBusModelTests", dependencies: ["MenuBus"]),
         .testTarget(name: "MenuBusUndoTests", dependencies: ["MenuBus"]),
         .testTarget(

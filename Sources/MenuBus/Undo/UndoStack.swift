@@ -272,10 +272,15 @@ struct UndoStack: Sendable {
             enforceBounds()
             return
         }
-        // Share the previous step's name storage when it is the same name.
-        let name = position > bottom && steps[position - 1].actionName == actionName
-            ? steps[position - 1].actionName : actionName
-        push(UndoStep(actionName: name, mergeKey: mergeKey, undo: undo, redo: redo))
+        // Share the previous step's string storage when the name or key is
+        // the same (strings over 15 bytes are allocated).
+        var name = actionName
+        var key = mergeKey
+        if position > bottom {
+            if steps[position - 1].actionName == actionName { name = steps[position - 1].actionName }
+            if steps[position - 1].mergeKey == mergeKey { key = steps[position - 1].mergeKey }
+        }
+        push(UndoStep(actionName: name, mergeKey: key, undo: undo, redo: redo))
     }
 
     private mutating func push(_ step: UndoStep) {
@@ -343,6 +348,13 @@ extension UndoStack {
         if let clean = cleanUndoCount, !(0...steps.count).contains(clean) { return nil }
         self.init(limits: limits)
         self.steps = steps
+        // Equal names of neighbouring steps share one string's storage, as
+        // they do when registered (names over 15 bytes are allocated).
+        for index in self.steps.indices.dropFirst() {
+            let previous = self.steps[index - 1]
+            if self.steps[index].actionName == previous.actionName { self.steps[index].actionName = previous.actionName }
+            if self.steps[index].mergeKey == previous.mergeKey { self.steps[index].mergeKey = previous.mergeKey }
+        }
         position = undoCount
         cleanIndex = cleanUndoCount
         self.dropped = dropped
