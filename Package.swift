@@ -18,12 +18,13 @@ let package = Package(
         .executableTarget(name: "menubusd", dependencies: ["MenuBus"]),
         .executableTarget(name: "menubus-cli", dependencies: ["MenuBus"]),
         .executableTarget(name: "menubus-bench", dependencies: ["MenuBus"], path: "bench/menubus-bench"),
+        .executableTarget(name: "menubus-example", dependencies: ["MenuBus"], path: "examples/swift"),
         .executableTarget(name: "menubus-undo-bench", dependencies: ["MenuBus"], path: "bench/undo-bench"),
         .testTarget(name: "MenuBusModelTests", dependencies: ["MenuBus"]),
         .testTarget(name: "MenuBusUndoTests", dependencies: ["MenuBus"]),
         .testTarget(
             name: "MenuBusTests",
-            dependencies: ["MenuBus", "menubusd", "menubus-cli"],
+            dependencies: ["MenuBus", "menubusd", "menubus-cli", "menubus-example"],
             exclude: ["Fixtures", "Golden"]
         ),
     ],

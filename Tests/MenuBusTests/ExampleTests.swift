@@ -1,0 +1,63 @@
+import Foundation
+import XCTest
+
+/// The examples in examples/ run against a private bus, so none of them rots.
+final class ExampleTests: BusTestCase {
+    private func run(_ executable: String, _ arguments: [String], timeout: Double = 60) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = try bus.environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning {
+            process.terminate()
+            throw TestFailure("\(executable) did not finish within \(timeout) s")
+        }
+        return ProcessResult(status: process.terminationStatus,
+                             stdout: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                             stderr: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+
+    private func assertCopyAndUndo(_ result: ProcessResult, typed: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(result.status, 0, result.stderr + result.stdout, file: file, line: line)
+        XCTAssertTrue(result.stdout.contains("copied \"\(typed)\"") || result.stdout.contains("copied '\(typed)'"),
+                      result.stdout, file: file, line: line)
+        XCTAssertTrue(result.stdout.contains("undid"), result.stdout, file: file, line: line)
+        XCTAssertTrue(result.stdout.hasSuffix("done\n"), result.stdout, file: file, line: line)
+    }
+
+    func testPythonGioExampleHandlesCopyAndUndo() throws {
+        let python = "/usr/bin/python3"
+        guard FileManager.default.isExecutableFile(atPath: python) else { throw XCTSkip("no /usr/bin/python3") }
+        _ = try startDaemon(["--state-dir", FileManager.default.temporaryDirectory.appendingPathComponent("mb-py-\(UUID())").path])
+        let result = try run(python, [Repository.root.appendingPathComponent("examples/python/editor.py").path, "--demo"])
+        assertCopyAndUndo(result, typed: "hello")
+        XCTAssertTrue(result.stdout.contains("menubusd offers 'Undo Typing'"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("text is now ''"), result.stdout)
+    }
+
+    func testCGDBusExampleHandlesCopyAndUndo() throws {
+        _ = try startDaemon(["--state-dir", FileManager.default.temporaryDirectory.appendingPathComponent("mb-c-\(UUID())").path])
+        let binary = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-c-editor-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: binary) }
+        let source = Repository.root.appendingPathComponent("examples/c/editor.c").path
+        let build = try run("/bin/sh", ["-c", "gcc -Wall -o '\(binary)' '\(source)' $(pkg-config --cflags --libs gio-2.0)"])
+        XCTAssertEqual(build.status, 0, build.stderr)
+        XCTAssertEqual(build.stderr, "", "the example builds without warnings")
+        let result = try run(binary, ["--demo"])
+        assertCopyAndUndo(result, typed: "hi")
+        XCTAssertTrue(result.stdout.contains("text is now \"\""), result.stdout)
+    }
+
+    func testSwiftClientLibraryExampleHandlesCopyAndUndo() throws {
+        _ = try startDaemon(["--state-dir", FileManager.default.temporaryDirectory.appendingPathComponent("mb-swift-\(UUID())").path])
+        let result = try run(Binaries.url("menubus-example").path, ["--demo"])
+        assertCopyAndUndo(result, typed: "Dear")
+        XCTAssertTrue(result.stdout.contains("menubusd offers \"Undo Typing\" (1 step)"), result.stdout)
+    }
+}

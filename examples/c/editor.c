@@ -1,0 +1,159 @@
+/* A text field's side of MenuBus in C with GLib's GDBus.
+ *
+ * Registers with menubusd, publishes one text field and its selection, keeps
+ * its undo history in menubusd, and handles Copy and Undo chosen in its edit
+ * menu. With --demo it plays a short scripted session and exits.
+ *
+ *   cc -o editor editor.c $(pkg-config --cflags --libs gio-2.0)
+ *   ./editor --demo
+ */
+#include <gio/gio.h>
+#include <stdio.h>
+#include <string.h>
+
+#define BUS_NAME "org.menubus.MenuBus1"
+#define MANAGER "/org/menubus/MenuBus1"
+#define CLIENT_PATH "/org/example/CEditor/MenuBusClient"
+#define FIELD "body"
+#define DOCUMENT "draft"
+
+static const char client_xml[] =
+    "<node><interface name='org.menubus.MenuBus1.Client'>"
+    "<method name='ActionInvoked'><arg type='s' direction='in'/><arg type='s' direction='in'/>"
+    "<arg type='a{sv}' direction='in'/></method>"
+    "<method name='PerformCommand'><arg type='s' direction='in'/><arg type='s' direction='in'/>"
+    "<arg type='a{sv}' direction='in'/></method>"
+    "</interface></node>";
+
+typedef struct {
+    GDBusConnection *bus;
+    GString *text;
+    char *clipboard;
+    char *last_command;
+} Editor;
+
+static GVariant *call(Editor *editor, const char *path, const char *interface, const char *member,
+                      GVariant *args, const char *reply_type) {
+    GError *error = NULL;
+    GVariant *reply = g_dbus_connection_call_sync(editor->bus, BUS_NAME, path, interface, member, args,
+                                                  reply_type ? G_VARIANT_TYPE(reply_type) : NULL,
+                                                  G_DBUS_CALL_FLAGS_NONE, 5000, NULL, &error);
+    if (!reply) {
+        fprintf(stderr, "editor: %s failed: %s\n", member, error->message);
+        exit(1);
+    }
+    return reply;
+}
+
+static GVariant *manager(Editor *editor, const char *member, GVariant *args, const char *reply_type) {
+    return call(editor, MANAGER, "org.menubus.MenuBus1", member, args, reply_type);
+}
+
+static void perform(Editor *editor, const char *command) {
+    g_free(editor->last_command);
+    editor->last_command = g_strdup(command);
+    if (strcmp(command, "copy") == 0) {
+        g_free(editor->clipboard);
+        editor->clipboard = g_strdup(editor->text->str);
+        printf("copied \"%s\"\n", editor->clipboard);
+    } else if (strcmp(command, "undo") == 0) {
+        /* The app pulls the step itself; payloads come newest first. */
+        GVariant *reply = manager(editor, "Undo", g_variant_new("(s)", DOCUMENT), "(saay)");
+        const char *name;
+        GVariantIter *payloads;
+        g_variant_get(reply, "(&saay)", &name, &payloads);
+        GVariant *payload, *oldest = NULL;
+        while ((payload = g_variant_iter_next_value(payloads))) {
+            if (oldest) g_variant_unref(oldest);
+            oldest = payload;
+        }
+        if (oldest) {
+            gsize size;
+            const char *bytes = g_variant_get_fixed_array(oldest, &size, 1);
+            g_string_overwrite_len(g_string_truncate(editor->text, 0), 0, bytes, size);
+            g_variant_unref(oldest);
+        }
+        printf("undid \"%s\": text is now \"%s\"\n", name, editor->text->str);
+        g_variant_iter_free(payloads);
+        g_variant_unref(reply);
+    }
+}
+
+static void on_call(GDBusConnection *bus, const char *sender, const char *path, const char *interface,
+                    const char *method, GVariant *params, GDBusMethodInvocation *invocation, gpointer data) {
+    Editor *editor = data;
+    const char *context, *what;
+    g_variant_get(params, "(&s&s@a{sv})", &context, &what, NULL);
+    if (strcmp(method, "PerformCommand") == 0) perform(editor, what);
+    else printf("item %s chosen\n", what);
+    g_dbus_method_invocation_return_value(invocation, NULL);
+}
+
+static const GDBusInterfaceVTable vtable = {on_call, NULL, NULL, {0}};
+
+static void type_text(Editor *editor, const char *typed) {
+    GVariant *before = g_variant_new_fixed_array(G_VARIANT_TYPE_BYTE, editor->text->str, editor->text->len, 1);
+    g_string_append(editor->text, typed);
+    GVariant *after = g_variant_new_fixed_array(G_VARIANT_TYPE_BYTE, editor->text->str, editor->text->len, 1);
+    GVariantBuilder options;
+    g_variant_builder_init(&options, G_VARIANT_TYPE("a{sv}"));
+    g_variant_builder_add(&options, "{sv}", "merge-key", g_variant_new_string("typing"));
+    g_variant_unref(manager(editor, "RegisterUndo",
+                            g_variant_new("(ss@ay@aya{sv})", DOCUMENT, "Typing", before, after, &options), "(u)"));
+}
+
+static void choose(Editor *editor, const char *item, const char *expected) {
+    GVariant *reply = manager(editor, "PresentMenu", g_variant_new("(sssa{sv})", "", FIELD, "edit", NULL), "(o)");
+    const char *path;
+    g_variant_get(reply, "(&o)", &path);
+    g_variant_unref(call(editor, path, "org.menubus.MenuBus1.Menu", "Activate",
+                         g_variant_new("(sa{sv})", item, NULL), NULL));
+    g_free(editor->last_command);
+    editor->last_command = NULL;
+    gint64 deadline = g_get_monotonic_time() + 5 * G_USEC_PER_SEC;
+    while ((!editor->last_command || strcmp(editor->last_command, expected) != 0) && g_get_monotonic_time() < deadline)
+        g_main_context_iteration(NULL, TRUE);
+    g_variant_unref(reply);
+    if (!editor->last_command || strcmp(editor->last_command, expected) != 0) {
+        fprintf(stderr, "editor: %s did not arrive\n", expected);
+        exit(1);
+    }
+}
+
+int main(int argc, char **argv) {
+    gboolean demo = argc > 1 && strcmp(argv[1], "--demo") == 0;
+    GError *error = NULL;
+    Editor editor = {g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, &error), g_string_new(""), NULL, NULL};
+    if (!editor.bus) {
+        fprintf(stderr, "editor: no session bus: %s\n", error->message);
+        return 1;
+    }
+    GDBusNodeInfo *info = g_dbus_node_info_new_for_xml(client_xml, NULL);
+    g_dbus_connection_register_object(editor.bus, CLIENT_PATH, info->interfaces[0], &vtable, &editor, NULL, NULL);
+    g_variant_unref(manager(&editor, "Register", g_variant_new("(soa{sv})", "org.example.CEditor", CLIENT_PATH, NULL), NULL));
+
+    GVariantBuilder context;
+    g_variant_builder_init(&context, G_VARIANT_TYPE("a{sv}"));
+    g_variant_builder_add(&context, "{sv}", "kind", g_variant_new_string("text"));
+    g_variant_builder_add(&context, "{sv}", "editable", g_variant_new_boolean(TRUE));
+    g_variant_builder_add(&context, "{sv}", "has-content", g_variant_new_boolean(TRUE));
+    g_variant_builder_add(&context, "{sv}", "document", g_variant_new_string(DOCUMENT));
+    g_variant_unref(manager(&editor, "PublishContext",
+                            g_variant_new("(sa{sv}a(ssa{sv}))", FIELD, &context, NULL), "(u)"));
+    if (!demo) {
+        printf("org.example.CEditor is serving; Ctrl-C stops\n");
+        g_main_loop_run(g_main_loop_new(NULL, FALSE));
+        return 0;
+    }
+    type_text(&editor, "h");
+    type_text(&editor, "i");
+    GVariantBuilder selection;
+    g_variant_builder_init(&selection, G_VARIANT_TYPE("a{sv}"));
+    g_variant_builder_add(&selection, "{sv}", "kind", g_variant_new_string("all"));
+    g_variant_builder_add(&selection, "{sv}", "length", g_variant_new_uint32(editor.text->len));
+    g_variant_unref(manager(&editor, "UpdateSelection", g_variant_new("(sa{sv})", FIELD, &selection), NULL));
+    choose(&editor, "menubus:copy", "copy");
+    choose(&editor, "menubus:undo", "undo");
+    printf("done\n");
+    return 0;
+}
