@@ -267,6 +267,9 @@ final class ConsumerTests: BusTestCase {
             .structure([.int32(4242), .string("opened"), .variant(.string("")), .uint32(0)])])]),
                        [.array("i", [.int32(4242)])], "unknown ids come back as errors; the rest is delivered")
         XCTAssertTrue(commands.isEmpty, "hovered and opened choose nothing")
+        let flood = DBusValue.array("(isvu)", Array(repeating: .structure([.int32(copy), .string("hovered"),
+                                                                            .variant(.int32(0)), .uint32(0)]), count: 1_001))
+        assertBusError(BusError.Domain.limitExceeded.errorName) { _ = try dbusmenu(shell, path, "EventGroup", [flood]) }
         XCTAssertEqual(try dbusmenu(shell, path, "Event", [.int32(copy), .string("clicked"), .variant(.byte(0)), .uint32(7)]), [])
         XCTAssertTrue(pump([app]) { !commands.isEmpty })
         XCTAssertEqual(commands.map(\.name), ["copy"])

@@ -197,6 +197,10 @@ final class ExportTests: XCTestCase {
         XCTAssertEqual(layout.property(a, "type"), .string("standard"))
         XCTAssertNil(layout.property(a, "frobnicate"))
         XCTAssertNil(layout.property(999, "label"))
+        guard case .array(_, let rows) = layout.groupProperties(Array(repeating: a, count: 1_000), names: []) else {
+            return XCTFail("not rows")
+        }
+        XCTAssertEqual(rows.count, 1, "an id asked for many times is answered once")
     }
 
     func testChangesSayWhatADbusmenuConsumerMustRefetch() throws {
@@ -261,6 +265,23 @@ final class ExportTests: XCTestCase {
         XCTAssertEqual(rows.count, 2, "Start([0]) returns the root and its section, not the submenu's group")
         guard case .array(_, let submenuRows) = export.startRows([group, 77]) else { return XCTFail("not rows") }
         XCTAssertEqual(submenuRows.count, 2, "the submenu and its section; an unknown group adds nothing")
+        guard case .array(_, let repeated) = export.startRows(Array(repeating: 0, count: 1_000)) else { return XCTFail("not rows") }
+        XCTAssertEqual(repeated.count, 2, "a group asked for many times is answered once")
+    }
+
+    func testSubscriptionsAreCountedPerGroupAndSubscriberAndGoWithThePeer() {
+        let exports = PresentationExports()
+        exports.subscribe(":1.1", to: 0)
+        exports.subscribe(":1.1", to: 0)
+        exports.subscribe(":1.1", to: 3)
+        exports.subscribe(":1.2", to: 3)
+        exports.unsubscribe(":1.1", from: 0)
+        XCTAssertEqual(exports.groupsBySubscriber, [":1.1": [0, 3], ":1.2": [3]], "two Starts, one End: still held")
+        exports.unsubscribe(":1.1", from: 0)
+        exports.unsubscribe(":1.9", from: 3)
+        XCTAssertEqual(exports.groupsBySubscriber, [":1.1": [3], ":1.2": [3]])
+        exports.dropSubscriber(":1.1")
+        XCTAssertEqual(exports.groupsBySubscriber, [":1.2": [3]], "a peer that left holds nothing")
     }
 
     func testItemsCarryTargetIconAndAccel() throws {

@@ -60,11 +60,11 @@ struct DBusMenuLayout: Equatable {
 
     /// `a(ia{sv})` for `GetGroupProperties`; ids without an item are left
     /// out, as libdbusmenu's own server does (a consumer may ask for an item
-    /// that just went away).
+    /// that just went away), and each item comes once.
     func groupProperties(_ ids: [Int32], names: Set<String>) -> DBusValue {
         var rows: [DBusValue] = []
-        rows.reserveCapacity(ids.count)
-        for id in ids {
+        var seen: Set<Int32> = []
+        for id in ids where seen.insert(id).inserted {
             guard let node = nodes[id] else { continue }
             rows.append(.structure([.int32(id), node.properties.dictionary(only: names)]))
         }

@@ -19,9 +19,4 @@ struct ExportTree {
         guard let indices = children[parent] else { return [] }
         return indices.compactMap { elements[$0].kind == .deferred ? nil : elements[$0] }
     }
-
-    /// All element ids, for `ExportIDs.retain`.
-    var ids: Set<String> {
-        Set(elements.lazy.map(\.id))
-    }
 }

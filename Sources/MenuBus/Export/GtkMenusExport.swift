@@ -16,13 +16,9 @@ struct GtkMenusExport: Equatable {
     static let actionPrefix = "menubus"
 
     /// A (group, menu) pair.
-    struct MenuID: Hashable, Comparable {
+    struct MenuID: Hashable {
         var group: UInt32
         var menu: UInt32
-
-        static func < (lhs: MenuID, rhs: MenuID) -> Bool {
-            (lhs.group, lhs.menu) < (rhs.group, rhs.menu)
-        }
 
         var value: DBusValue { .structure([.uint32(group), .uint32(menu)]) }
     }
@@ -41,10 +37,12 @@ struct GtkMenusExport: Equatable {
         fill(MenuID(group: 0, menu: 0), container: "", parent: nil, tree: tree, ids: &ids)
     }
 
-    /// `a(uuaa{sv})` rows of `Start` for `groups` (unknown ones contribute nothing).
+    /// `a(uuaa{sv})` rows of `Start` for `groups`: each group's menus once,
+    /// however often it was asked for; unknown groups contribute nothing.
     func startRows(_ requested: [UInt32]) -> DBusValue {
         var rows: [DBusValue] = []
-        for group in requested {
+        var seen: Set<UInt32> = []
+        for group in requested where seen.insert(group).inserted {
             for menu in groups[group] ?? [] {
                 let id = MenuID(group: group, menu: menu)
                 rows.append(.structure([.uint32(group), .uint32(menu), GtkMenusExport.itemsValue(menus[id] ?? [])]))

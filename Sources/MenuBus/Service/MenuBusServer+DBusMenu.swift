@@ -21,7 +21,7 @@ extension MenuBusServer {
                 throw MenuBusServer.noItem(parent, field: "parentId")
             }
             let prepared = try PreparedReply([.uint32(presentation.revision), value])
-            if state.layoutReplies.count < PresentationExports.maxCachedReplies { state.layoutReplies[query] = prepared }
+            state.cacheLayout(prepared, for: query)
             call.reply(with: prepared)
             return []
         }
@@ -53,6 +53,9 @@ extension MenuBusServer {
         menu.method("EventGroup", in: [arg("events", signature: "a(isvu)")],
                     out: [arg("idErrors", [Int32].self)]) { [unowned self] call in
             guard case .array(_, let events) = call.arguments[0] else { return [.array("i", [])] }
+            guard events.count <= PresentationExports.maxEventsPerGroup else {
+                throw BusError.limitExceeded("events: at most \(PresentationExports.maxEventsPerGroup) events in one EventGroup")
+            }
             var idErrors: [DBusValue] = []
             var firstError: BusError?
             var delivered = 0

@@ -19,7 +19,7 @@ extension MenuBusServer {
                 return []
             }
             let prepared = try PreparedReply([self.gtkExport(presentation, state).startRows(groups)])
-            if state.startReplies.count < PresentationExports.maxCachedReplies { state.startReplies[groups] = prepared }
+            state.cacheStart(prepared, for: groups)
             call.reply(with: prepared)
             return []
         }

@@ -19,11 +19,28 @@ final class PresentationExports {
 
     /// Cached replies per kind; further queries are answered uncached.
     static let maxCachedReplies = 16
+    /// Queries with longer lists (property names, groups) are not cached.
+    static let maxCachedKeyLength = 16
+    /// Events in one `EventGroup`.
+    static let maxEventsPerGroup = Limits.maxElementsPerMenu
 
     struct LayoutQuery: Hashable {
         let parent: Int32
         let depth: Int32
         let names: [String]
+    }
+
+    /// Stores a reply under `key` while the cache has room and the key is short.
+    func cacheLayout(_ reply: PreparedReply, for key: LayoutQuery) {
+        guard layoutReplies.count < PresentationExports.maxCachedReplies,
+              key.names.count <= PresentationExports.maxCachedKeyLength else { return }
+        layoutReplies[key] = reply
+    }
+
+    func cacheStart(_ reply: PreparedReply, for groups: [UInt32]) {
+        guard startReplies.count < PresentationExports.maxCachedReplies,
+              groups.count <= PresentationExports.maxCachedKeyLength else { return }
+        startReplies[groups] = reply
     }
 
     /// A new revision: the caches go.
