@@ -582,13 +582,21 @@ final class UndoJournalTests: XCTestCase {
         XCTAssertEqual(again.state(appId: app, documentId: document)?.undoCount, 1)
     }
 
-    func testPerformWithoutLoadAllLoadsFirst() throws {
+    func testPerformWithoutLoadAllLoadsFirstAndReportsFindingsAsProblems() throws {
         let directory = try TemporaryDirectory()
-        try perform([.register(actionName: "A", undo: [1], redo: [], mergeKey: "")], in: UndoStore(stateDirectory: directory.path))
+        try perform([.register(actionName: "A", undo: [1], redo: [], mergeKey: ""),
+                     .register(actionName: "Torn", undo: [9], redo: [], mergeKey: "")],
+                    in: UndoStore(stateDirectory: directory.path))
+        let name = try XCTUnwrap(directory.journalNames().first)
+        try directory.write(Array(try directory.bytes(of: name).dropLast(1)), to: name)
         let store = UndoStore(stateDirectory: directory.path)
         try perform([.register(actionName: "B", undo: [2], redo: [], mergeKey: "")], in: store)
         XCTAssertEqual(store.state(appId: app, documentId: document)?.undoCount, 2)
         XCTAssertEqual(try directory.journalNames().count, 1)
+        let problems = store.takeProblems()
+        XCTAssertEqual(problems.count, 1)
+        XCTAssertTrue(problems.first?.description.contains("torn tail") == true, "\(problems)")
+        XCTAssertEqual(store.takeProblems(), [])
     }
 
     func testAnUnusableStateDirectoryRefusesWithAStorageError() throws {

@@ -63,15 +63,20 @@ struct UndoLoadFinding: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A journal that could not be synced, compacted or removed after loading.
-/// Operations still succeed or fail on their own; these are for the log.
+/// A journal that could not be synced, compacted or removed, or a load
+/// finding when `perform` had to load first. Operations still succeed or
+/// fail on their own; these are for the log.
 struct UndoStorageProblem: Hashable, Sendable, CustomStringConvertible {
-    /// What the store was doing: "sync", "compaction", "removal".
+    /// What the store was doing: "sync", "compaction", "removal", "loading".
     var activity: String
     var key: UndoDocumentKey?
-    var error: UndoFileError
+    /// The failed call, when one failed.
+    var error: UndoFileError?
+    /// A sentence, for a load finding.
+    var detail: String = ""
 
     var description: String {
-        "undo \(activity)" + (key.map { " of \($0)" } ?? "") + " failed: \(error)"
+        if !detail.isEmpty { return detail }
+        return "undo \(activity)" + (key.map { " of \($0)" } ?? "") + " failed" + (error.map { ": \($0)" } ?? "")
     }
 }

@@ -3,13 +3,15 @@ extension UndoStore {
     /// needed): the documents found, and findings for torn, damaged or
     /// unreadable files, each repaired as `UndoLoadFinding.Kind` says.
     /// Call once at start, before `perform`; later calls load nothing more.
+    /// When the directory cannot be made or listed, nothing is loaded, the
+    /// finding says why, and the next `loadAll()` or `perform` tries again
+    /// (`perform` refuses with a storage error until it succeeds).
     func loadAll() -> UndoLoadReport {
         var report = UndoLoadReport()
         guard !isLoaded else {
             report.documents = documents.keys.sorted { ($0.appId, $0.documentId) < ($1.appId, $1.documentId) }
             return report
         }
-        markLoaded()
         let names: [String]
         do {
             try prepareDirectoryForLoading()
@@ -18,6 +20,7 @@ extension UndoStore {
             report.findings.append(UndoLoadFinding(fileName: "", key: nil, recordsLoaded: 0, kind: .failed(error)))
             return report
         }
+        markLoaded()
         reserve(names)
         for name in names.sorted() {
             let path = directory + "/" + name

@@ -152,7 +152,18 @@ final class UndoStore {
     func perform(_ operation: UndoOperation, appId: String, documentId: String,
                  now: Int64) throws(UndoError) -> Outcome {
         let key = try UndoDocumentKey(appId: appId, documentId: documentId)
-        if !loaded { absorb(loadAll()) }
+        if !loaded {
+            // Without knowing the journals on disk, a new one could duplicate a document.
+            let report = loadAll()
+            absorb(report)
+            guard loaded else {
+                let failure = report.findings.lazy.compactMap { finding -> UndoFileError? in
+                    if case let .failed(error) = finding.kind { return error }
+                    return nil
+                }.first ?? .io("opendir", directory)
+                throw failure.undoError
+            }
+        }
         guard let index = documents.index(forKey: key) else {
             return try create(key, with: operation, now: now)
         }
@@ -197,7 +208,10 @@ final class UndoStore {
     /// before `now`; returns their keys.
     @discardableResult
     func removeUntouched(olderThanSeconds seconds: Int64, now: Int64) -> [UndoDocumentKey] {
-        let stale = documents.values.filter { now - $0.lastTouched >= seconds }.map(\.key)
+        let stale = documents.values.filter { document in
+            let (age, overflow) = now.subtractingReportingOverflow(document.lastTouched)
+            return !overflow && age >= seconds
+        }.map(\.key)
         for key in stale { remove(key) }
         return stale.sorted { ($0.appId, $0.documentId) < ($1.appId, $1.documentId) }
     }
@@ -362,12 +376,13 @@ final class UndoStore {
         documentCounts[document.key.appId, default: 0] += 1
     }
 
-    /// Load findings found while performing (no `loadAll()` first) go to the problems.
+    /// Findings of a load `perform` had to do (no `loadAll()` first) go to the problems.
     private func absorb(_ report: UndoLoadReport) {
         for finding in report.findings {
-            if case let .failed(error) = finding.kind {
-                problems.append(UndoStorageProblem(activity: "loading", key: finding.key, error: error))
-            }
+            var error: UndoFileError?
+            if case let .failed(failure) = finding.kind { error = failure }
+            problems.append(UndoStorageProblem(activity: "loading", key: finding.key, error: error,
+                                               detail: finding.description))
         }
     }
 }
