@@ -476,7 +476,8 @@ final class UndoJournalTests: XCTestCase {
     // MARK: Store
 
     func testOperationsThatNeedADocumentAnswerNoSuchDocument() throws {
-        let store = UndoStore(stateDirectory: try TemporaryDirectory().path)
+        let directory = try TemporaryDirectory()
+        let store = UndoStore(stateDirectory: directory.path)
         for operation in [UndoOperation.undo, .redo, .endGroup, .clear] {
             XCTAssertThrowsError(try store.perform(operation, appId: app, documentId: "none", now: Time.start)) {
                 XCTAssertEqual(($0 as? UndoError)?.kind, .noSuchDocument)
@@ -492,7 +493,8 @@ final class UndoJournalTests: XCTestCase {
     }
 
     func testEmptyAndOverlongIdsAreRefused() throws {
-        let store = UndoStore(stateDirectory: try TemporaryDirectory().path)
+        let directory = try TemporaryDirectory()
+        let store = UndoStore(stateDirectory: directory.path)
         let register = UndoOperation.register(actionName: "", undo: [], redo: [], mergeKey: "")
         XCTAssertThrowsError(try store.perform(register, appId: app, documentId: "", now: 0)) {
             XCTAssertEqual(($0 as? UndoError)?.kind, .invalidArgument)
@@ -522,7 +524,8 @@ final class UndoJournalTests: XCTestCase {
     }
 
     func testOutcomeCarriesTheMoveAndSaysWhetherTheStateChanged() throws {
-        let store = UndoStore(stateDirectory: try TemporaryDirectory().path)
+        let directory = try TemporaryDirectory()
+        let store = UndoStore(stateDirectory: directory.path)
         let typing = UndoOperation.register(actionName: "Typing", undo: [1], redo: [2], mergeKey: "t")
         let first = try XCTUnwrap(try perform([typing], in: store))
         XCTAssertTrue(first.stateChanged)
