@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The menu service's figures in one run on one private bus: GetEditMenu and
 # Menu.GetLayout against Ping, composition in process, daemon memory with
-# 100 apps x 100 contexts, deferred-fill latency, and another app's latency
-# while one client hangs on 100 deferred calls.
+# 100 apps x 100 contexts, deferred-fill latency, another app's latency
+# while one client hangs on 100 deferred calls, and RegisterUndo throughput
+# with the journal on (in a temporary state directory).
 #
 #   bench/menus.sh [-n ITERATIONS] [--no-build]
 #
@@ -54,7 +55,7 @@ done
 [ -n "$ADDR" ] || { echo "menus.sh: the private dbus-daemon did not start" >&2; exit 1; }
 
 # A long deferred timeout keeps the hung client's 100 calls pending while measured.
-.build/release/menubusd --address "$ADDR" --deferred-timeout 120 2>"$TMP/menubusd.log" &
+.build/release/menubusd --address "$ADDR" --deferred-timeout 120 --state-dir "$TMP/state" 2>"$TMP/menubusd.log" &
 DAEMON_PID=$!
 for _ in $(seq 1 100); do
     timeout 5 dbus-send --bus="$ADDR" --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus \
@@ -68,6 +69,6 @@ echo "- command: bench/menus.sh -n $ITERATIONS"
 echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "- menubusd: $(.build/release/menubusd --version), release build of $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
 echo
-for mode in compose calls deferred isolation memory; do
+for mode in compose calls deferred isolation memory undo; do
     timeout 600 .build/release/menubus-bench --address "$ADDR" --iterations "$ITERATIONS" --mode "$mode"
 done

@@ -71,7 +71,7 @@ while !argumentList.isEmpty {
     case "--iterations": iterations = Int(argumentList.isEmpty ? "" : argumentList.removeFirst()) ?? iterations
     case "--mode": mode = argumentList.isEmpty ? mode : argumentList.removeFirst()
     default:
-        print("usage: menubus-bench [--address ADDRESS] [--iterations N] [--mode all|calls|compose|memory|deferred|isolation]")
+        print("usage: menubus-bench [--address ADDRESS] [--iterations N] [--mode all|calls|compose|memory|deferred|isolation|undo]")
         exit(2)
     }
 }
@@ -238,4 +238,50 @@ if mode == "all" || mode == "isolation" {
     row("after (hung client gone)", after)
     let baseline = (before.p99 + after.p99) / 2
     print("\np99 with the hung client / p99 without (mean of before and after) = \(format(during.p99 / baseline))x (target <= 1.5x)\n")
+}
+
+if mode == "all" || mode == "undo" {
+    // RegisterUndo through menubusd with its journal on, one client, blocking calls.
+    let app = try MenuBusClient(address: address)
+    try app.register(appId: "org.menubus.Bench.Undo")
+    let payload = [UInt8](repeating: 0x61, count: 64)
+    var register = Samples(), ping = Samples()
+    for index in 0..<500 { try app.registerUndo(document: "warmup", actionName: "Step \(index)", undo: payload, redo: payload) }
+    let steps = max(iterations * 4, 20_000)
+    let start = now()
+    for index in 0..<steps {
+        try register.time {
+            try app.registerUndo(document: "bench", actionName: "Typing", undo: payload, redo: payload,
+                                 mergeKey: index % 10 == 0 ? "" : "typing")
+        }
+        if index % 20 == 0 { try ping.time { try app.ping() } }
+    }
+    let seconds = Double(now() - start) / 1e9
+    let state = try app.undoState(document: "bench")
+    print("## RegisterUndo through menubusd, journal on (one client, blocking calls)\n")
+    print("| call | p50 µs | p99 µs | samples |\n| --- | --- | --- | --- |")
+    row("Peer.Ping (same run)", ping)
+    row("RegisterUndo, 64-byte payloads", register)
+    print("\n\(steps) steps in \(format(seconds)) s = \(Int(Double(steps) / seconds)) steps/s sustained (target >= 5,000), Pings included; document holds \(state.undoCount) steps (every tenth starts a new one)\n")
+    // The same client without waiting for each reply (64 in flight), as an app
+    // that records a step per keystroke would.
+    let pipelined = max(iterations * 10, 50_000)
+    var acknowledged = 0, failures = 0, sent = 0
+    func sendNext() {
+        guard sent < pipelined else { return }
+        sent += 1
+        app.registerUndo(document: "pipelined", actionName: "Typing", undo: payload, redo: payload,
+                         mergeKey: sent % 10 == 0 ? "" : "typing") { result in
+            if case .success = result { acknowledged += 1 } else { failures += 1 }
+            sendNext()
+        }
+    }
+    let pipelineStart = now()
+    for _ in 0..<64 { sendNext() }
+    _ = app.run(until: { acknowledged + failures >= pipelined }, timeout: 120)
+    let pipelineSeconds = Double(now() - pipelineStart) / 1e9
+    print("Pipelined (64 in flight): \(acknowledged) steps acknowledged in \(format(pipelineSeconds)) s = \(Int(Double(acknowledged) / pipelineSeconds)) steps/s sustained, \(failures) failures\n")
+    try app.clearUndo(document: "bench")
+    try app.clearUndo(document: "warmup")
+    try app.clearUndo(document: "pipelined")
 }

@@ -50,6 +50,26 @@ extension MenuBusClient {
         return count
     }
 
+    /// Records a step without waiting: `completion` runs with the undo count
+    /// (or the error) while `run` pumps the connection. An app that records a
+    /// step per keystroke keeps typing while menubusd journals.
+    public func registerUndo(document: String, actionName: String, undo: [UInt8], redo: [UInt8],
+                             mergeKey: String = "", completion: @escaping (Result<UInt32, BusError>) -> Void) {
+        let options: DBusValue = mergeKey.isEmpty ? .array("{sv}", [])
+            : .array("{sv}", [.dictEntry(.string("merge-key"), .variant(.string(mergeKey)))])
+        connection.call(destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
+                        interface: MenuBusServer.managerInterface, member: "RegisterUndo",
+                        arguments: [.string(document), .string(actionName), .bytes(undo), .bytes(redo), options],
+                        timeout: callTimeout) { result in
+            completion(result.flatMap { values in
+                guard let first = values.first, case .uint32(let count) = first else {
+                    return .failure(BusError.failed("menubusd answered RegisterUndo with the wrong type"))
+                }
+                return .success(count)
+            })
+        }
+    }
+
     /// Opens a group: everything until the matching `endUndoGroup` is one step named by the outermost group.
     public func beginUndoGroup(document: String, actionName: String) throws {
         _ = try callManager("BeginUndoGroup", [.string(document), .string(actionName)])
