@@ -11,18 +11,6 @@ final class LiveMenuTests: BusTestCase {
         daemon = try startDaemon(["--deferred-timeout", "0.5"])
     }
 
-    private func client() throws -> MenuBusClient {
-        let client = try MenuBusClient(address: try bus.address)
-        client.callTimeout = 10
-        return client
-    }
-
-    private func app(_ appId: String = "org.example.Editor") throws -> MenuBusClient {
-        let app = try client()
-        try app.register(appId: appId)
-        return app
-    }
-
     /// Pumps every client in turn until `done()` or `timeout` seconds.
     @discardableResult
     private func pump(_ clients: [MenuBusClient], timeout: Double = 5, until done: () -> Bool) -> Bool {

@@ -10,18 +10,6 @@ final class MenuServiceTests: BusTestCase {
         daemon = try startDaemon()
     }
 
-    private func client() throws -> MenuBusClient {
-        let client = try MenuBusClient(address: try bus.address)
-        client.callTimeout = 10
-        return client
-    }
-
-    private func app(_ appId: String = "org.example.Editor") throws -> MenuBusClient {
-        let app = try client()
-        try app.register(appId: appId)
-        return app
-    }
-
     private let textField = ContextInfo(kind: .text, contentTypes: ["text/plain"], editable: true, hasContent: true)
 
     private func commands(_ menu: Menu) -> [String] {

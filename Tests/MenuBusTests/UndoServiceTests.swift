@@ -16,11 +16,8 @@ final class UndoServiceTests: BusTestCase {
         try startDaemon(["--state-dir", stateDirectory.path])
     }
 
-    private func app(_ appId: String = "org.example.Writer") throws -> MenuBusClient {
-        let client = try MenuBusClient(address: try bus.address)
-        client.callTimeout = 10
-        try client.register(appId: appId)
-        return client
+    private func writerApp() throws -> MenuBusClient {
+        try app("org.example.Writer")
     }
 
     private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
@@ -28,7 +25,7 @@ final class UndoServiceTests: BusTestCase {
 
     func testTypingMergesAndUndoReturnsPayloadsNewestFirst() throws {
         _ = try daemon()
-        let writer = try app()
+        let writer = try writerApp()
         for (index, letter) in ["a", "b", "c"].enumerated() {
             let count = try writer.registerUndo(document: "doc", actionName: "Typing", undo: bytes("u\(index)"),
                                                 redo: bytes("r\(index)"), mergeKey: "typing")
@@ -51,7 +48,7 @@ final class UndoServiceTests: BusTestCase {
 
     func testNewStepClearsRedoAndUnnamedStepsSayBareUndo() throws {
         _ = try daemon()
-        let writer = try app()
+        let writer = try writerApp()
         try writer.registerUndo(document: "doc", actionName: "Bold", undo: [1], redo: [2])
         _ = try writer.undo(document: "doc")
         XCTAssertTrue(try writer.undoState(document: "doc").canRedo)
@@ -64,7 +61,7 @@ final class UndoServiceTests: BusTestCase {
 
     func testNestedGroupsAreOneStepNamedByTheOutermost() throws {
         _ = try daemon()
-        let writer = try app()
+        let writer = try writerApp()
         try writer.beginUndoGroup(document: "doc", actionName: "Replace All")
         try writer.registerUndo(document: "doc", actionName: "Replace", undo: [1], redo: [1])
         try writer.beginUndoGroup(document: "doc", actionName: "Inner")
@@ -80,7 +77,7 @@ final class UndoServiceTests: BusTestCase {
 
     func testCleanMarkAndLimitsAndErrors() throws {
         _ = try daemon()
-        let writer = try app()
+        let writer = try writerApp()
         try writer.registerUndo(document: "doc", actionName: "One", undo: [1], redo: [1])
         try writer.markClean(document: "doc")
         XCTAssertTrue(try writer.undoState(document: "doc").clean)
@@ -120,7 +117,7 @@ final class UndoServiceTests: BusTestCase {
 
     func testEditMenuShowsUndoAndChoosingItReachesTheApp() throws {
         _ = try daemon()
-        let writer = try app()
+        let writer = try writerApp()
         try writer.publishContext("body", ContextInfo(kind: .text, editable: true, hasContent: true, document: "doc"))
         try writer.updateSelection("body", Selection(kind: .caret))
         XCTAssertNil(try writer.editMenu(contextId: "body").element("menubus:undo"))
@@ -145,10 +142,10 @@ final class UndoServiceTests: BusTestCase {
 
     func testDocumentSurvivesItsAppLeavingAndReattaches() throws {
         _ = try daemon()
-        let first = try app()
+        let first = try writerApp()
         try first.registerUndo(document: "doc", actionName: "Paste", undo: [9], redo: [8])
         first.close()
-        let again = try app()
+        let again = try writerApp()
         XCTAssertTrue(eventually { (try? again.undoState(document: "doc").undoTitle) == "Undo Paste" })
         XCTAssertEqual(try again.stats().first { $0.name == "documents" }?.value, .uint32(1))
     }
@@ -206,7 +203,7 @@ final class UndoServiceTests: BusTestCase {
 
     func testATornJournalTailLoadsEverythingBeforeIt() throws {
         let first = try daemon()
-        let writer = try app()
+        let writer = try writerApp()
         for index in 0..<10 { try writer.registerUndo(document: "doc", actionName: "Step \(index)", undo: [UInt8(index)], redo: [1]) }
         writer.close()
         first.signal(SIGTERM)
@@ -220,7 +217,7 @@ final class UndoServiceTests: BusTestCase {
         let size = try XCTUnwrap(attributes[.size] as? Int)
         XCTAssertEqual(truncate(path, off_t(size - 3)), 0)
         _ = try daemon()
-        let again = try app()
+        let again = try writerApp()
         let state = try again.undoState(document: "doc")
         XCTAssertEqual(state.undoCount, 9, "the last, torn record is cut; the nine before it load")
         XCTAssertEqual(state.undoTitle, "Undo Step 8")

@@ -27,6 +27,20 @@ class BusTestCase: XCTestCase {
         try Connection(address: try bus.address, loop: MessageLoop())
     }
 
+    /// A client library connection on the suite's bus.
+    func client() throws -> MenuBusClient {
+        let client = try MenuBusClient(address: try bus.address)
+        client.callTimeout = 10
+        return client
+    }
+
+    /// A client registered as `appId`.
+    func app(_ appId: String = "org.example.Editor") throws -> MenuBusClient {
+        let app = try client()
+        try app.register(appId: appId)
+        return app
+    }
+
     /// Starts menubusd on the suite's bus and waits until it owns its name.
     func startDaemon(_ arguments: [String] = [], extraEnvironment: [String: String] = [:]) throws -> RunningProcess {
         let daemon = try bus.start("menubusd", arguments, extraEnvironment: extraEnvironment)
