@@ -7,7 +7,9 @@
  *   start      org.gtk.Menus.Start([0, 1]) (every group: the whole menu),
  *              followed by an untimed End([0, 1]):
  *              menubusd and GLib's g_dbus_connection_export_menu_model
- *   ping       org.freedesktop.DBus.Peer.Ping to each server (the floor)
+ *   ping       org.freedesktop.DBus.Peer.Ping to each server
+ * and the same calls to exports-replay-server, which answers with copies
+ * of the reference servers' recorded replies: the floor no server beats.
  *
  * Every reply is read completely: each value fetched with the libdbus
  * iterator API, recursively. Each sample is timed with CLOCK_MONOTONIC from
@@ -21,7 +23,7 @@
  * servers' replies hold the same number of items.
  *
  * Usage: exports-client --address ADDR [-n N] [--rounds R] [--warmup W]
- *                       MENUBUS_NAME DBUSMENU_NAME GMENU_NAME
+ *                       MENUBUS_NAME DBUSMENU_NAME GMENU_NAME REPLAY_NAME
  * Output (TSV, times in ns):
  *   info   KIND SERVER REPLY_BYTES VALUES ITEMS
  *   round  R KIND SERVER P50
@@ -324,21 +326,21 @@ int main(int argc, char **argv)
 {
     const char *address = NULL;
     size_t calls = 2000, rounds = 20, warmup = 200;
-    const char *names[3];
+    const char *names[4];
     int named = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--address") && i + 1 < argc) address = argv[++i];
         else if (!strcmp(argv[i], "-n") && i + 1 < argc) calls = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--warmup") && i + 1 < argc) warmup = strtoul(argv[++i], NULL, 10);
-        else if (argv[i][0] != '-' && named < 3) names[named++] = argv[i];
+        else if (argv[i][0] != '-' && named < 4) names[named++] = argv[i];
         else {
-            fprintf(stderr, "usage: exports-client --address ADDR [-n N] [--rounds R] [--warmup W] MENUBUS DBUSMENU GMENU\n");
+            fprintf(stderr, "usage: exports-client --address ADDR [-n N] [--rounds R] [--warmup W] MENUBUS DBUSMENU GMENU REPLAY\n");
             return 2;
         }
     }
-    if (!address || named != 3 || rounds == 0 || calls < rounds) {
-        fprintf(stderr, "usage: exports-client --address ADDR [-n N] [--rounds R] [--warmup W] MENUBUS DBUSMENU GMENU\n");
+    if (!address || named != 4 || rounds == 0 || calls < rounds) {
+        fprintf(stderr, "usage: exports-client --address ADDR [-n N] [--rounds R] [--warmup W] MENUBUS DBUSMENU GMENU REPLAY\n");
         return 2;
     }
     DBusError error;
@@ -355,6 +357,9 @@ int main(int argc, char **argv)
         { PING, "menubusd", names[0], presented, NULL, 0 },
         { PING, "libdbusmenu-glib", names[1], "/menu", NULL, 0 },
         { PING, "GLib", names[2], "/menu", NULL, 0 },
+        { GETLAYOUT, "floor", names[3], "/menu", NULL, 0 },
+        { START, "floor", names[3], "/menu", NULL, 0 },
+        { PING, "floor", names[3], "/menu", NULL, 0 },
     };
     const size_t count = sizeof series / sizeof series[0];
 
@@ -374,7 +379,7 @@ int main(int argc, char **argv)
         dbus_message_unref(reply);
         end_groups(&series[s]);
     }
-    if (items[0] != items[1] || items[2] != items[3]) {
+    if (items[0] != items[1] || items[2] != items[3] || items[7] != items[1] || items[8] != items[3]) {
         fprintf(stderr, "exports-client: the servers' menus differ: GetLayout %zu vs %zu nodes, Start %zu vs %zu items\n",
                 items[0], items[1], items[2], items[3]);
         return 1;

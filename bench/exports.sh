@@ -7,7 +7,8 @@
 #
 # Builds menubusd (release; --scratch-path as for swift build) and, into a
 # temp dir with gcc and pkg-config, a libdbusmenu-glib server, a GLib
-# g_dbus_connection_export_menu_model server and the timing client
+# g_dbus_connection_export_menu_model server, a "floor" server that answers
+# with copies of their recorded replies, and the timing client
 # bench/exports-client.c. Times com.canonical.dbusmenu GetLayout(0, -1, [])
 # (menubusd vs libdbusmenu-glib) and org.gtk.Menus Start([0, 1]) (menubusd
 # vs GLib), every reply read completely, in interleaved rounds, and prints
@@ -25,6 +26,7 @@ TARGET=0.5
 MENUBUS_NAME=org.menubus.MenuBus1
 DBUSMENU_NAME=org.menubus.Bench.Dbusmenu
 GMENU_NAME=org.menubus.Bench.GMenu
+REPLAY_NAME=org.menubus.Bench.Floor
 BUS_LIFETIME=1200   # seconds: upper bound on the private bus's life
 
 usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
@@ -68,7 +70,7 @@ fi
 
 # --- cleanup ----------------------------------------------------------------------
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/menubus-exports.XXXXXX")"
-BUS_PID="" MENUBUSD_PID="" DBUSMENU_PID="" GMENU_PID="" JOB_PID=""
+BUS_PID="" MENUBUSD_PID="" DBUSMENU_PID="" GMENU_PID="" REPLAY_PID="" JOB_PID=""
 
 stop() { # pid: TERM, wait up to 2 s, then KILL
     local pid="$1" i
@@ -88,6 +90,7 @@ cleanup() {
     stop "$MENUBUSD_PID"
     stop "$DBUSMENU_PID"
     stop "$GMENU_PID"
+    stop "$REPLAY_PID"
     stop "$BUS_PID"
     rm -rf "$TMP"
 }
@@ -126,6 +129,8 @@ gcc -O2 -Wall -Wextra -o "$TMP/exports-dbusmenu-server" "$BENCH/exports-dbusmenu
     $(pkg-config --cflags --libs dbusmenu-glib-0.4 gio-2.0)
 # shellcheck disable=SC2046
 gcc -O2 -Wall -Wextra -o "$TMP/exports-gmenu-server" "$BENCH/exports-gmenu-server.c" $(pkg-config --cflags --libs gio-2.0)
+# shellcheck disable=SC2046
+gcc -O2 -Wall -Wextra -o "$TMP/exports-replay-server" "$BENCH/exports-replay-server.c" $(pkg-config --cflags --libs dbus-1)
 
 # --- private bus and servers -------------------------------------------------------------
 timeout "$BUS_LIFETIME" dbus-daemon --session --nofork --print-address=1 \
@@ -167,6 +172,19 @@ for name in "$MENUBUS_NAME" "$DBUSMENU_NAME" "$GMENU_NAME"; do
         exit 1
     fi
 done
+# The floor records the reference servers' replies, so it starts after them.
+"$TMP/exports-replay-server" "$ADDR" "$REPLAY_NAME" "$DBUSMENU_NAME" "$GMENU_NAME" 2>"$TMP/replay.log" &
+REPLAY_PID=$!
+ok=0
+for _ in $(seq 1 100); do
+    if has_owner "$REPLAY_NAME"; then ok=1; break; fi
+    sleep 0.1
+done
+if [ "$ok" != 1 ]; then
+    echo "exports.sh: the floor server did not start" >&2
+    cat "$TMP/replay.log" >&2
+    exit 1
+fi
 
 # --- measure -------------------------------------------------------------------------------
 CPU="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
@@ -189,13 +207,14 @@ echo
 
 CLIENT_TIMEOUT=$(( 120 + CALLS / 10 ))
 if ! job timeout "$CLIENT_TIMEOUT" "$TMP/exports-client" --address "$ADDR" -n "$CALLS" --rounds "$ROUNDS" \
-        --warmup "$WARMUP" "$MENUBUS_NAME" "$DBUSMENU_NAME" "$GMENU_NAME" >"$TMP/result.tsv"; then
+        --warmup "$WARMUP" "$MENUBUS_NAME" "$DBUSMENU_NAME" "$GMENU_NAME" "$REPLAY_NAME" >"$TMP/result.tsv"; then
     echo "exports.sh: exports-client failed or timed out after ${CLIENT_TIMEOUT}s" >&2
     cat "$TMP/menubusd.log" >&2
     exit 1
 fi
 
 awk -F'\t' -v target="$TARGET" '
+function servername(s) { return s == "floor" ? "floor: recorded reply, C libdbus" : s }
 function callname(k) { return k == "getlayout" ? "dbusmenu `GetLayout(0, -1, [])`" : k == "start" ? "`org.gtk.Menus.Start([0, 1])`" : "`Peer.Ping`" }
 $1 == "info" { bytes[$2, $3] = $4; values[$2, $3] = $5; items[$2, $3] = $6 }
 $1 == "total" {
@@ -213,7 +232,7 @@ END {
     print "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
     for (i = 1; i <= n; i++) {
         split(order[i], key, SUBSEP)
-        printf "| %s | %s | %d | %d | %.1f | %.1f | %.1f | %.0f |\n", callname(key[1]), key[2],
+        printf "| %s | %s | %d | %d | %.1f | %.1f | %.1f | %.0f |\n", callname(key[1]), servername(key[2]),
             bytes[key[1], key[2]], values[key[1], key[2]], p50[key[1], key[2]] / 1000,
             p90[key[1], key[2]] / 1000, p99[key[1], key[2]] / 1000, rate[key[1], key[2]]
     }
@@ -229,6 +248,10 @@ END {
         (p50["getlayout", "libdbusmenu-glib"] - p50["ping", "libdbusmenu-glib"]) / 1000,
         (p50["start", "menubusd"] - p50["ping", "menubusd"]) / 1000,
         (p50["start", "GLib"] - p50["ping", "GLib"]) / 1000
+    printf "- the floor (a server that only copies the recorded reply): GetLayout %.2fx libdbusmenu-glib, Start %.2fx GLib;" \
+        " menubusd above the floor: GetLayout +%.1f µs, Start +%.1f µs\n",
+        p50["getlayout", "floor"] / p50["getlayout", "libdbusmenu-glib"], p50["start", "floor"] / p50["start", "GLib"],
+        (p50["getlayout", "menubusd"] - p50["getlayout", "floor"]) / 1000, (p50["start", "menubusd"] - p50["start", "floor"]) / 1000
     printf "- items per reply: GetLayout %d nodes (both), Start %d items (both)\n",
         items["getlayout", "menubusd"], items["start", "menubusd"]
     print ""
@@ -239,4 +262,5 @@ END {
 echo
 rss() { sed -n "s/^$2:[[:space:]]*//p" "/proc/$1/status" 2>/dev/null | tr -s ' ' || echo "?"; }
 echo "- load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "- RSS after the run: menubusd $(rss "$MENUBUSD_PID" VmRSS), libdbusmenu-glib server $(rss "$DBUSMENU_PID" VmRSS), GLib server $(rss "$GMENU_PID" VmRSS)"
+echo "- RSS after the run: menubusd $(rss "$MENUBUSD_PID" VmRSS), libdbusmenu-glib server $(rss "$DBUSMENU_PID" VmRSS)," \
+     "GLib server $(rss "$GMENU_PID" VmRSS)"
