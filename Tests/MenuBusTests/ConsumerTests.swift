@@ -14,11 +14,8 @@ final class ConsumerTests: BusTestCase {
         daemon = try startDaemon()
     }
 
-    private func app(_ appId: String = "org.example.Files") throws -> MenuBusClient {
-        let app = try MenuBusClient(address: try bus.address)
-        app.callTimeout = 10
-        try app.register(appId: appId)
-        return app
+    private func filesApp() throws -> MenuBusClient {
+        try app("org.example.Files")
     }
 
     /// A file row's context menu with every shape the exports map: an icon
@@ -44,7 +41,7 @@ final class ConsumerTests: BusTestCase {
     // MARK: libdbusmenu-glib
 
     func testDbusmenuClientReadsTheWholeTreeAndAClickReachesTheApp() throws {
-        let app = try app()
+        let app = try filesApp()
         var actions: [ActionInvocation] = []
         app.onAction = { actions.append($0) }
         try app.publishContext("row", ContextInfo(kind: .file), items: Self.fileRowItems)
@@ -95,7 +92,7 @@ final class ConsumerTests: BusTestCase {
     // MARK: GLib's GDBusMenuModel and GDBusActionGroup
 
     func testGDBusMenuModelReadsSectionsAndSubmenusAndAnActivationReachesTheApp() throws {
-        let app = try app()
+        let app = try filesApp()
         var actions: [ActionInvocation] = []
         app.onAction = { actions.append($0) }
         try app.publishContext("row", ContextInfo(kind: .file), items: Self.fileRowItems)
@@ -123,7 +120,7 @@ final class ConsumerTests: BusTestCase {
     }
 
     func testGDBusMenuModelSeesItemsUpdatedOnAnOpenMenu() throws {
-        let app = try app()
+        let app = try filesApp()
         try app.publishContext("row", ContextInfo(kind: .file), items: Self.fileRowItems)
         let consumer = try startConsumer("gmenu_client.py", ["org.example.Files", "row", "context", "watch"])
         XCTAssertTrue(pump([app], until: { consumer.lines.contains { $0.tag == "READY" } || !consumer.process.isRunning }),
@@ -323,7 +320,7 @@ final class ConsumerTests: BusTestCase {
     }
 
     func testGtkMenusChangedGoesOnlyToSubscribersOfTheChangedGroup() throws {
-        let app = try app()
+        let app = try filesApp()
         let items = [MenuElement(id: "a", title: "A"), MenuElement(id: "more", kind: .menu, title: "More"),
                      MenuElement(id: "b", parent: "more", title: "B")]
         try app.publishContext("row", ContextInfo(kind: .item), items: items)
@@ -386,7 +383,7 @@ final class ConsumerTests: BusTestCase {
     }
 
     func testGtkActionsRefuseUnknownActionsAndWrongParameters() throws {
-        let app = try app()
+        let app = try filesApp()
         try app.publishContext("row", ContextInfo(kind: .file), items: Self.fileRowItems)
         let shell = try connect()
         let path = try present(shell, owner: "org.example.Files", contextId: "row", kind: "context")
