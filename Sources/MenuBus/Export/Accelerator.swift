@@ -6,6 +6,11 @@ struct Accelerator: Equatable {
     /// The key's name as written (`c`, `Delete`, `F2`, `plus`).
     var key: String
 
+    init(modifiers: [String], key: String) {
+        self.modifiers = modifiers
+        self.key = key
+    }
+
     /// Parses `<Mod>…key`; nil for a modifier dbusmenu cannot express
     /// (`<Hyper>`, `<Meta>`), an unknown one, or a missing key.
     init?(gtk text: String) {
