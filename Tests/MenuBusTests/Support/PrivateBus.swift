@@ -45,6 +45,10 @@ final class PrivateBus: @unchecked Sendable {
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         process.arguments = ["--config-file=\(config.path)", "--nofork", "--print-address=1"]
+        // Daemons this bus activates keep their undo journals here, not in the user's home.
+        var busEnvironment = ProcessInfo.processInfo.environment
+        busEnvironment["XDG_STATE_HOME"] = directory.appendingPathComponent("state").path
+        process.environment = busEnvironment
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
@@ -80,9 +84,11 @@ final class PrivateBus: @unchecked Sendable {
     }
 
     /// Environment for children: this bus as the session bus.
+    /// Undo journals of daemons the tests start go below the bus's own directory.
     var environment: [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["DBUS_SESSION_BUS_ADDRESS"] = address
+        env["XDG_STATE_HOME"] = directory.appendingPathComponent("state").path
         return env
     }
 
