@@ -34,7 +34,8 @@ install:
 	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/menubusd|' systemd/menubusd.service \
 		> $(DESTDIR)$(SYSTEMD_USER_DIR)/menubusd.service
 	chmod 0644 $(DESTDIR)$(DBUS_SERVICES_DIR)/org.menubus.MenuBus1.service $(DESTDIR)$(SYSTEMD_USER_DIR)/menubusd.service
-	install -m 0644 dbus/org.menubus.MenuBus1.xml $(DESTDIR)$(DBUS_INTERFACES_DIR)/org.menubus.MenuBus1.xml
+	install -m 0644 dbus/org.menubus.MenuBus1.xml dbus/org.menubus.MenuBus1.Menu.xml \
+		dbus/org.menubus.MenuBus1.Client.xml dbus/org.menubus.MenuBus1.Provider.xml $(DESTDIR)$(DBUS_INTERFACES_DIR)/
 	install -D -m 0644 docs/man/menubusd.8 $(DESTDIR)$(MAN_DIR)/man8/menubusd.8
 	install -D -m 0644 docs/man/menubus-cli.1 $(DESTDIR)$(MAN_DIR)/man1/menubus-cli.1
 	install -d -m 0755 $(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(ZSH_COMPLETION_DIR)
@@ -46,6 +47,9 @@ uninstall:
 		$(DESTDIR)$(DBUS_SERVICES_DIR)/org.menubus.MenuBus1.service \
 		$(DESTDIR)$(SYSTEMD_USER_DIR)/menubusd.service \
 		$(DESTDIR)$(DBUS_INTERFACES_DIR)/org.menubus.MenuBus1.xml \
+		$(DESTDIR)$(DBUS_INTERFACES_DIR)/org.menubus.MenuBus1.Menu.xml \
+		$(DESTDIR)$(DBUS_INTERFACES_DIR)/org.menubus.MenuBus1.Client.xml \
+		$(DESTDIR)$(DBUS_INTERFACES_DIR)/org.menubus.MenuBus1.Provider.xml \
 		$(DESTDIR)$(MAN_DIR)/man8/menubusd.8 $(DESTDIR)$(MAN_DIR)/man1/menubus-cli.1 \
 		$(DESTDIR)$(BASH_COMPLETION_DIR)/menubus-cli $(DESTDIR)$(ZSH_COMPLETION_DIR)/_menubus-cli
 

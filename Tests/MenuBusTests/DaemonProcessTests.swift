@@ -120,6 +120,29 @@ final class DaemonProcessTests: BusTestCase {
         }
     }
 
+    func testPresentedMenuServesTheMenuContractFile() throws {
+        _ = try startDaemon()
+        let app = try app()
+        try app.publishContext("row", ContextInfo(kind: .file), items: [MenuElement(id: "a", title: "A")])
+        let menu = try app.present(contextId: "row", kind: .context)
+        let reply = try callDaemon(try connect(), path: menu.path, interface: "org.freedesktop.DBus.Introspectable", "Introspect")
+        let served = try XCTUnwrap(reply.first?.stringValue)
+        for name in ["org.menubus.MenuBus1.Menu"] {
+            XCTAssertEqual(Repository.interfaceElement(name, in: served), try Repository.contractInterface(name), name)
+        }
+        for other in ["com.canonical.dbusmenu", "org.gtk.Menus", "org.gtk.Actions"] {
+            XCTAssertNotNil(Repository.interfaceElement(other, in: served), other)
+        }
+    }
+
+    func testClientLibraryServesTheClientAndProviderContractFiles() throws {
+        let client = try MenuBusClient(address: try bus.address)
+        XCTAssertEqual(Repository.interfaceElement("org.menubus.MenuBus1.Client", in: client.clientInterface().introspectionXML()),
+                       try Repository.contractInterface("org.menubus.MenuBus1.Client"))
+        XCTAssertEqual(Repository.interfaceElement("org.menubus.MenuBus1.Provider", in: client.providerInterface().introspectionXML()),
+                       try Repository.contractInterface("org.menubus.MenuBus1.Provider"))
+    }
+
     func testParentPathsIntrospectToTheirChildren() throws {
         _ = try startDaemon()
         let client = try connect()
@@ -150,6 +173,12 @@ final class DaemonProcessTests: BusTestCase {
 enum Repository {
     static var root: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// The interface element of `dbus/NAME.xml`.
+    static func contractInterface(_ name: String) throws -> String? {
+        let file = try String(contentsOf: root.appendingPathComponent("dbus/\(name).xml"), encoding: .utf8)
+        return interfaceElement(name, in: file)
     }
 
     /// The `<interface name="NAME">…</interface>` text, indentation normalised.

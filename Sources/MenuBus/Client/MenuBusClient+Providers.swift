@@ -41,6 +41,13 @@ extension MenuBusClient {
     public func registerProvider(_ description: ProviderDescription, path: ObjectPath = "/org/menubus/Provider",
                                  process: @escaping (String, [String: DBusValue]) throws -> String) throws {
         providerHandlers[description.id] = process
+        let provider = providerInterface()
+        connection.export(path, [provider])
+        _ = try callManager("RegisterProvider", [.string(description.id), .objectPath(path), description.properties])
+    }
+
+    /// `org.menubus.MenuBus1.Provider`, served at the path given to `registerProvider`.
+    func providerInterface() -> Interface {
         var provider = Interface(MenuBusServer.providerInterface)
         provider.method("Process", in: [arg("providerId", String.self), arg("text", String.self),
                                         arg("context", [String: DBusValue].self)],
@@ -51,8 +58,7 @@ extension MenuBusClient {
             }
             return [.string(try handler(try call.argument(1), try call.argument(2))), .array("{sv}", [])]
         }
-        connection.export(path, [provider])
-        _ = try callManager("RegisterProvider", [.string(description.id), .objectPath(path), description.properties])
+        return provider
     }
 
     public func unregisterProvider(_ id: String) throws {
