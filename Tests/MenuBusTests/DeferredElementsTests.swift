@@ -51,4 +51,28 @@ final class DeferredElementsTests: XCTestCase {
         let plain = [MenuElement(id: "a", title: "A")]
         XCTAssertEqual(DeferredElements.resolve(plain, provided: [:], failed: []).elements, plain)
     }
+
+    func testContentCannotReuseAnotherDeferredElementsId() {
+        let twoDeferred = [MenuElement(id: "d1", kind: .deferred), MenuElement(id: "d2", kind: .deferred)]
+        let resolution = DeferredElements.resolve(twoDeferred, provided: ["d1": [MenuElement(id: "d2", title: "Clash")]], failed: [])
+        XCTAssertEqual(resolution.elements.filter { $0.id == "d2" }.count, 1)
+        XCTAssertEqual(resolution.elements.first { $0.id == "d2" }?.title, "Loading…")
+    }
+
+    func testContentFollowsTheAppItemRules() {
+        let content = [
+            MenuElement(id: "shown", title: "Shown"),
+            MenuElement(id: "secret", title: "Secret", attributes: [.hidden]),
+            MenuElement(id: "nested-deferred", kind: .deferred),
+        ]
+        let resolution = DeferredElements.resolve(menu, provided: ["later": content], failed: [])
+        XCTAssertEqual(resolution.elements.map(\.id), ["first", "shown", "last"])
+    }
+
+    func testContentThatWouldPassTheElementLimitCountsAsFailed() {
+        let huge = (0..<Limits.maxElementsPerMenu).map { MenuElement(id: "x\($0)", title: "X") }
+        let resolution = DeferredElements.resolve(menu, provided: ["later": huge], failed: [])
+        XCTAssertEqual(resolution.elements.map(\.id), ["first", "last"])
+        XCTAssertLessThanOrEqual(resolution.elements.count, Limits.maxElementsPerMenu)
+    }
 }

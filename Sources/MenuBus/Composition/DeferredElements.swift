@@ -15,8 +15,12 @@ enum DeferredElements {
     /// Replaces every deferred element of `composed`.
     /// - Parameters:
     ///   - provided: what arrived for an element id; its top level (parent "")
-    ///     goes where the deferred element was, under the same parent.
+    ///     goes where the deferred element was, under the same parent, drawn
+    ///     by the same rules as the app's own items (hidden items go, one
+    ///     level of submenus, destructive items last).
     ///   - failed: element ids whose provider failed or timed out.
+    /// Content that would take the menu past `Limits.maxElementsPerMenu`
+    /// counts as failed: a menu never grows past what a client may publish.
     static func resolve(_ composed: [MenuElement], provided: [String: [MenuElement]],
                         failed: Set<String>) -> Resolution {
         guard composed.contains(where: { $0.kind == .deferred }) else {
@@ -25,8 +29,10 @@ enum DeferredElements {
         var result: [MenuElement] = []
         result.reserveCapacity(composed.count)
         var waiting: [MenuElement] = []
-        var ids = Set(composed.lazy.filter { $0.kind != .deferred }.map(\.id))
+        // Every id of the composed menu, deferred ones too, is taken.
+        var ids = Set(composed.lazy.map(\.id))
         var removed: Set<String> = []
+        var budget = Limits.maxElementsPerMenu - composed.count
         for element in composed {
             if removed.contains(element.parent) {
                 removed.insert(element.id)
@@ -39,18 +45,22 @@ enum DeferredElements {
             if failed.contains(element.id) {
                 removed.insert(element.id)
             } else if let content = provided[element.id] {
+                let arranged = AppItems.arranged(content, under: element.parent)
+                guard arranged.count <= budget else {
+                    removed.insert(element.id)
+                    continue
+                }
                 // Ids already in the menu win; a provided element that reuses
                 // one is dropped with its children, never shown twice.
                 var dropped: Set<String> = []
-                for item in content {
-                    if dropped.contains(item.parent) || ids.contains(item.id) {
+                for item in arranged {
+                    if item.kind == .deferred || dropped.contains(item.parent) || ids.contains(item.id) {
                         dropped.insert(item.id)
                         continue
                     }
                     ids.insert(item.id)
-                    var placed = item
-                    if placed.parent.isEmpty { placed.parent = element.parent }
-                    result.append(placed)
+                    result.append(item)
+                    budget -= 1
                 }
             } else {
                 waiting.append(element)

@@ -145,14 +145,22 @@ extension MenuBusServer {
             case .success(let values):
                 do {
                     guard values.count == 1 else { throw BusError.invalidArgs("ProvideElements returned \(values.count) values") }
-                    content = try Wire.decodeElements(values[0], field: "elements")
+                    let elements = try Wire.decodeElements(values[0], field: "elements")
+                    // Content is filled once: a deferred element inside it would never be asked for.
+                    guard !elements.contains(where: { $0.kind == .deferred }) else {
+                        throw BusError.invalidArgs("elements: provided content may not hold deferred elements")
+                    }
+                    content = elements
                 } catch {
                     Log.warning("\(app.appId) provided bad elements for '\(elementId)': \(error)")
                 }
             case .failure(let error):
                 Log.warning("\(app.appId) did not provide '\(elementId)': \(error.name)")
             }
-            if let content, cached, self.apps[app.uniqueName]?.contexts[contextId] != nil {
+            // Cache only while the context still has that cached deferred
+            // element: an answer that outlived it must not come back later.
+            if let content, cached, let live = self.apps[app.uniqueName]?.contexts[contextId],
+               live.items.contains(where: { $0.id == elementId && $0.kind == .deferred && $0.cached }) {
                 self.apps[app.uniqueName]?.contexts[contextId]?.deferredCache[elementId] = content
             }
             guard let presentation = self.presentations[number] else { return }
@@ -173,6 +181,9 @@ extension MenuBusServer {
     /// dbusmenu's `Event`: the session bus is one user's, and a shell or a
     /// debugging tool must be able to act on a menu it did not present.
     func activate(_ presentation: Presentation, caller: String, itemId: String, platformData: DBusValue) throws {
+        guard !presentation.isChosen else {
+            throw BusError(name: BusError.Standard.unknownObject, message: "the menu was closed by an earlier choice")
+        }
         try ServiceValidation.optionCount(platformData, field: "platformData")
         if presentation.isStale, refresh(presentation) { scheduleSignal(presentation) }
         guard let element = presentation.element(itemId) else {
@@ -186,6 +197,9 @@ extension MenuBusServer {
         }
         let owner = presentation.owner, contextId = presentation.contextId
         let keepsOpen = element.attributes.contains(.keepsMenuPresented)
+        // The choice closes the menu now, so a second click (an EventGroup of
+        // several, a double click) is refused rather than delivered twice.
+        if !keepsOpen { presentation.isChosen = true }
         // Deliver after the reply has been queued, so the presenter hears
         // "accepted" before anyone hears the choice.
         loop.addTimer(after: 0) { [weak self] in

@@ -18,6 +18,8 @@ final class Presentation {
     private(set) var elements: [MenuElement] = []
     /// The inputs changed since `elements` was composed.
     var isStale = true
+    /// An item was chosen; the menu closes once the choice is delivered.
+    var isChosen = false
 
     /// Deferred elements: what arrived in this presentation, what failed,
     /// and what was asked of the owner.
