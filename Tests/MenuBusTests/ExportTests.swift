@@ -165,6 +165,18 @@ final class ExportTests: XCTestCase {
         XCTAssertLessThanOrEqual(ids.count, ExportIDs.keyBound + 100)
     }
 
+    func testGtkExportAloneAlsoKeepsItsIdsBounded() {
+        var ids = ExportIDs()
+        for round in 0..<(ExportIDs.keyBound / 100 + 5) {
+            let elements = (0..<50).flatMap { index in
+                [MenuElement(id: "r\(round)-s\(index)", kind: .menu, options: [.inline]),
+                 MenuElement(id: "r\(round)-i\(index)", parent: "r\(round)-s\(index)", title: "Item")]
+            }
+            _ = GtkMenusExport(elements, ids: &ids)
+        }
+        XCTAssertLessThanOrEqual(ids.count, ExportIDs.keyBound + 100)
+    }
+
     func testGetLayoutHonoursParentDepthAndPropertyNames() throws {
         let layout = dbusMenu([item("a"), submenu("more"), item("b", in: "more")])
         let more = try XCTUnwrap(idOf("more", in: layout))

@@ -35,7 +35,8 @@ struct DBusMenuLayout: Equatable {
             properties: [ExportProperty("children-display", .string("submenu"))],
             children: rootChildren, elementId: nil, isAction: false)
         nodes = builder.nodes
-        ids.retain(builder.keys)
+        // Keep the GTK export's section and submenu numbers of this menu too.
+        ids.retain(builder.keys.union(elements.lazy.map(\.id)))
     }
 
     func node(_ id: Int32) -> Node? {

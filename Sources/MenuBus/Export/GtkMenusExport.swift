@@ -35,6 +35,10 @@ struct GtkMenusExport: Equatable {
     init(_ elements: [MenuElement], ids: inout ExportIDs) {
         let tree = ExportTree(elements)
         fill(MenuID(group: 0, menu: 0), container: "", parent: nil, tree: tree, ids: &ids)
+        // Numbers of elements long gone are forgotten past the bound, as in
+        // the dbusmenu layout, so an app that keeps sending new ids cannot
+        // grow a presentation read only over org.gtk.Menus.
+        ids.retain(Set(elements.lazy.map(\.id)))
     }
 
     /// `a(uuaa{sv})` rows of `Start` for `groups`: each group's menus once,

@@ -11,6 +11,9 @@ extension MenuBusServer {
         if let existing = providers[providerId], existing.owner != caller {
             throw BusError(.accessDenied, "providerId: '\(providerId)' is registered by another connection")
         }
+        if providers[providerId] == nil, providers.count >= ServiceLimits.maxProviders {
+            throw BusError(.limitExceeded, "providerId: at most \(ServiceLimits.maxProviders) providers may be registered at once")
+        }
         let held = providers.values.filter { $0.owner == caller && $0.info.id != providerId }.count
         guard held < ServiceLimits.maxProvidersPerConnection else {
             throw BusError(.limitExceeded, "providerId: a connection may register at most \(ServiceLimits.maxProvidersPerConnection) providers")

@@ -23,12 +23,16 @@ extension MenuBusServer {
     /// recomposes when the state changed; schedules the journal sync.
     func performUndo(_ operation: UndoOperation, caller: String, documentId: String) throws -> UndoStore.Outcome {
         let app = try registeredApp(caller)
+        if operation.createsDocument, undoStore.documentCount >= ServiceLimits.maxUndoDocuments,
+           undoStore.state(appId: app.appId, documentId: documentId) == nil {
+            throw BusError(.limitExceeded, "documentId: menubusd holds \(ServiceLimits.maxUndoDocuments) undo documents, the most it keeps; clear some first")
+        }
         let outcome: UndoStore.Outcome
         do {
             outcome = try undoStore.perform(operation, appId: app.appId, documentId: documentId, now: MenuBusServer.wallClock())
         } catch {
             throw error.busError
-        } 
+        }
         scheduleUndoSync()
         for problem in undoStore.takeProblems() { Log.warning("undo journal: \(problem)") }
         if outcome.stateChanged { undoStateChanged(appId: app.appId, documentId: documentId, outcome.state) }

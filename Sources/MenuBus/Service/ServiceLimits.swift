@@ -12,4 +12,10 @@ enum ServiceLimits {
     static let providerCallTimeout: Double = 10
     /// Providers one connection may register.
     static let maxProvidersPerConnection = 16
+    /// Providers registered at once, daemon-wide: their items are in every
+    /// matching menu, so this bounds a menu's size too.
+    static let maxProviders = 128
+    /// Undo documents daemon-wide (each app id has its own bound, but app
+    /// ids are the callers' to choose).
+    static let maxUndoDocuments = 2_048
 }
