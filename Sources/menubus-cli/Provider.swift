@@ -20,7 +20,7 @@ enum Provider {
         let id = try arguments.option("--id") ?? "org.menubus.Demo.Uppercase"
         let title = try arguments.option("--title") ?? "Make Uppercase"
         let seconds = try arguments.option("--for").map { value -> Double in
-            guard let n = Double(value), n >= 0 else { throw UsageError("--for needs a number of seconds") }
+            guard let n = Double(value), n.isFinite, n >= 0 else { throw UsageError("--for needs a number of seconds") }
             return n
         }
         try arguments.finish()

@@ -21,7 +21,7 @@ enum Publish {
         let appOption = try arguments.option("--app")
         let contextOption = try arguments.option("--context")
         let seconds = try arguments.option("--for").map { value -> Double in
-            guard let n = Double(value), n >= 0 else { throw UsageError("--for needs a number of seconds") }
+            guard let n = Double(value), n.isFinite, n >= 0 else { throw UsageError("--for needs a number of seconds") }
             return n
         }
         let file = try arguments.required("FILE")

@@ -94,8 +94,18 @@ final class LiveMenuTests: BusTestCase {
         // The app never pumps its connection: the daemon gives up after 0.5 s.
         XCTAssertTrue(presenter.run(until: { !layouts.isEmpty }, timeout: 5))
         XCTAssertNil(layouts.last?.element("slow"))
-        XCTAssertNil(layouts.last?.element("late"))
         XCTAssertNotNil(layouts.last?.element("rename"))
+        // The app wakes up and answers late: the answer is dropped, the element stays gone.
+        var answered = false
+        hung.provideElements = { _, _ in
+            answered = true
+            return [MenuElement(id: "late", title: "Late")]
+        }
+        XCTAssertTrue(pump([hung, presenter]) { answered })
+        pump([hung, presenter], timeout: 0.3) { false }
+        let final = try presenter.layout(of: menu)
+        XCTAssertNil(final.element("late"))
+        XCTAssertNil(final.element("slow"))
     }
 
     func testBadProvidedElementsMakeTheElementDisappear() throws {
@@ -259,5 +269,60 @@ final class LiveMenuTests: BusTestCase {
             XCTAssertNotNil(try other.editMenu(contextId: "f").element("menubus:copy"))
         }
         XCTAssertTrue(daemon.isRunning)
+    }
+
+    func testAChoiceClosesTheMenuAtOnceSoASecondClickIsRefused() throws {
+        let app = try app()
+        try app.publishContext("row", ContextInfo(kind: .file), items: [MenuElement(id: "rename", title: "Rename")])
+        var actions = 0
+        app.onAction = { _ in actions += 1 }
+        let presenter = try client()
+        let menu = try presenter.present(owner: "org.example.Editor", contextId: "row", kind: .context)
+        try presenter.activate(menu, itemId: "rename")
+        assertBusError(BusError.Standard.unknownObject) { try presenter.activate(menu, itemId: "rename") }
+        XCTAssertTrue(pump([app, presenter]) { actions == 1 })
+        pump([app, presenter], timeout: 0.3) { false }
+        XCTAssertEqual(actions, 1, "delivered once")
+    }
+
+    func testAnItemThatKeepsTheMenuOpenCanBeChosenAgain() throws {
+        let app = try app()
+        try app.publishContext("row", ContextInfo(kind: .file),
+                               items: [MenuElement(id: "zoom", title: "Zoom In", attributes: [.keepsMenuPresented])])
+        var actions = 0
+        app.onAction = { _ in actions += 1 }
+        let menu = try app.present(contextId: "row", kind: .context)
+        try app.activate(menu, itemId: "zoom")
+        try app.activate(menu, itemId: "zoom")
+        XCTAssertTrue(app.run(until: { actions == 2 }, timeout: 5))
+        XCTAssertNotNil(try app.layout(of: menu).element("zoom"), "still open")
+    }
+
+    func testCallbacksFromAnyoneButMenubusdAreRefused() throws {
+        let app = try app()
+        var actions = 0
+        app.onAction = { _ in actions += 1 }
+        let stranger = try connect()
+        var result: Result<[DBusValue], BusError>?
+        stranger.call(destination: app.uniqueName, path: "/org/menubus/Client", interface: "org.menubus.MenuBus1.Client",
+                      member: "ActionInvoked", arguments: [.string("row"), .string("rename"), .array("{sv}", [])],
+                      timeout: 5) { result = $0 }
+        let deadline = Date().addingTimeInterval(5)
+        while result == nil && Date() < deadline {
+            app.run(until: { false }, timeout: 0.005)
+            stranger.loop.run(until: { result != nil }, timeout: 0.005)
+        }
+        guard case .failure(let error) = result else { return XCTFail("a stranger's ActionInvoked must fail") }
+        XCTAssertEqual(error.name, BusError.Domain.accessDenied.errorName)
+        XCTAssertEqual(actions, 0)
+    }
+
+    func testADroppedClientLeavesTheBusAndItsContextsGo() throws {
+        var dropped: MenuBusClient? = try app("org.example.Dropped")
+        try dropped?.publishContext("row", ContextInfo(kind: .file))
+        let observer = try client()
+        XCTAssertTrue(try observer.listContexts().contains { $0.appId == "org.example.Dropped" })
+        dropped = nil
+        XCTAssertTrue(eventually { (try? observer.listContexts().contains { $0.appId == "org.example.Dropped" }) == false })
     }
 }

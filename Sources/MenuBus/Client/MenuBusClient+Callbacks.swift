@@ -4,6 +4,7 @@ extension MenuBusClient {
         var client = Interface(MenuBusServer.clientInterface)
         client.method("ActionInvoked", in: [arg("contextId", String.self), arg("itemId", String.self),
                                             arg("platformData", [String: DBusValue].self)]) { [weak self] call in
+            try self?.checkFromDaemon(call)
             let invocation = ActionInvocation(contextId: try call.argument(0), itemId: try call.argument(1),
                                               platformData: try call.argument(2))
             self?.onAction?(invocation)
@@ -11,6 +12,7 @@ extension MenuBusClient {
         }
         client.method("PerformCommand", in: [arg("contextId", String.self), arg("command", String.self),
                                              arg("arguments", [String: DBusValue].self)]) { [weak self] call in
+            try self?.checkFromDaemon(call)
             let invocation = CommandInvocation(contextId: try call.argument(0), name: try call.argument(1),
                                                arguments: try call.argument(2))
             self?.onCommand?(invocation)
@@ -18,6 +20,7 @@ extension MenuBusClient {
         }
         client.method("ProvideElements", in: [arg("contextId", String.self), arg("elementId", String.self)],
                       out: [arg("elements", signature: "a(ssa{sv})")]) { [weak self] call in
+            try self?.checkFromDaemon(call)
             guard let provide = self?.provideElements else {
                 throw BusError(.noSuchItem, "this app provides no deferred elements")
             }
@@ -25,6 +28,7 @@ extension MenuBusClient {
         }
         client.method("GetSelectedText", in: [arg("contextId", String.self)], out: [arg("text", String.self)]) {
             [weak self] call in
+            try self?.checkFromDaemon(call)
             guard let selectedText = self?.selectedText else {
                 throw BusError(.noSuchContext, "this app does not share its selected text")
             }

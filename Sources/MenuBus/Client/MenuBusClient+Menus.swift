@@ -46,6 +46,7 @@ extension MenuBusClient {
     /// Becomes an app: callbacks (`onAction`, `onCommand`, …) arrive at `clientPath`.
     public func register(appId: String, clientPath: ObjectPath = "/org/menubus/Client") throws {
         connection.export(clientPath, [clientInterface()])
+        _ = try resolveDaemonOwner()
         _ = try callManager("Register", [.string(appId), .objectPath(clientPath), .array("{sv}", [])])
     }
 
@@ -122,12 +123,13 @@ extension MenuBusClient {
     /// Calls `handler` with every new layout of presented menus; returns when the bus has the match.
     public func observeMenus(_ handler: @escaping (PresentedMenu, Menu) -> Void,
                              closed: @escaping (PresentedMenu) -> Void = { _ in }) throws {
-        connection.subscribe(interface: MenuBusServer.menuInterface, member: "LayoutChanged") { [weak self] message in
+        let owner = try resolveDaemonOwner()
+        connection.subscribe(interface: MenuBusServer.menuInterface, member: "LayoutChanged", sender: owner) { [weak self] message in
             guard let self, let path = message.path, let args = try? message.arguments(),
                   let menu = try? self.menu(args) else { return }
             handler(PresentedMenu(path: ObjectPath(stringLiteral: path)), menu)
         }
-        connection.subscribe(interface: MenuBusServer.menuInterface, member: "Closed") { message in
+        connection.subscribe(interface: MenuBusServer.menuInterface, member: "Closed", sender: owner) { message in
             guard let path = message.path else { return }
             closed(PresentedMenu(path: ObjectPath(stringLiteral: path)))
         }
@@ -172,10 +174,7 @@ public struct MenuBusSignal: Sendable {
 extension MenuBusClient {
     /// Calls `handler` with every signal menubusd emits (menus, undo state, properties).
     public func observeAllSignals(_ handler: @escaping (MenuBusSignal) -> Void) throws {
-        let reply = try connection.callBlocking(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                                interface: "org.freedesktop.DBus", member: "GetNameOwner",
-                                                arguments: [.string(MenuBusServer.busName)], timeout: callTimeout)
-        guard let owner = reply.first?.stringValue else { throw unexpected("GetNameOwner", reply) }
+        let owner = try resolveDaemonOwner()
         connection.subscribe(sender: owner) { message in
             guard let path = message.path, let interface = message.interface, let member = message.member,
                   let arguments = try? message.arguments() else { return }

@@ -43,6 +43,7 @@ extension MenuBusClient {
         providerHandlers[description.id] = process
         let provider = providerInterface()
         connection.export(path, [provider])
+        _ = try resolveDaemonOwner()
         _ = try callManager("RegisterProvider", [.string(description.id), .objectPath(path), description.properties])
     }
 
@@ -52,6 +53,7 @@ extension MenuBusClient {
         provider.method("Process", in: [arg("providerId", String.self), arg("text", String.self),
                                         arg("context", [String: DBusValue].self)],
                         out: [arg("replacement", String.self), arg("info", [String: DBusValue].self)]) { [weak self] call in
+            try self?.checkFromDaemon(call)
             let id: String = try call.argument(0)
             guard let handler = self?.providerHandlers[id] else {
                 throw BusError(.noSuchItem, "no provider '\(id)' here")

@@ -19,11 +19,19 @@ public final class MenuBusClient {
     /// The selected text of a context, for providers when the selection carried none.
     public var selectedText: ((String) throws -> String)?
     var providerHandlers: [String: (String, [String: DBusValue]) throws -> String] = [:]
+    /// The unique name of menubusd's connection, once asked: callbacks and
+    /// signals from anyone else are refused.
+    var daemonOwner: String?
 
     /// Connects to `address`, or to the session bus.
     public init(address: String? = nil) throws {
         connection = try Connection(address: address, loop: loop)
         connection.disconnected = { [loop] in loop.stop() }
+    }
+
+    /// A dropped client leaves the bus, so menubusd drops its contexts.
+    deinit {
+        connection.close()
     }
 
     /// This connection's unique name on the bus.
@@ -93,4 +101,25 @@ extension MenuBusClient {
 extension MenuBusClient {
     /// False once the bus connection is closed or lost.
     public var isConnected: Bool { connection.isConnected }
+}
+
+extension MenuBusClient {
+    /// menubusd's unique name on the bus (asked once, then remembered).
+    func resolveDaemonOwner() throws -> String {
+        if let daemonOwner { return daemonOwner }
+        try ping()  // starts menubusd by D-Bus activation when it is not running yet
+        let reply = try connection.callBlocking(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                                interface: "org.freedesktop.DBus", member: "GetNameOwner",
+                                                arguments: [.string(MenuBusServer.busName)], timeout: callTimeout)
+        guard let owner = reply.first?.stringValue else { throw unexpected("GetNameOwner", reply) }
+        daemonOwner = owner
+        return owner
+    }
+
+    /// Refuses a callback that does not come from menubusd.
+    func checkFromDaemon(_ call: MethodCall) throws {
+        guard let daemonOwner, call.sender == daemonOwner else {
+            throw BusError(.accessDenied, "only menubusd calls this object")
+        }
+    }
 }

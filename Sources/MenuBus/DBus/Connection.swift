@@ -247,7 +247,8 @@ final class Connection {
         guard let raw else { throw Connection.closedError }
         var error = DBusError()
         dbus_error_init(&error)
-        guard let reply = dbus_connection_send_with_reply_and_block(raw, message.raw, Int32(timeout * 1000), &error) else {
+        let milliseconds = Int32(clamping: MessageLoop.nanoseconds(timeout) / 1_000_000)
+        guard let reply = dbus_connection_send_with_reply_and_block(raw, message.raw, milliseconds, &error) else {
             throw Connection.take(&error, fallback: "\(member) failed")
         }
         return try Message(owning: reply).arguments()

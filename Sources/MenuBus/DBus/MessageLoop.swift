@@ -19,7 +19,16 @@ final class MessageLoop {
     private var timers: [UInt64: () -> Void] = [:]
     private var nextTimerID: UInt64 = 1
     private var watches: [Int32: () -> Void] = [:]
-    private var connections: [ObjectIdentifier: Connection] = [:]
+    /// Weak: a connection's owner decides its lifetime; one dropped closes itself.
+    private struct Attached {
+        weak var connection: Connection?
+    }
+
+    private var attached: [ObjectIdentifier: Attached] = [:]
+
+    private var connections: [Connection] {
+        attached.values.compactMap(\.connection)
+    }
     private var stopped = false
     /// Reused between rounds so a quiet round allocates nothing.
     private var pollSet: [pollfd] = []
@@ -36,12 +45,19 @@ final class MessageLoop {
 
     // MARK: Timers
 
+    /// `seconds` as nanoseconds, clamped to [0, one year]: NaN, negative and
+    /// infinite values from callers never trap.
+    static func nanoseconds(_ seconds: Double) -> UInt64 {
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        return UInt64(min(seconds, 31_536_000) * 1_000_000_000)
+    }
+
     /// Runs `fire` once, `seconds` from now, on this loop.
     @discardableResult
     func addTimer(after seconds: Double, _ fire: @escaping () -> Void) -> TimerID {
         let id = nextTimerID
         nextTimerID += 1
-        let delay = UInt64(max(0, seconds) * 1_000_000_000)
+        let delay = MessageLoop.nanoseconds(seconds)
         timers[id] = fire
         push(Deadline(at: MessageLoop.now() &+ delay, id: id))
         return TimerID(value: id)
@@ -118,11 +134,11 @@ final class MessageLoop {
     }
 
     func attach(_ connection: Connection) {
-        connections[ObjectIdentifier(connection)] = connection
+        attached[ObjectIdentifier(connection)] = Attached(connection: connection)
     }
 
     func detach(_ connection: Connection) {
-        connections[ObjectIdentifier(connection)] = nil
+        attached[ObjectIdentifier(connection)] = nil
     }
 
     // MARK: Running
@@ -138,7 +154,7 @@ final class MessageLoop {
     /// Runs until `done()` is true or `seconds` pass; returns `done()`.
     @discardableResult
     func run(until done: () -> Bool, timeout seconds: Double) -> Bool {
-        let deadline = MessageLoop.now() + UInt64(seconds * 1_000_000_000)
+        let deadline = MessageLoop.now() &+ MessageLoop.nanoseconds(seconds)
         stopped = false
         while !done() && !stopped {
             let now = MessageLoop.now()
@@ -157,7 +173,8 @@ final class MessageLoop {
     private func iterate(maxWaitMilliseconds: Int32) {
         var timeout = fireDueTimers()
         if stopped { return }
-        if connections.values.contains(where: \.hasQueuedInput) {
+        let connections = self.connections
+        if connections.contains(where: \.hasQueuedInput) {
             timeout = 0
         }
         if maxWaitMilliseconds >= 0, timeout < 0 || timeout > maxWaitMilliseconds {
@@ -165,7 +182,7 @@ final class MessageLoop {
         }
         pollSet.removeAll(keepingCapacity: true)
         pollOwners.removeAll(keepingCapacity: true)
-        for connection in connections.values {
+        for connection in connections {
             guard let fd = connection.socket else { continue }
             let events = Int16(POLLIN) | (connection.hasPendingOutput ? Int16(POLLOUT) : 0)
             pollSet.append(pollfd(fd: fd, events: events, revents: 0))
@@ -186,7 +203,7 @@ final class MessageLoop {
             }
         }
         pollOwners.removeAll(keepingCapacity: true)
-        for connection in connections.values {
+        for connection in connections {
             connection.dispatchAll()
         }
     }
