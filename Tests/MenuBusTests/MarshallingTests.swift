@@ -78,6 +78,15 @@ final class MarshallingTests: XCTestCase {
         }
     }
 
+    func testAMessageLargerThanDBusCarriesIsRefusedNotSent() throws {
+        let message = try Message.methodCall(destination: nil, path: "/", interface: nil, member: "M")
+        let chunk = DBusValue.bytes([UInt8](repeating: 1, count: 16 << 20))
+        XCTAssertThrowsError(try message.append([.array("ay", [chunk, chunk, chunk, chunk])])) { error in
+            XCTAssertEqual((error as? BusError)?.domain, .limitExceeded)
+        }
+        XCTAssertNoThrow(try message.append([.array("ay", [chunk, chunk])]))
+    }
+
     func testSignatureParsing() {
         XCTAssertEqual(Signature.completeTypes(in: "sa{sv}a(ssa{sv})"), ["s", "a{sv}", "a(ssa{sv})"])
         XCTAssertEqual(Signature.completeTypes(in: ""), [])

@@ -147,6 +147,25 @@ public enum DBusValue: Hashable, Sendable {
         }
     }
 
+    /// About the bytes this value takes marshalled (padding ignored), to
+    /// refuse a message before it passes what D-Bus carries.
+    var approximateSize: Int {
+        switch self {
+        case .byte: 1
+        case .boolean, .int32, .uint32: 4
+        case .int16, .uint16: 2
+        case .int64, .uint64, .double: 8
+        case .string(let text): 5 + text.utf8.count
+        case .objectPath(let path): 5 + path.rawValue.utf8.count
+        case .signature(let signature): 2 + signature.rawValue.utf8.count
+        case .variant(let inner): 2 + inner.signature.rawValue.utf8.count + inner.approximateSize
+        case .bytes(let bytes): 4 + bytes.count
+        case .array(_, let items): items.reduce(4) { $0 + $1.approximateSize }
+        case .structure(let members): members.reduce(0) { $0 + $1.approximateSize }
+        case .dictEntry(let key, let value): key.approximateSize + value.approximateSize
+        }
+    }
+
     var isBasic: Bool {
         switch self {
         case .variant, .array, .bytes, .structure, .dictEntry: false

@@ -7,6 +7,8 @@ final class Message {
     }
 
     let raw: OpaquePointer
+    /// The most a message body may hold: below D-Bus's 64 MiB array limit.
+    static let maxBodyBytes = 60 << 20
 
     /// Takes over a reference the caller already holds.
     init(owning raw: OpaquePointer) {
@@ -56,6 +58,12 @@ final class Message {
         }
         guard signatureBytes <= 255 else {
             throw BusError.invalidArgs("the arguments' signature is longer than 255 bytes")
+        }
+        // D-Bus carries at most 64 MiB in one array and 128 MiB in a message;
+        // a bus drops a connection that sends more, so refuse it here.
+        let size = values.reduce(0) { $0 + $1.approximateSize }
+        guard size <= Message.maxBodyBytes else {
+            throw BusError(.limitExceeded, "the message would hold \(size) bytes, more than the \(Message.maxBodyBytes) D-Bus carries")
         }
         var iter = DBusMessageIter()
         dbus_message_iter_init_append(raw, &iter)

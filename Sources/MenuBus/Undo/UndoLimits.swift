@@ -30,9 +30,10 @@ struct UndoLimits: Hashable, Sendable {
     static let defaultPayloadBytesPerStep = 1 << 20
     /// Bytes a document's steps may hold in all (`UndoStep.cost`: payloads,
     /// names and a fixed overhead per step) before its oldest steps go.
-    /// Keep it well under D-Bus's 128 MiB message limit: one step can be
-    /// this large and travels back in one `Undo` reply.
-    static let defaultBytesPerDocument = 64 << 20
+    /// Keep it under what one message body may hold (`Message.maxBodyBytes`,
+    /// 60 MiB, below D-Bus's 64 MiB array limit): one step can be this large
+    /// and travels back in one `Undo` reply.
+    static let defaultBytesPerDocument = 48 << 20
     /// Bytes (UTF-8) of an action name ("Typing").
     static let maxActionNameBytes = 256
     /// Bytes of a `merge-key`.

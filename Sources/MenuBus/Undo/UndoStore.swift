@@ -58,7 +58,7 @@
 /// document and happens only after the journal has grown by at least as
 /// much, so appends stay amortized constant time. It runs inside the
 /// `perform` that crosses the line: milliseconds for a typical document,
-/// about 0.2–0.4 s for one at the full 64 MiB quota (BENCHMARKS.md).
+/// about 0.2–0.4 s for one at a full 64 MiB quota (BENCHMARKS.md; the default is now 48 MiB).
 ///
 /// **Removal and retention.** `ClearUndo` removes the document, as the issue
 /// asks: `remove(appId:documentId:)`, then signal `UndoStack().state` (the
