@@ -72,17 +72,8 @@ fi
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/menubus-exports.XXXXXX")"
 BUS_PID="" MENUBUSD_PID="" DBUSMENU_PID="" GMENU_PID="" REPLAY_PID="" JOB_PID=""
 
-stop() { # pid: TERM, wait up to 2 s, then KILL
-    local pid="$1" i
-    [ -n "$pid" ] || return 0
-    kill -TERM "$pid" 2>/dev/null || return 0
-    for i in $(seq 1 20); do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -KILL "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-}
+# shellcheck source=bench/lib.sh
+. "$BENCH/lib.sh"
 
 cleanup() {
     set +e
@@ -98,14 +89,6 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-job() {
-    "$@" &
-    JOB_PID=$!
-    local rc=0
-    wait "$JOB_PID" || rc=$?
-    JOB_PID=""
-    return "$rc"
-}
 
 # --- build ----------------------------------------------------------------------------
 if [ "$BUILD" = 1 ]; then
@@ -133,20 +116,7 @@ gcc -O2 -Wall -Wextra -o "$TMP/exports-gmenu-server" "$BENCH/exports-gmenu-serve
 gcc -O2 -Wall -Wextra -o "$TMP/exports-replay-server" "$BENCH/exports-replay-server.c" $(pkg-config --cflags --libs dbus-1)
 
 # --- private bus and servers -------------------------------------------------------------
-timeout "$BUS_LIFETIME" dbus-daemon --session --nofork --print-address=1 \
-    >"$TMP/bus.address" 2>"$TMP/bus.log" &
-BUS_PID=$!
-ADDR=""
-for _ in $(seq 1 100); do
-    ADDR="$(head -n 1 "$TMP/bus.address" 2>/dev/null || true)"
-    [ -n "$ADDR" ] && break
-    kill -0 "$BUS_PID" 2>/dev/null || break
-    sleep 0.05
-done
-if [ -z "$ADDR" ]; then
-    echo "exports.sh: the private dbus-daemon did not start" >&2
-    exit 1
-fi
+start_private_bus exports.sh
 
 "$MENUBUSD" --address "$ADDR" 2>"$TMP/menubusd.log" &
 MENUBUSD_PID=$!
@@ -155,11 +125,6 @@ DBUSMENU_PID=$!
 DBUS_SESSION_BUS_ADDRESS="$ADDR" "$TMP/exports-gmenu-server" "$GMENU_NAME" 2>"$TMP/gmenu.log" &
 GMENU_PID=$!
 
-has_owner() {
-    timeout 5 dbus-send --bus="$ADDR" --print-reply=literal --reply-timeout=2000 \
-        --dest=org.freedesktop.DBus /org/freedesktop/DBus \
-        org.freedesktop.DBus.NameHasOwner "string:$1" 2>/dev/null | grep -q true
-}
 for name in "$MENUBUS_NAME" "$DBUSMENU_NAME" "$GMENU_NAME"; do
     ok=0
     for _ in $(seq 1 100); do   # at most ~10 s

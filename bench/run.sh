@@ -66,17 +66,8 @@ fi
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/menubus-bench.XXXXXX")"
 BUS_PID="" MENUBUSD_PID="" BASELINE_PID="" JOB_PID=""
 
-stop() { # pid: TERM, wait up to 2 s, then KILL
-    local pid="$1" i
-    [ -n "$pid" ] || return 0
-    kill -TERM "$pid" 2>/dev/null || return 0
-    for i in $(seq 1 20); do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -KILL "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-}
+# shellcheck source=bench/lib.sh
+. "$BENCH/lib.sh"
 
 cleanup() {
     set +e
@@ -90,16 +81,6 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# Runs a long command in the background and waits for it, so that INT/TERM
-# reach the traps at once instead of after the command ends.
-job() {
-    "$@" &
-    JOB_PID=$!
-    local rc=0
-    wait "$JOB_PID" || rc=$?
-    JOB_PID=""
-    return "$rc"
-}
 
 # --- build ------------------------------------------------------------------------
 if [ "$BUILD" = 1 ]; then
@@ -123,31 +104,13 @@ gcc -O2 -Wall -Wextra -o "$TMP/c-baseline-server" "$BENCH/c-baseline-server.c" $
 gcc -O2 -Wall -Wextra -o "$TMP/rtt-client" "$BENCH/rtt-client.c" $DBUS_FLAGS
 
 # --- private bus and servers --------------------------------------------------------
-timeout "$BUS_LIFETIME" dbus-daemon --session --nofork --print-address=1 --print-pid=3 \
-    >"$TMP/bus.address" 3>"$TMP/bus.pid" 2>"$TMP/bus.log" &
-BUS_PID=$!
-ADDR=""
-for _ in $(seq 1 100); do
-    ADDR="$(head -n 1 "$TMP/bus.address" 2>/dev/null || true)"
-    [ -n "$ADDR" ] && break
-    kill -0 "$BUS_PID" 2>/dev/null || break
-    sleep 0.05
-done
-if [ -z "$ADDR" ]; then
-    echo "run.sh: the private dbus-daemon did not start" >&2
-    exit 1
-fi
+start_private_bus run.sh
 
 "$MENUBUSD" --address "$ADDR" 2>"$TMP/menubusd.log" &
 MENUBUSD_PID=$!
 "$TMP/c-baseline-server" --address "$ADDR" "$BASELINE_NAME" 2>"$TMP/baseline.log" &
 BASELINE_PID=$!
 
-has_owner() {
-    timeout 5 dbus-send --bus="$ADDR" --print-reply=literal --reply-timeout=2000 \
-        --dest=org.freedesktop.DBus /org/freedesktop/DBus \
-        org.freedesktop.DBus.NameHasOwner "string:$1" 2>/dev/null | grep -q true
-}
 for name in "$MENUBUS_NAME" "$BASELINE_NAME"; do
     ok=0
     for _ in $(seq 1 100); do   # at most ~10 s

@@ -1,0 +1,52 @@
+# Shell helpers the benchmark scripts share; sourced, not run.
+# The caller sets TMP (a temp dir), BUS_LIFETIME (seconds) and JOB_PID="".
+
+# stop PID: TERM, wait up to 2 s, then KILL.
+stop() {
+    local pid="$1" i
+    [ -n "$pid" ] || return 0
+    kill -TERM "$pid" 2>/dev/null || return 0
+    for i in $(seq 1 20); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+}
+
+# job CMD...: runs a long command in the background and waits for it, so
+# that INT/TERM reach the caller's traps at once instead of after it ends.
+job() {
+    "$@" &
+    JOB_PID=$!
+    local rc=0
+    wait "$JOB_PID" || rc=$?
+    JOB_PID=""
+    return "$rc"
+}
+
+# start_private_bus NAME: a dbus-daemon that dies after BUS_LIFETIME
+# seconds at the latest; sets BUS_PID and ADDR, or exits with NAME's error.
+start_private_bus() {
+    timeout "$BUS_LIFETIME" dbus-daemon --session --nofork --print-address=1 \
+        >"$TMP/bus.address" 2>"$TMP/bus.log" &
+    BUS_PID=$!
+    ADDR=""
+    for _ in $(seq 1 100); do
+        ADDR="$(head -n 1 "$TMP/bus.address" 2>/dev/null || true)"
+        [ -n "$ADDR" ] && break
+        kill -0 "$BUS_PID" 2>/dev/null || break
+        sleep 0.05
+    done
+    if [ -z "$ADDR" ]; then
+        echo "$1: the private dbus-daemon did not start" >&2
+        exit 1
+    fi
+}
+
+# has_owner NAME: true when NAME is owned on the bus at ADDR.
+has_owner() {
+    timeout 5 dbus-send --bus="$ADDR" --print-reply=literal --reply-timeout=2000 \
+        --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+        org.freedesktop.DBus.NameHasOwner "string:$1" 2>/dev/null | grep -q true
+}
