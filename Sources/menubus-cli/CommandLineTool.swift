@@ -119,6 +119,15 @@ enum CommandLineTool {
         }
     }
 
+    /// Answers menubusd's calls until `seconds` pass (nil: until the bus goes or Ctrl-C).
+    static func serve(_ client: MenuBusClient, for seconds: Double?) {
+        if let seconds {
+            client.run(until: { !client.isConnected }, timeout: seconds)
+        } else {
+            while client.isConnected { client.runForever() }
+        }
+    }
+
     /// One line on stderr for a failure; exit status 1.
     static func report(_ error: Error) -> Int32 {
         if let error = error as? BusError {
@@ -187,6 +196,16 @@ struct Arguments {
         let value = items[index + 1]
         items.removeSubrange(index...(index + 1))
         return value
+    }
+
+    /// Removes `--name SECONDS` wherever it stands: a finite, non-negative number.
+    mutating func seconds(_ name: String) throws -> Double? {
+        try option(name).map { value in
+            guard let seconds = Double(value), seconds.isFinite, seconds >= 0 else {
+                throw UsageError("\(name) needs a number of seconds")
+            }
+            return seconds
+        }
     }
 
     mutating func value(for name: String) throws -> String {

@@ -19,10 +19,7 @@ enum Provider {
     static func run(_ arguments: inout Arguments, _ options: CommandLineTool.Options) throws -> Int32 {
         let id = try arguments.option("--id") ?? "org.menubus.Demo.Uppercase"
         let title = try arguments.option("--title") ?? "Make Uppercase"
-        let seconds = try arguments.option("--for").map { value -> Double in
-            guard let n = Double(value), n.isFinite, n >= 0 else { throw UsageError("--for needs a number of seconds") }
-            return n
-        }
+        let seconds = try arguments.seconds("--for")
         try arguments.finish()
         let client = try CommandLineTool.connect(options)
         let description = ProviderDescription(id: id, title: title, icon: "format-text-uppercase",
@@ -33,11 +30,7 @@ enum Provider {
             return text.uppercased()
         }
         Output.out("provider \(id) (\"\(title)\") registered as \(client.uniqueName); Ctrl-C stops\n")
-        if let seconds {
-            client.run(until: { !client.isConnected }, timeout: seconds)
-        } else {
-            while client.isConnected { client.runForever() }
-        }
+        CommandLineTool.serve(client, for: seconds)
         return 0
     }
 }

@@ -20,10 +20,7 @@ enum Publish {
     static func run(_ arguments: inout Arguments, _ options: CommandLineTool.Options) throws -> Int32 {
         let appOption = try arguments.option("--app")
         let contextOption = try arguments.option("--context")
-        let seconds = try arguments.option("--for").map { value -> Double in
-            guard let n = Double(value), n.isFinite, n >= 0 else { throw UsageError("--for needs a number of seconds") }
-            return n
-        }
+        let seconds = try arguments.seconds("--for")
         let file = try arguments.required("FILE")
         try arguments.finish()
         let document = try MenuJSON.read(file: file)
@@ -47,11 +44,7 @@ enum Publish {
         Output.out(options.json
             ? "{\"event\": \"published\", \"app\": \(MenuJSON.quote(appId)), \"context-id\": \(MenuJSON.quote(contextId)), \"owner\": \(MenuJSON.quote(client.uniqueName)), \"revision\": \(revision)}\n"
             : "published \(contextId) as \(appId) (\(client.uniqueName)), revision \(revision); Ctrl-C stops\n")
-        if let seconds {
-            client.run(until: { !client.isConnected }, timeout: seconds)
-        } else {
-            while client.isConnected { client.runForever() }
-        }
+        CommandLineTool.serve(client, for: seconds)
         return 0
     }
 }

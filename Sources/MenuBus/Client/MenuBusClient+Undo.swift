@@ -43,9 +43,7 @@ extension MenuBusClient {
     @discardableResult
     public func registerUndo(document: String, actionName: String, undo: [UInt8], redo: [UInt8],
                              mergeKey: String = "") throws -> UInt32 {
-        let options: DBusValue = mergeKey.isEmpty ? .array("{sv}", [])
-            : .array("{sv}", [.dictEntry(.string("merge-key"), .variant(.string(mergeKey)))])
-        let reply = try callManager("RegisterUndo", [.string(document), .string(actionName), .bytes(undo), .bytes(redo), options])
+        let reply = try callManager("RegisterUndo", MenuBusClient.registerUndoArguments(document, actionName, undo, redo, mergeKey))
         guard let first = reply.first, case .uint32(let count) = first else { throw unexpected("RegisterUndo", reply) }
         return count
     }
@@ -55,11 +53,9 @@ extension MenuBusClient {
     /// step per keystroke keeps typing while menubusd journals.
     public func registerUndo(document: String, actionName: String, undo: [UInt8], redo: [UInt8],
                              mergeKey: String = "", completion: @escaping (Result<UInt32, BusError>) -> Void) {
-        let options: DBusValue = mergeKey.isEmpty ? .array("{sv}", [])
-            : .array("{sv}", [.dictEntry(.string("merge-key"), .variant(.string(mergeKey)))])
         connection.call(destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
                         interface: MenuBusServer.managerInterface, member: "RegisterUndo",
-                        arguments: [.string(document), .string(actionName), .bytes(undo), .bytes(redo), options],
+                        arguments: MenuBusClient.registerUndoArguments(document, actionName, undo, redo, mergeKey),
                         timeout: callTimeout) { result in
             completion(result.flatMap { values in
                 guard let first = values.first, case .uint32(let count) = first else {
@@ -118,6 +114,14 @@ extension MenuBusClient {
             handler(document, state)
         }
         try syncWithBus()
+    }
+
+    /// `RegisterUndo`'s arguments; `options` holds `merge-key` when there is one.
+    static func registerUndoArguments(_ document: String, _ actionName: String, _ undo: [UInt8], _ redo: [UInt8],
+                                      _ mergeKey: String) -> [DBusValue] {
+        let options: DBusValue = mergeKey.isEmpty ? .array("{sv}", [])
+            : .array("{sv}", [.dictEntry(.string("merge-key"), .variant(.string(mergeKey)))])
+        return [.string(document), .string(actionName), .bytes(undo), .bytes(redo), options]
     }
 
     private func move(_ reply: [DBusValue]) throws -> UndoMove {

@@ -54,48 +54,70 @@ public enum DBusValue: Hashable, Sendable {
     /// Checks everything libdbus would otherwise abort on or silently cut:
     /// element types matching the array's signature, strings without NUL,
     /// structs that are not empty, dict keys of a basic type, nesting depth.
-    /// One pass, and no signature strings built per element.
-    func validate(depth: Int = 0) throws {
+    /// One pass, and no signature strings built per element. Returns about
+    /// the bytes the value takes marshalled (padding ignored), so a message
+    /// can be refused before it passes what D-Bus carries.
+    @discardableResult
+    func validate(depth: Int = 0) throws -> Int {
         guard depth <= 64 else { throw BusError.invalidArgs("value nested deeper than D-Bus allows") }
         switch self {
+        case .byte:
+            return 1
+        case .int16, .uint16:
+            return 2
+        case .boolean, .int32, .uint32:
+            return 4
+        case .int64, .uint64, .double:
+            return 8
         case .string(let text):
             guard !text.utf8.contains(0) else {
                 throw BusError.invalidArgs("a string contains a NUL byte")
             }
+            return 5 + text.utf8.count
         case .objectPath(let path):
             guard ObjectPath.isValid(path.rawValue) else {
                 throw BusError.invalidArgs("'\(path.rawValue)' is not a valid object path")
             }
+            return 5 + path.rawValue.utf8.count
         case .signature(let signature):
             guard Signature.completeTypes(in: signature.rawValue) != nil, signature.rawValue.utf8.count <= 255 else {
                 throw BusError.invalidArgs("'\(signature.rawValue)' is not a valid signature")
             }
+            return 2 + signature.rawValue.utf8.count
         case .variant(let inner):
-            try inner.validate(depth: depth + 1)
+            // The variant's own signature: one code for a basic value.
+            let signatureBytes = inner.isBasic ? 1 : inner.signature.rawValue.utf8.count
+            return 3 + signatureBytes + (try inner.validate(depth: depth + 1))
+        case .bytes(let bytes):
+            return 4 + bytes.count
         case .array(let element, let items):
-            guard Signature(unchecked: "a" + element.rawValue).isSingleCompleteType else {
+            // A non-empty array's items prove the element signature is one
+            // complete type (each matches it to the last byte); only an empty
+            // one needs it parsed.
+            if items.isEmpty, !Signature(unchecked: "a" + element.rawValue).isSingleCompleteType {
                 throw BusError.invalidArgs("array element signature '\(element.rawValue)' is not one complete type")
             }
             let elementBytes = Array(element.rawValue.utf8)
+            var size = 4
             for item in items {
                 var index = 0
                 guard item.hasType(elementBytes, &index), index == elementBytes.count else {
                     throw BusError.invalidArgs("array of '\(element.rawValue)' holds a '\(item.signature.rawValue)'")
                 }
                 if case .dictEntry(let key, let value) = item {
-                    try key.validate(depth: depth + 1)
-                    try value.validate(depth: depth + 1)
+                    size += try key.validate(depth: depth + 1) + value.validate(depth: depth + 1)
                 } else {
-                    try item.validate(depth: depth + 1)
+                    size += try item.validate(depth: depth + 1)
                 }
             }
+            return size
         case .structure(let members):
             guard !members.isEmpty else { throw BusError.invalidArgs("empty struct") }
-            for member in members { try member.validate(depth: depth + 1) }
+            var size = 0
+            for member in members { size += try member.validate(depth: depth + 1) }
+            return size
         case .dictEntry:
             throw BusError.invalidArgs("a dict entry outside an array")
-        default:
-            break
         }
     }
 
@@ -144,25 +166,6 @@ public enum DBusValue: Hashable, Sendable {
                   index < signature.count, signature[index] == UInt8(ascii: "}") else { return false }
             index += 1
             return true
-        }
-    }
-
-    /// About the bytes this value takes marshalled (padding ignored), to
-    /// refuse a message before it passes what D-Bus carries.
-    var approximateSize: Int {
-        switch self {
-        case .byte: 1
-        case .boolean, .int32, .uint32: 4
-        case .int16, .uint16: 2
-        case .int64, .uint64, .double: 8
-        case .string(let text): 5 + text.utf8.count
-        case .objectPath(let path): 5 + path.rawValue.utf8.count
-        case .signature(let signature): 2 + signature.rawValue.utf8.count
-        case .variant(let inner): 2 + inner.signature.rawValue.utf8.count + inner.approximateSize
-        case .bytes(let bytes): 4 + bytes.count
-        case .array(_, let items): items.reduce(4) { $0 + $1.approximateSize }
-        case .structure(let members): members.reduce(0) { $0 + $1.approximateSize }
-        case .dictEntry(let key, let value): key.approximateSize + value.approximateSize
         }
     }
 

@@ -52,8 +52,9 @@ final class Message {
     /// it would abort on.
     func append(_ values: [DBusValue]) throws {
         var signatureBytes = 0
+        var size = 0
         for value in values {
-            try value.validate()
+            size += try value.validate()
             signatureBytes += value.signature.rawValue.utf8.count
         }
         guard signatureBytes <= 255 else {
@@ -61,7 +62,6 @@ final class Message {
         }
         // D-Bus carries at most 64 MiB in one array and 128 MiB in a message;
         // a bus drops a connection that sends more, so refuse it here.
-        let size = values.reduce(0) { $0 + $1.approximateSize }
         guard size <= Message.maxBodyBytes else {
             throw BusError(.limitExceeded, "the message would hold \(size) bytes, more than the \(Message.maxBodyBytes) D-Bus carries")
         }

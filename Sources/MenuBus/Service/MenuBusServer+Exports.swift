@@ -38,7 +38,7 @@ extension MenuBusServer {
     /// brought to its revision.
     func exported(_ number: UInt64) throws -> (Presentation, PresentationExports) {
         let presentation = try livePresentation(number)
-        if presentation.isStale, refresh(presentation) { scheduleSignal(presentation) }
+        bringUpToDate(presentation)
         guard let state = exports[number] else {
             throw BusError(name: BusError.Standard.unknownObject, message: "the menu was closed")
         }

@@ -31,9 +31,7 @@ extension MenuBusServer {
         var menu = Interface(MenuBusServer.menuInterface)
         menu.method("GetLayout", out: [arg("revision", UInt32.self), arg("items", signature: "a(ssa{sv})")]) { [unowned self] call in
             let presentation = try self.livePresentation(number)
-            if presentation.isStale, self.refresh(presentation) {
-                self.scheduleSignal(presentation)
-            }
+            self.bringUpToDate(presentation)
             call.reply(with: try presentation.layoutReply())
             return []
         }
@@ -60,6 +58,12 @@ extension MenuBusServer {
     }
 
     // MARK: Composing and signalling
+
+    /// Recomposes a stale presentation before a caller reads it; a change
+    /// still goes out as its (coalesced) signal.
+    func bringUpToDate(_ presentation: Presentation) {
+        if presentation.isStale, refresh(presentation) { scheduleSignal(presentation) }
+    }
 
     /// Composes the presentation from the current context and providers,
     /// resolves deferred elements and asks for the missing ones. Returns
@@ -185,7 +189,7 @@ extension MenuBusServer {
             throw BusError(name: BusError.Standard.unknownObject, message: "the menu was closed by an earlier choice")
         }
         try ServiceValidation.optionCount(platformData, field: "platformData")
-        if presentation.isStale, refresh(presentation) { scheduleSignal(presentation) }
+        bringUpToDate(presentation)
         guard let element = presentation.element(itemId) else {
             throw BusError(.noSuchItem, "itemId: this menu has no item '\(itemId)'")
         }
