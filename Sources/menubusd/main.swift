@@ -96,6 +96,9 @@ do {
     exit(1)
 }
 
+// Signals are watched before the name is owned: a client may signal at once.
+server.watchSignals([SIGTERM, SIGINT])
+
 do {
     try server.claimName()
 } catch let taken as MenuBusServer.NameTaken {
@@ -109,7 +112,7 @@ do {
 }
 
 MenuBusLogging.info("menubusd \(MenuBusServer.softwareVersion) serving \(MenuBusServer.busName) as \(server.uniqueName)")
-let reason = server.run(stoppingOn: [SIGTERM, SIGINT])
+let reason = server.run()
 server.shutdown()
 switch reason {
 case .signal(let number):

@@ -6,8 +6,9 @@ import Glibc
 ///
 /// ```swift
 /// let server = try MenuBusServer(configuration: .init(address: nil))
+/// server.watchSignals([SIGTERM, SIGINT])
 /// try server.claimName()
-/// let reason = server.run(stoppingOn: [SIGTERM, SIGINT])
+/// let reason = server.run()
 /// server.shutdown()
 /// ```
 public final class MenuBusServer {
@@ -91,6 +92,7 @@ public final class MenuBusServer {
     }
     private var ownsName = false
     private var stopReason: StopReason?
+    private var signalWatcher: SignalWatcher?
 
     /// Connects to the bus; throws `BusError` when it cannot.
     public init(configuration: Configuration) throws {
@@ -122,25 +124,30 @@ public final class MenuBusServer {
         }
     }
 
-    /// Serves until one of `signals` arrives or the bus goes away.
-    public func run(stoppingOn signals: [Int32]) -> StopReason {
-        let watcher = SignalWatcher(signals: signals)
-        if let watcher {
-            loop.watch(fd: watcher.fd) { [unowned self] in
-                while let signal = watcher.next() {
-                    self.stopReason = .signal(signal)
-                    self.loop.stop()
-                }
-            }
-        } else {
-            Log.warning("cannot watch signals; stop menubusd with SIGKILL")
-        }
+    /// Serves until a signal given to `watchSignals` arrives or the bus goes away.
+    public func run() -> StopReason {
         stopReason = nil
         while stopReason == nil {
             loop.run()
         }
-        if let watcher { loop.unwatch(fd: watcher.fd) }
         return stopReason ?? .disconnected
+    }
+
+    /// Makes `signals` stop `run`. Call it before `claimName`: once the
+    /// name is owned, clients (and service managers) may signal at once, and
+    /// a signal before this would end the process without releasing the name.
+    public func watchSignals(_ signals: [Int32]) {
+        guard let watcher = SignalWatcher(signals: signals) else {
+            Log.warning("cannot watch signals; stop menubusd with SIGKILL")
+            return
+        }
+        signalWatcher = watcher
+        loop.watch(fd: watcher.fd) { [unowned self] in
+            while let signal = watcher.next() {
+                self.stopReason = .signal(signal)
+                self.loop.stop()
+            }
+        }
     }
 
     /// Releases the name and closes the connection.
