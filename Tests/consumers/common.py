@@ -28,3 +28,30 @@ def emit(tag, value=None):
 def fail(message):
     emit("ERROR", message)
     sys.exit(1)
+
+
+class Settled:
+    """Reports a changed snapshot once it has held for `polls` polls.
+
+    Consumers apply a change in steps (a new layout, then the items'
+    properties; a menu, then its submenus), so the first snapshot that
+    differs can be half done.
+    """
+
+    def __init__(self, initial, polls=10):
+        self.initial = initial
+        self.polls = polls
+        self.pending = None
+        self.held = 0
+
+    def changed(self, snapshot):
+        """The snapshot when it differs from the initial one and has settled; else None."""
+        if snapshot == self.initial:
+            self.pending = None
+            return None
+        if snapshot != self.pending:
+            self.pending = snapshot
+            self.held = 0
+            return None
+        self.held += 1
+        return snapshot if self.held >= self.polls else None

@@ -8,7 +8,7 @@
       the server accepted the event.
   dbusmenu_client.py OWNER CONTEXT KIND watch
       prints TREE, then READY; after the test changes the menu, prints
-      CHANGED with the tree the client holds then.
+      CHANGED with the tree the client holds once it has settled.
 """
 
 import sys
@@ -18,7 +18,7 @@ import gi
 gi.require_version("Dbusmenu", "0.4")
 from gi.repository import Dbusmenu, Gio, GLib  # noqa: E402
 
-from common import BUS_NAME, emit, fail, present  # noqa: E402
+from common import BUS_NAME, Settled, emit, fail, present  # noqa: E402
 
 PROPERTIES = ["type", "label", "enabled", "visible", "icon-name", "toggle-type", "toggle-state",
               "children-display", "disposition", "shortcut"]
@@ -52,7 +52,7 @@ def main():
     path = present(bus, owner, context, kind)
     client = Dbusmenu.Client.new(BUS_NAME, path)
     loop = GLib.MainLoop()
-    state = {"phase": "initial", "tree": None}
+    state = {"phase": "initial", "settled": None}
 
     def settled_tree():
         root = client.get_root()
@@ -71,7 +71,7 @@ def main():
             return True
         if state["phase"] == "initial":
             state["phase"] = "shown"
-            state["tree"] = tree
+            state["settled"] = Settled(tree)
             emit("TREE", tree)
             if mode == "read" and label is not None:
                 item = find(client.get_root(), label)
@@ -83,7 +83,7 @@ def main():
                 loop.quit()
             else:
                 emit("READY")
-        elif state["phase"] == "shown" and mode == "watch" and tree != state["tree"]:
+        elif state["phase"] == "shown" and mode == "watch" and state["settled"].changed(tree) is not None:
             emit("CHANGED", tree)
             loop.quit()
         return True

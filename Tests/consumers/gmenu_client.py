@@ -16,7 +16,7 @@ import sys
 from gi.repository import Gio, GLib
 
 import gmenu
-from common import emit, fail, present
+from common import Settled, emit, fail, present
 
 
 def main():
@@ -26,7 +26,7 @@ def main():
     path = present(bus, owner, context, kind)
     model, actions = gmenu.connect(bus, path)
     loop = GLib.MainLoop()
-    state = {"phase": "initial", "tree": None}
+    state = {"phase": "initial", "settled": None}
 
     def check():
         tree = gmenu.snapshot(model, actions)
@@ -34,7 +34,7 @@ def main():
             return True
         if state["phase"] == "initial":
             state["phase"] = "shown"
-            state["tree"] = tree
+            state["settled"] = Settled(tree)
             emit("TREE", {"items": tree})
             if mode == "read" and label is not None:
                 item = gmenu.find(tree, label)
@@ -50,7 +50,7 @@ def main():
                 loop.quit()
             else:
                 emit("READY")
-        elif mode == "watch" and tree != state["tree"]:
+        elif mode == "watch" and state["settled"].changed(tree) is not None:
             emit("CHANGED", {"items": tree})
             loop.quit()
         return True
