@@ -2,9 +2,14 @@
 /// start with a verb). Kept simple so normal titles ("Copy Link",
 /// "Add to Photos", "Delete", "Zoom In", "iCloud Settings…") pass.
 enum TitleStyle {
-    /// Short words title style leaves lower-case unless they come first.
+    /// Short words title style leaves lower-case unless they come first
+    /// (HIG, "Title-style capitalization"): articles, coordinating
+    /// conjunctions, and prepositions of four letters or fewer.
     static let minorWords: Set<Substring> = [
-        "a", "an", "the", "and", "or", "nor", "but", "of", "to", "in", "on", "for", "with", "at", "by", "as",
+        "a", "an", "the",
+        "and", "or", "nor", "but", "yet", "so",
+        "as", "at", "by", "for", "from", "in", "into", "of", "off", "on", "onto", "over", "per", "to", "upon",
+        "via", "with",
     ]
 
     /// Words that cannot start an action: articles, possessives,
@@ -62,6 +67,15 @@ enum TitleStyle {
         let start = word.drop(while: { !$0.isLetter && !$0.isNumber })
         guard let end = start.lastIndex(where: { $0.isLetter || $0.isNumber }) else { return nil }
         return start[...end]
+    }
+
+    /// A title as compared for duplicates: case folded, surrounding
+    /// punctuation and an ellipsis dropped ("Share…" and "share" are one
+    /// title); nil when nothing is left.
+    static func comparable(_ title: String) -> String? {
+        let words = words(of: title)
+        guard !words.isEmpty else { return nil }
+        return words.joined(separator: " ").lowercased()
     }
 
     /// True for "Open", "Open…" and "Open..." in any case.
