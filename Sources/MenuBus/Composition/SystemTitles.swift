@@ -1,6 +1,6 @@
 /// The titles of the items MenuBus adds, in one language: the standard
 /// commands, "Format", "Loading…", and the formats "Undo %s" / "Redo %s"
-/// (a format, since word order differs: ja 「%sを取り消す」).
+/// (a format, since word order differs: ja "%sを取り消す").
 ///
 /// A plain value the rules take, so composing stays a function of its
 /// inputs; `Localization` fills one from the gettext catalogues. Apps' own
