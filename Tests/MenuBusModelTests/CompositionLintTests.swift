@@ -157,6 +157,14 @@ final class CompositionLintTests: XCTestCase {
         let byCommand = EditMenu.compose(context: Fixtures.textField, selection: Fixtures.range, undo: nil, providers: [],
                                          appItems: [MenuElement(id: "c", title: "Copy Plain", command: .copy)])
         XCTAssertFalse(byCommand.contains { $0.id == "menubus:copy" })
+        let undo = EditMenu.compose(context: Fixtures.textField, selection: Fixtures.range,
+                                    undo: UndoSummary(canUndo: true, undoActionName: "Typing"), providers: [],
+                                    appItems: [Fixtures.action("mine", title: "Undo Typing")])
+        XCTAssertFalse(undo.contains { $0.id == "menubus:undo" }, "\(undo.ids)")
+        let provided = ContextMenu.compose(context: Fixtures.photo, items: [Fixtures.action("up", title: "Make Upper Case")],
+                                           providers: [ProviderInfo(id: "org.example.Up", title: "Make Upper Case",
+                                                                    contentTypes: ["image/*"])])
+        XCTAssertEqual(provided.filter { $0.title == "Make Upper Case" }.map(\.id), ["up"])
     }
 
     func testAReadOnlyContextWithADocumentOffersNoUndo() {

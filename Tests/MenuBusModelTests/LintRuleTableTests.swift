@@ -122,3 +122,17 @@ final class LintRuleTableTests: XCTestCase {
         XCTAssertFalse(Lint.check(kind: .edit, elements: system + Self.flat(5)).contains { $0.message.contains("items at one level") })
     }
 }
+
+final class TitleComparisonTests: XCTestCase {
+    func testTheFastPathAgreesWithTheGeneralOne() {
+        let titles = ["Copy", "copy", "Share…", "Share...", "  Paste  and Match   Style ", "Re-do!", "(Copy)", "…", "",
+                      "Save As…", "Copy \"Link\"", "Tab\tSeparated", "A", "99 Problems", "-x-"]
+        for title in titles {
+            let general = TitleStyle.words(of: title)
+            let expected = general.isEmpty ? nil : general.joined(separator: " ").lowercased()
+            XCTAssertEqual(TitleStyle.comparable(title), expected, title)
+        }
+        XCTAssertEqual(TitleStyle.comparable("Share…"), TitleStyle.comparable("share"))
+        XCTAssertEqual(TitleStyle.comparable("Копировать…"), "копировать")
+    }
+}

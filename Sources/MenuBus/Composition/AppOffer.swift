@@ -4,19 +4,37 @@
 /// many, whatever each does).
 struct AppOffer {
     private var commands: Set<StandardCommand> = []
+    /// The comparable titles of app items that one of the candidates has.
     private var titles: Set<String> = []
 
-    init(_ arranged: [MenuElement]) {
+    /// - Parameters:
+    ///   - titles: the system titles of this composition (their keys are
+    ///     computed once per language);
+    ///   - extra: other titles MenuBus may add here: "Undo Typing", a
+    ///     provider's own title.
+    /// Only an app title starting like a candidate is compared in full, so
+    /// composing stays cheap for menus of many items.
+    init(_ arranged: [MenuElement], titles system: SystemTitles, extra: [String] = []) {
+        var keys = system.keys
+        var starts = system.keyStarts
+        for title in extra {
+            guard let key = TitleStyle.comparable(title), let first = key.unicodeScalars.first else { continue }
+            keys.insert(key)
+            starts.insert(first)
+        }
         for element in arranged where element.kind == .action || element.isSubmenu {
             if let command = element.command { commands.insert(command) }
-            if let title = element.title, let key = TitleStyle.comparable(title) { titles.insert(key) }
+            guard let title = element.title, let first = TitleStyle.comparableStart(title), starts.contains(first),
+                  let key = TitleStyle.comparable(title), keys.contains(key) else { continue }
+            titles.insert(key)
         }
     }
 
-    /// True when an app item performs `command` or is titled `title`.
+    /// True when an app item performs `command` or is titled `title` (a
+    /// system title or one of the extra titles given at init).
     func covers(_ command: StandardCommand?, title: String) -> Bool {
         if let command, commands.contains(command) { return true }
-        guard let key = TitleStyle.comparable(title) else { return false }
+        guard !titles.isEmpty, let key = TitleStyle.comparable(title) else { return false }
         return titles.contains(key)
     }
 

@@ -31,7 +31,7 @@ enum ContextMenu {
     static func compose(context: ContextInfo, items: [MenuElement], providers: [ProviderInfo],
                         selection: Selection = Selection(), titles: SystemTitles = .english) -> [MenuElement] {
         var menu = AppItems.arranged(items)
-        let offer = AppOffer(menu)
+        let offer = AppOffer(menu, titles: titles, extra: providers.filter { $0.role == nil }.map(\.title))
         let section = ElementID.suggestions
         var suggestions: [MenuElement] = []
         func suggest(_ command: StandardCommand, icon: String? = nil) {

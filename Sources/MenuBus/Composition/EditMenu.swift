@@ -33,7 +33,8 @@ enum EditMenu {
                         providers: [ProviderInfo], appItems: [MenuElement],
                         titles: SystemTitles = .english) -> [MenuElement] {
         let app = AppItems.arranged(appItems, under: ElementID.section(4))
-        let offer = AppOffer(app)
+        let undoTitles = undo.map { [titles.undo($0.undoActionName), titles.redo($0.redoActionName)] } ?? []
+        let offer = AppOffer(app, titles: titles, extra: undoTitles + providers.filter { $0.role == nil }.map(\.title))
         var groups: [[MenuElement]] = [[], [], []]
         func add(_ group: Int, _ command: StandardCommand, title: String? = nil, icon: String? = nil,
                  state: MenuElement.State = .off) {

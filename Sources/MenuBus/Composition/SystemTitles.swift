@@ -21,10 +21,21 @@ struct SystemTitles: Hashable, Sendable {
     let translations: [String: String]
     /// The language is written right to left.
     let rightToLeft: Bool
+    /// `TitleStyle.comparable` of every title MenuBus adds (the commands
+    /// and Format, in this language), and their first scalars: what app
+    /// items are compared against to leave out a system item they repeat.
+    let keys: Set<String>
+    let keyStarts: Set<Unicode.Scalar>
 
     init(translations: [String: String], rightToLeft: Bool) {
         self.translations = translations
         self.rightToLeft = rightToLeft
+        var keys: Set<String> = []
+        for source in StandardCommand.allCases.map(\.title) + [Self.formatTitle] {
+            if let key = TitleStyle.comparable(translations[source] ?? source) { keys.insert(key) }
+        }
+        self.keys = keys
+        keyStarts = Set(keys.compactMap(\.unicodeScalars.first))
     }
 
     func text(_ source: String) -> String {
