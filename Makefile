@@ -13,6 +13,8 @@ SYSTEMD_USER_DIR = $(PREFIX)/lib/systemd/user
 MAN_DIR = $(PREFIX)/share/man
 BASH_COMPLETION_DIR = $(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETION_DIR = $(PREFIX)/share/zsh/site-functions
+LOCALE_DIR = $(PREFIX)/share/locale
+LOCALE_BUILD_DIR = .build/share/locale
 
 .PHONY: all build install uninstall test clean
 
@@ -20,6 +22,7 @@ all: build
 
 build:
 	swift build -c $(CONFIG)
+	scripts/build-locale $(LOCALE_BUILD_DIR)
 
 # Installs what `make build` produced; it does not build, so that
 # `sudo make install` never runs the compiler as root.
@@ -41,6 +44,12 @@ install:
 	install -d -m 0755 $(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(ZSH_COMPLETION_DIR)
 	$(BUILDDIR)/menubus-cli completions bash > $(DESTDIR)$(BASH_COMPLETION_DIR)/menubus-cli
 	$(BUILDDIR)/menubus-cli completions zsh > $(DESTDIR)$(ZSH_COMPLETION_DIR)/_menubus-cli
+	# Localisation: the catalogues `make build` compiled from po/*.po.
+	for mo in $(LOCALE_BUILD_DIR)/*/LC_MESSAGES/menubus.mo; do \
+		test -f $$mo || { echo "make install: no catalogues in $(LOCALE_BUILD_DIR); run 'make' first" >&2; exit 1; }; \
+		lang=$${mo#$(LOCALE_BUILD_DIR)/}; lang=$${lang%%/*}; \
+		install -D -m 0644 $$mo $(DESTDIR)$(LOCALE_DIR)/$$lang/LC_MESSAGES/menubus.mo; \
+	done
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/menubusd $(DESTDIR)$(BINDIR)/menubus-cli \
@@ -52,6 +61,7 @@ uninstall:
 		$(DESTDIR)$(DBUS_INTERFACES_DIR)/org.menubus.MenuBus1.Provider.xml \
 		$(DESTDIR)$(MAN_DIR)/man8/menubusd.8 $(DESTDIR)$(MAN_DIR)/man1/menubus-cli.1 \
 		$(DESTDIR)$(BASH_COMPLETION_DIR)/menubus-cli $(DESTDIR)$(ZSH_COMPLETION_DIR)/_menubus-cli
+	rm -f $(DESTDIR)$(LOCALE_DIR)/*/LC_MESSAGES/menubus.mo
 
 test:
 	scripts/test

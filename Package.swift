@@ -14,7 +14,9 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
-        .target(name: "MenuBus", dependencies: ["CDBus"]),
+        // glibc's gettext (libintl.h), for MenuBus's own titles in the user's language.
+        .systemLibrary(name: "CGettext"),
+        .target(name: "MenuBus", dependencies: ["CDBus", "CGettext"]),
         .executableTarget(name: "menubusd", dependencies: ["MenuBus"]),
         .executableTarget(name: "menubus-cli", dependencies: ["MenuBus"]),
         .executableTarget(name: "menubus-bench", dependencies: ["MenuBus"], path: "bench/menubus-bench"),

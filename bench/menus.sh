@@ -44,6 +44,9 @@ if [ "$BUILD" = 1 ]; then
         { tail -n 30 "$TMP/build.log" >&2; exit 1; }
 fi
 
+# The gettext catalogues the localised GetEditMenu row reads (.build/share/locale).
+scripts/build-locale
+
 timeout 1200 dbus-daemon --session --nofork --print-address=1 >"$TMP/bus.address" 2>"$TMP/bus.log" &
 BUS_PID=$!
 ADDR=""

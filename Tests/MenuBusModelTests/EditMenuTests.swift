@@ -137,8 +137,7 @@ final class EditMenuTests: XCTestCase {
             providers: [Fixtures.upper] + Fixtures.allRoles.reversed(),
             appItems: [Fixtures.action("define")])
         XCTAssertEqual(menu.ids, [
-            "menubus:section:1", "menubus:undo", "menubus:redo",
-            "menubus:section:2", "menubus:cut", "menubus:copy", "menubus:paste", "menubus:paste-and-match-style",
+            "menubus:section:2", "menubus:undo", "menubus:redo", "menubus:cut", "menubus:copy", "menubus:paste", "menubus:paste-and-match-style",
             "menubus:delete", "menubus:select-all",
             "menubus:section:3", "menubus:format", "menubus:bold", "menubus:italic", "menubus:underline",
             "menubus:lookup", "menubus:translate", "menubus:search-web", "menubus:share",
@@ -147,6 +146,8 @@ final class EditMenuTests: XCTestCase {
         ])
         XCTAssertEqual(menu.element("menubus:undo")?.title, "Undo Typing")
         XCTAssertEqual(menu.element("menubus:redo")?.title, "Redo Bold")
+        XCTAssertEqual(menu.element("menubus:undo")?.parent, "menubus:section:2",
+                       "with four groups, Undo joins the editing group: three sections at most")
         XCTAssertNoThrow(try ElementValidation.validate(menu, allowReserved: true))
     }
 
@@ -164,7 +165,7 @@ final class EditMenuTests: XCTestCase {
         XCTAssertEqual(copy?.title, "Copy")
         XCTAssertEqual(copy?.icon, "edit-copy")
         XCTAssertEqual(copy?.parent, "menubus:section:2")
-        XCTAssertEqual(menu.element("menubus:undo")?.parent, "menubus:section:1")
+        XCTAssertEqual(menu.element("menubus:undo")?.parent, "menubus:section:2")
         let provider = menu.element("menubus:provider:org.example.Upper")
         XCTAssertEqual(provider?.title, "Make Upper Case")
         XCTAssertNil(provider?.command)

@@ -125,7 +125,7 @@ final class LintTests: XCTestCase {
 
     func testValidationFaultsAreErrorsNotThrows() {
         let menu = [Fixtures.action("a", parent: "nowhere", title: "Copy"), MenuElement(id: "b"),
-                    MenuElement(id: "menubus:x", title: "Copy"), MenuElement(id: "bad id", title: "Copy")]
+                    MenuElement(id: "menubus:x", title: "Paste"), MenuElement(id: "bad id", title: "Cut")]
         let found = findings(menu)
         assertFinding(menu, .error, on: "a", saying: "not an element of this menu")
         assertFinding(menu, .error, on: "b", saying: "needs a title")
@@ -136,7 +136,7 @@ final class LintTests: XCTestCase {
     }
 
     func testFindingsComeInElementOrder() {
-        let menu = [Fixtures.action("z", title: "copy"), Fixtures.action("a", title: "Copy", shortcut: "<Control>c"),
+        let menu = [Fixtures.action("z", title: "copy link"), Fixtures.action("a", title: "Copy", shortcut: "<Control>c"),
                     MenuElement(id: "b")]
         XCTAssertEqual(findings(menu).map(\.elementId), ["z", "a", "b"])
     }

@@ -274,7 +274,7 @@ final class MenuServiceTests: BusTestCase {
         assertBusError(BusError.Standard.invalidArgs) { _ = try callDaemon(raw, "PublishContext", [.string("bad id!"), Wire.encode(textField), Wire.encode(good)]) }
         XCTAssertTrue(daemon.isRunning)
         XCTAssertEqual(try app.contextMenu(contextId: "f").revision, revision, "the app's context is untouched")
-        let rawMenu = try callDaemon(raw, "GetContextMenu", [.string(""), .string("f")])
+        let rawMenu = try callDaemon(raw, "GetContextMenu", [.string(""), .string("f"), .array("{sv}", [])])
         XCTAssertEqual(try Wire.decodeElements(rawMenu[1], allowReserved: true).filter { $0.id == "keep" }.count, 1, "earlier items kept")
     }
 

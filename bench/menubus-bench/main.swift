@@ -106,25 +106,32 @@ if mode == "all" || mode == "calls" {
     let presenter = try MenuBusClient(address: address)
     let menu = try presenter.present(owner: "org.menubus.Bench", contextId: "list", kind: .context)
     let layout = try presenter.layout(of: menu)
-    var ping = Samples(), editMenu = Samples(), getLayout = Samples()
+    var ping = Samples(), editMenu = Samples(), getLayout = Samples(), localized = Samples()
     for _ in 0..<500 {
         try presenter.ping()
         _ = try presenter.editMenu(owner: "org.menubus.Bench", contextId: "text")
+        _ = try presenter.editMenu(owner: "org.menubus.Bench", contextId: "text", locale: "ja")
         _ = try presenter.layout(of: menu)
     }
     // Interleaved, so drift on a shared machine hits every call alike.
     for _ in 0..<iterations {
         try ping.time { try presenter.ping() }
         try editMenu.time { _ = try presenter.editMenu(owner: "org.menubus.Bench", contextId: "text") }
+        try localized.time { _ = try presenter.editMenu(owner: "org.menubus.Bench", contextId: "text", locale: "ja") }
         try getLayout.time { _ = try presenter.layout(of: menu) }
     }
     print("## Round trips to menubusd (client decodes every reply)\n")
     print("| call | p50 µs | p99 µs | samples |\n| --- | --- | --- | --- |")
     row("Peer.Ping", ping)
     row("GetEditMenu (text, range selected)", editMenu)
+    row("GetEditMenu, locale ja (gettext catalogue)", localized)
     row("Menu.GetLayout (\(layout.elements.count) elements)", getLayout)
     print("")
     print("GetEditMenu p50 / Ping p50 = \(format(editMenu.p50 / ping.p50))x (target <= 2x)")
+    print("GetEditMenu (ja) p50 / Ping p50 = \(format(localized.p50 / ping.p50))x (target <= 2x)")
+    let japanese = try presenter.editMenu(owner: "org.menubus.Bench", contextId: "text", locale: "ja")
+    let copyTitle = japanese.elements.first { $0.id == "menubus:copy" }?.title ?? "?"
+    print("(locale ja: Copy reads '\(copyTitle)'\(copyTitle == "Copy" ? "; NO CATALOGUE FOUND, the row measured English" : ""))")
     print("GetLayout p50 / Ping p50 = \(format(getLayout.p50 / ping.p50))x (target <= 3x)\n")
 }
 

@@ -18,6 +18,14 @@ extension MenuBusClient {
             self?.onCommand?(invocation)
             return []
         }
+        client.method("MenuPresented", in: [arg("contextId", String.self), arg("kind", String.self),
+                                            arg("menu", ObjectPath.self)]) { [weak self] call in
+            try self?.checkFromDaemon(call)
+            let kind: String = try call.argument(1)
+            let path: ObjectPath = try call.argument(2)
+            if let menuKind = MenuKind(rawValue: kind) { self?.onMenuPresented?(try call.argument(0), menuKind, path.rawValue) }
+            return []
+        }
         client.method("ProvideElements", in: [arg("contextId", String.self), arg("elementId", String.self)],
                       out: [arg("elements", signature: "a(ssa{sv})")]) { [weak self] call in
             try self?.checkFromDaemon(call)

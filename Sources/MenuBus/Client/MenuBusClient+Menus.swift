@@ -72,20 +72,33 @@ extension MenuBusClient {
     }
 
     /// The composed context menu of `contextId`; `owner` is an app id, a unique name, or "" for this app.
-    public func contextMenu(owner: String = "", contextId: String) throws -> Menu {
-        try menu(callManager("GetContextMenu", [.string(owner), .string(contextId)]))
+    /// `locale` ("ru", "ja_JP.UTF-8") sets the language of MenuBus's own titles; nil: the session's.
+    public func contextMenu(owner: String = "", contextId: String, locale: String? = nil) throws -> Menu {
+        try menu(callManager("GetContextMenu", [.string(owner), .string(contextId), Self.localeOptions(locale)]))
     }
 
     /// The composed edit menu for the context's current selection.
-    public func editMenu(owner: String = "", contextId: String) throws -> Menu {
-        try menu(callManager("GetEditMenu", [.string(owner), .string(contextId)]))
+    public func editMenu(owner: String = "", contextId: String, locale: String? = nil) throws -> Menu {
+        try menu(callManager("GetEditMenu", [.string(owner), .string(contextId), Self.localeOptions(locale)]))
     }
 
     /// Presents a menu; it stays live until dismissed, chosen from, or its owner leaves.
-    public func present(owner: String = "", contextId: String, kind: MenuKind) throws -> PresentedMenu {
-        let reply = try callManager("PresentMenu", [.string(owner), .string(contextId), .string(kind.rawValue), .array("{sv}", [])])
+    /// `anchor` is where the presenter places it (passed through as the
+    /// menu's `Anchor`); `locale` as for `editMenu`.
+    public func present(owner: String = "", contextId: String, kind: MenuKind, anchor: Rect? = nil,
+                        locale: String? = nil) throws -> PresentedMenu {
+        var options: [String: DBusValue] = [:]
+        if let anchor { options["anchor"] = WireValue.rectValue(anchor) }
+        if let locale { options["locale"] = .string(locale) }
+        let reply = try callManager("PresentMenu", [.string(owner), .string(contextId), .string(kind.rawValue), options.dbusValue])
         guard let first = reply.first, case .objectPath(let path) = first else { throw unexpected("PresentMenu", reply) }
         return PresentedMenu(path: path)
+    }
+
+    private static func localeOptions(_ locale: String?) -> DBusValue {
+        var options: [String: DBusValue] = [:]
+        if let locale { options["locale"] = .string(locale) }
+        return options.dbusValue
     }
 
     /// The presented menu's current layout.

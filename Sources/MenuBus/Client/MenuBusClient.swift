@@ -14,6 +14,9 @@ public final class MenuBusClient {
     public var onAction: ((ActionInvocation) -> Void)?
     /// A standard command was chosen in a menu of this app's contexts.
     public var onCommand: ((CommandInvocation) -> Void)?
+    /// One of this app's menus was presented: (contextId, kind, menu path),
+    /// as `QMenu::aboutToShow`; nothing is answered.
+    public var onMenuPresented: ((String, MenuKind, String) -> Void)?
     /// Fills a deferred element: (contextId, elementId) to the elements that replace it.
     public var provideElements: ((String, String) throws -> [MenuElement])?
     /// The selected text of a context, for providers when the selection carried none.

@@ -22,7 +22,7 @@ enum DeferredElements {
     /// Content that would take the menu past `Limits.maxElementsPerMenu`
     /// counts as failed: a menu never grows past what a client may publish.
     static func resolve(_ composed: [MenuElement], provided: [String: [MenuElement]],
-                        failed: Set<String>) -> Resolution {
+                        failed: Set<String>, loadingTitle: String = loadingTitle) -> Resolution {
         guard composed.contains(where: { $0.kind == .deferred }) else {
             return Resolution(elements: composed, waiting: [])
         }

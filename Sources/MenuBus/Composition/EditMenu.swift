@@ -3,7 +3,8 @@
 /// Groups, each an inline section `menubus:section:<n>` shown only when
 /// not empty:
 ///
-/// 1. Undo ‹name›, Redo ‹name›: when the document can undo / redo.
+/// 1. Undo ‹name›, Redo ‹name›: when the context is editable and its
+///    document can undo / redo.
 /// 2. Cut (range or all, L > 0, editable), Copy (range or all, L > 0),
 ///    Paste (editable, and the pasteboard offers a type the context
 ///    accepts), Paste and Match Style (editable, rich text, and the
@@ -17,6 +18,11 @@
 ///    context, when something is selected.
 /// 4. The app's own items, arranged as `AppItems` describes.
 ///
+/// When all four groups have items, group 1 joins group 2 (three sections
+/// at most). System items carry their command's accelerator and, so no
+/// group is half with icons, an icon each. A system item whose command or
+/// title one of the app's items already has is left out.
+///
 /// A command the context does not support never shows; what is unavailable
 /// is left out, not dimmed.
 enum EditMenu {
@@ -24,73 +30,77 @@ enum EditMenu {
     static let roleOrder: [ProviderRole] = [.lookup, .translate, .searchWeb, .share]
 
     static func compose(context: ContextInfo, selection: Selection, undo: UndoSummary?,
-                        providers: [ProviderInfo], appItems: [MenuElement]) -> [MenuElement] {
-        var menu: [MenuElement] = []
-        menu.reserveCapacity(24 + appItems.count)
+                        providers: [ProviderInfo], appItems: [MenuElement],
+                        titles: SystemTitles = .english) -> [MenuElement] {
+        let app = AppItems.arranged(appItems, under: ElementID.section(4))
+        let undoTitles = undo.map { [titles.undo($0.undoActionName), titles.redo($0.redoActionName)] } ?? []
+        let offer = AppOffer(app, titles: titles, extra: undoTitles + providers.filter { $0.role == nil }.map(\.title))
+        var groups: [[MenuElement]] = [[], [], []]
+        func add(_ group: Int, _ command: StandardCommand, title: String? = nil, icon: String? = nil,
+                 state: MenuElement.State = .off) {
+            let title = title ?? titles.title(command)
+            guard !offer.covers(command, title: title) else { return }
+            groups[group - 1].append(.system(command, parent: ElementID.section(group), title: title, icon: icon,
+                                             state: state, shortcut: true))
+        }
 
-        // Group 1
-        if let undo {
-            let section = ElementID.section(1)
-            let start = menu.count
-            menu.append(.systemSection(section))
-            if undo.canUndo && context.supports(.undo) {
-                menu.append(.system(.undo, parent: section, title: undo.undoTitle))
-            }
-            if undo.canRedo && context.supports(.redo) {
-                menu.append(.system(.redo, parent: section, title: undo.redoTitle))
-            }
-            dropIfEmpty(&menu, sectionAt: start)
+        // Group 1: only where the user can change the content; a read-only
+        // view of a document has nothing of its own to undo.
+        if let undo, context.editable {
+            if undo.canUndo && context.supports(.undo) { add(1, .undo, title: titles.undo(undo.undoActionName)) }
+            if undo.canRedo && context.supports(.redo) { add(1, .redo, title: titles.redo(undo.redoActionName)) }
         }
 
         // Group 2
         let contextTypes = ContentType.parse(context.effectiveContentTypes)
         let pasteboard = ContentType.parse(selection.pasteboardTypes)
-        do {
-            let section = ElementID.section(2)
-            let start = menu.count
-            menu.append(.systemSection(section))
-            let selected = selection.hasSelectedContent
-            let editable = context.editable
-            func add(_ command: StandardCommand, when condition: Bool) {
-                if condition && context.supports(command) {
-                    menu.append(.system(command, parent: section))
-                }
-            }
-            add(.cut, when: selected && editable)
-            add(.copy, when: selected)
-            add(.paste, when: editable && ContentType.anyAccepts(contextTypes, pasteboard))
-            add(.pasteAndMatchStyle, when: editable && context.richText && holdsRichText(pasteboard))
-            add(.delete, when: selected && editable)
-            add(.select, when: (selection.kind == .none || selection.kind == .caret) && context.hasContent)
-            add(.selectAll, when: context.hasContent && selection.kind != .all)
-            dropIfEmpty(&menu, sectionAt: start)
+        let selected = selection.hasSelectedContent
+        let editable = context.editable
+        func add2(_ command: StandardCommand, when condition: Bool) {
+            if condition && context.supports(command) { add(2, command) }
         }
+        add2(.cut, when: selected && editable)
+        add2(.copy, when: selected)
+        add2(.paste, when: editable && ContentType.anyAccepts(contextTypes, pasteboard))
+        add2(.pasteAndMatchStyle, when: editable && context.richText && holdsRichText(pasteboard))
+        add2(.delete, when: selected && editable)
+        add2(.select, when: (selection.kind == .none || selection.kind == .caret) && context.hasContent)
+        add2(.selectAll, when: context.hasContent && selection.kind != .all)
 
         // Group 3
-        do {
-            let section = ElementID.section(3)
-            let start = menu.count
-            menu.append(.systemSection(section))
-            appendFormat(to: &menu, parent: section, context: context, selection: selection)
-            if selection.hasSelectedContent && !providers.isEmpty {
-                let matching = MatchingProviders(providers, contextTypes: contextTypes, editable: context.editable)
-                for role in roleOrder where context.supports(role.command) {
-                    if let provider = matching.provider(for: role) {
-                        menu.append(.system(role.command, parent: section, icon: provider.icon))
-                    }
-                }
-                for provider in matching.ownItems {
-                    menu.append(.providerItem(provider, parent: section))
-                }
+        appendFormat(to: &groups[2], parent: ElementID.section(3), context: context, selection: selection,
+                     titles: titles, offer: offer)
+        if selected && !providers.isEmpty {
+            let matching = MatchingProviders(providers, contextTypes: contextTypes, editable: context.editable)
+            for role in roleOrder where context.supports(role.command) {
+                if let provider = matching.provider(for: role) { add(3, role.command, icon: provider.icon) }
             }
-            dropIfEmpty(&menu, sectionAt: start)
+            for provider in matching.ownItems where !offer.covers(nil, title: provider.title) {
+                groups[2].append(.providerItem(provider, parent: ElementID.section(3)))
+            }
         }
 
-        // Group 4
-        let start = menu.count
-        menu.append(.systemSection(ElementID.section(4)))
-        AppItems.append(appItems, under: ElementID.section(4), to: &menu)
-        dropIfEmpty(&menu, sectionAt: start)
+        // Four groups are one more than a menu should have (Lint's section
+        // rule): then Undo and Redo join the editing group, at its start.
+        if !groups[0].isEmpty && !groups[1].isEmpty && !groups[2].isEmpty && !app.isEmpty {
+            for index in groups[0].indices { groups[0][index].parent = ElementID.section(2) }
+            groups[1] = groups[0] + groups[1]
+            groups[0] = []
+        }
+
+        var menu: [MenuElement] = []
+        menu.reserveCapacity(24 + app.count)
+        for (offset, var group) in groups.enumerated() where !group.isEmpty {
+            let section = ElementID.section(offset + 1)
+            AppOffer.fitIcons(&group, parent: section, siblingsHaveIcons: true)
+            menu.append(.systemSection(section))
+            menu += group
+        }
+        // Group 4: the app's own items, after every system item.
+        if !app.isEmpty {
+            menu.append(.systemSection(ElementID.section(4)))
+            menu += app
+        }
         return menu
     }
 
@@ -103,30 +113,24 @@ enum EditMenu {
     }
 
     /// Format ▸ Bold / Italic / Underline, for the supported ones.
-    private static func appendFormat(to menu: inout [MenuElement], parent: String,
-                                     context: ContextInfo, selection: Selection) {
+    private static func appendFormat(to menu: inout [MenuElement], parent: String, context: ContextInfo,
+                                     selection: Selection, titles: SystemTitles, offer: AppOffer) {
         guard context.editable && context.richText && selection.hasSelectedContent else { return }
-        let bold = context.supports(.bold)
-        let italic = context.supports(.italic)
-        let underline = context.supports(.underline)
-        guard bold || italic || underline else { return }
-        menu.append(MenuElement(id: ElementID.format, parent: parent, kind: .menu, title: "Format"))
-        func add(_ command: StandardCommand, _ attribute: Selection.TextAttribute) {
-            let state: MenuElement.State = selection.attributes.contains(attribute) ? .on : .off
-            menu.append(.system(command, parent: ElementID.format, state: state))
+        let commands = [StandardCommand.bold, .italic, .underline].filter {
+            context.supports($0) && !offer.covers($0, title: titles.title($0))
         }
-        if bold { add(.bold, .bold) }
-        if italic { add(.italic, .italic) }
-        if underline { add(.underline, .underline) }
+        guard !commands.isEmpty, !offer.covers(nil, title: titles.format) else { return }
+        menu.append(MenuElement(id: ElementID.format, parent: parent, kind: .menu, title: titles.format))
+        for command in commands {
+            let attribute: Selection.TextAttribute = command == .bold ? .bold : command == .italic ? .italic : .underline
+            let state: MenuElement.State = selection.attributes.contains(attribute) ? .on : .off
+            menu.append(.system(command, parent: ElementID.format, title: titles.title(command), state: state,
+                                shortcut: true))
+        }
     }
 
     /// True when the pasteboard offers text/html, text/rtf or application/rtf.
     static func holdsRichText(_ types: [ContentType]) -> Bool {
         types.contains { type in ContentType.richTypes.contains { $0.isSame(as: type) } }
-    }
-
-    /// Removes the section element at `start` when nothing followed it.
-    private static func dropIfEmpty(_ menu: inout [MenuElement], sectionAt start: Int) {
-        if menu.count == start + 1 { menu.removeLast() }
     }
 }

@@ -47,5 +47,21 @@ extension Lint {
         }
 
         func isVisible(_ index: Int) -> Bool { visible[index] }
+
+        /// The visible actions and submenus shown at the level of
+        /// `container` (-1: the top), through its inline sections.
+        func levelItems(of container: Int) -> [Int] {
+            var result: [Int] = []
+            var stack = Array(children(of: container).reversed())
+            while let index = stack.popLast() {
+                guard visible[index] else { continue }
+                if elements[index].isSection {
+                    stack.append(contentsOf: childLists[index].reversed())
+                } else if elements[index].kind == .action || elements[index].isSubmenu {
+                    result.append(index)
+                }
+            }
+            return result
+        }
     }
 }

@@ -4,10 +4,18 @@
 /// Errors: every fault `ElementValidation` finds (missing or later parent,
 /// bad or reserved id, duplicate ids, missing title…). Warnings: a submenu
 /// inside a submenu, more than three sections in one menu, icons on some
-/// siblings but not all, an "Open" item (context menus), keyboard
-/// shortcuts (context menus), a destructive item before a plain sibling,
-/// more than one `on` item in a single-selection menu, titles not in title
-/// style. Info: an action whose title does not start like a verb.
+/// actions but not all (submenus need no glyph), an "Open" item (context
+/// menus), keyboard shortcuts (context menus), edit commands in a context
+/// menu (an item offers one or the other), a destructive item before a
+/// plain sibling, more than one `on` item in a single-selection menu, more
+/// than `maxItemsPerLevel` of the app's items at one level, a command or a
+/// title offered twice, titles not in title style. Info: an action whose
+/// title does not start like a verb.
+///
+/// MenuBus's own elements (`menubus:` ids) do not count toward the item
+/// limit (their number is bounded by the composition rules), and their
+/// titles are not style-checked (each language's catalogue follows that
+/// language's conventions).
 ///
 /// Hidden elements count only for the rules about single elements (their
 /// ids, titles); the rules about how a menu looks skip them, and a hidden
@@ -15,14 +23,26 @@
 /// found is reported as an error and, with everything under it, skipped by
 /// the rules about how a menu looks.
 enum Lint {
-    static func check(kind: MenuKind, elements: [MenuElement]) -> [LintFinding] {
+    /// Items (actions and submenus, through inline sections) of the app's
+    /// own one level may hold before `Lint` asks to trim it.
+    static let maxItemsPerLevel = 15
+
+    /// Commands of the edit menu; in a context menu they mean the item
+    /// offers both menus. Copy, Delete and the suggestions are at home in both.
+    static let editOnlyCommands: Set<StandardCommand> = [
+        .undo, .redo, .cut, .paste, .pasteAndMatchStyle, .select, .selectAll,
+    ]
+
+    /// - Parameter composed: the menu is one MenuBus composed, so its
+    ///   `menubus:` ids are not the app's fault.
+    static func check(kind: MenuKind, elements: [MenuElement], composed: Bool = false) -> [LintFinding] {
         var findings: [(index: Int, finding: LintFinding)] = []
         func add(_ index: Int, _ severity: LintFinding.Severity, _ message: String) {
             let id = elements.indices.contains(index) ? elements[index].id : ""
             findings.append((index, LintFinding(severity: severity, elementId: id, message: message)))
         }
 
-        for problem in ElementValidation.problems(in: elements) {
+        for problem in ElementValidation.problems(in: elements, allowReserved: composed) {
             add(problem.index ?? -1, .error, sentence(problem.error))
         }
 
@@ -32,7 +52,11 @@ enum Lint {
         }
         for container in structure.containers where container < 0 || structure.isVisible(container) {
             checkSiblings(of: container, structure: structure, add: add)
+            if container < 0 || elements[container].isSubmenu {
+                checkLevel(of: container, structure: structure, add: add)
+            }
         }
+        checkCommands(kind: kind, structure: structure, add: add)
 
         // Stable: by element, then in rule order.
         return findings.enumerated()
@@ -55,7 +79,7 @@ enum Lint {
         if visible && kind == .context, let shortcut = element.shortcut {
             add(index, .warning, "\(name) has the keyboard shortcut \(quoted(shortcut)); context menus do not show shortcuts, so put it in the app's main menu instead.")
         }
-        if let title = element.title {
+        if let title = element.title, !ElementID.isReserved(element.id) {
             if let word = TitleStyle.lowerCaseWord(in: title) {
                 add(index, .warning, "Title \(quoted(title)) is not in title style: capitalize \(quoted(String(word))) (short words such as 'to', 'and', 'of' stay lower-case after the first word).")
             } else if element.kind == .action && element.command == nil && TitleStyle.startsWithNonVerb(title) {
@@ -90,12 +114,13 @@ enum Lint {
             }
         }
 
-        // Icons on some siblings but not all.
-        let items = children.filter { elements[$0].kind == .action || elements[$0].isSubmenu }
+        // Icons on some sibling actions but not all; a submenu needs no
+        // glyph (HIG: its title and chevron say what it is).
+        let items = children.filter { elements[$0].kind == .action }
         let withIcon = items.filter { elements[$0].icon != nil }
         if !withIcon.isEmpty && withIcon.count < items.count,
            let missing = items.first(where: { elements[$0].icon == nil }) {
-            add(missing, .warning, "\(quoted(elements[missing].title ?? elements[missing].id)) has no icon while \(withIcon.count) of its \(items.count) siblings have one; give every item in the group an icon, or none.")
+            add(missing, .warning, "\(quoted(elements[missing].title ?? elements[missing].id)) has no icon while \(withIcon.count) of its \(items.count) sibling items have one; icons help people scan a menu only when every item in the group has one, so give each an icon, or none.")
         }
 
         // Destructive items last.
@@ -114,6 +139,50 @@ enum Lint {
             let on = children.filter { elements[$0].state == .on }.count
             if on > 1 {
                 add(container, .warning, "\(containerName) is single-selection but \(on) of its items are on; turn on at most one.")
+            }
+        }
+    }
+
+    /// Rules about everything shown at one level (the top or a submenu,
+    /// through its inline sections): too many items, one title twice.
+    private static func checkLevel(of container: Int, structure: Structure,
+                                   add: (Int, LintFinding.Severity, String) -> Void) {
+        let elements = structure.elements
+        let items = structure.levelItems(of: container)
+        let containerName = container < 0 ? "The menu" : "Menu \(quoted(elements[container].title ?? elements[container].id))"
+        let own = items.filter { !ElementID.isReserved(elements[$0].id) }.count
+        if own > maxItemsPerLevel {
+            add(container, .warning, "\(containerName) shows \(own) items at one level; a menu should offer only the commands people use most, so keep it to \(maxItemsPerLevel) or fewer and move the rest into a submenu or the app's main menu.")
+        }
+        var seen: [String: Int] = [:]
+        for index in items {
+            guard let title = elements[index].title, let key = TitleStyle.comparable(title) else { continue }
+            if let first = seen[key] {
+                add(index, .warning, "\(quoted(title)) has the same title as \(quoted(elements[first].id)); two items with one name make people guess which does what, so offer each command once.")
+            } else {
+                seen[key] = index
+            }
+        }
+    }
+
+    /// Rules about the commands of the whole menu: a command twice, edit
+    /// commands in a context menu.
+    private static func checkCommands(kind: MenuKind, structure: Structure,
+                                      add: (Int, LintFinding.Severity, String) -> Void) {
+        let elements = structure.elements
+        var seen: [StandardCommand: Int] = [:]
+        var reportedEditCommand = false
+        for index in elements.indices where structure.isVisible(index) && elements[index].kind == .action {
+            guard let command = elements[index].command else { continue }
+            let name = quoted(elements[index].title ?? elements[index].id)
+            if let first = seen[command] {
+                add(index, .warning, "\(name) performs the system command '\(command.rawValue)' that \(quoted(elements[first].id)) already offers; a menu offers each command once, so people need not wonder which one to choose.")
+            } else {
+                seen[command] = index
+            }
+            if kind == .context && editOnlyCommands.contains(command) && !reportedEditCommand {
+                reportedEditCommand = true
+                add(index, .warning, "\(name) is an edit-menu command ('\(command.rawValue)') in a context menu; an item should offer either a context menu or an edit menu, not both, so people know what a long press or a secondary click does.")
             }
         }
     }

@@ -51,6 +51,8 @@ extension BusError {
         case timeout = "Timeout"
         case nothingToUndo = "NothingToUndo"
         case nothingToRedo = "NothingToRedo"
+        /// The menu would be empty, or its context has `enabled` false.
+        case nothingToShow = "NothingToShow"
 
         /// The full D-Bus error name.
         public var errorName: String { BusError.domainPrefix + rawValue }

@@ -236,6 +236,19 @@ final class Connection {
 
     var pendingCallCount: Int { pending.count }
 
+    /// Calls a method with no reply asked for: fire and forget, nothing
+    /// pending, nothing to time out. Failures to build or queue are logged.
+    func notify(destination: String, path: ObjectPath, interface: String, member: String, arguments: [DBusValue]) {
+        do {
+            let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
+            try message.append(arguments)
+            message.setNoReply()
+            if !send(message) { Log.warning("cannot queue \(member) to \(destination)") }
+        } catch {
+            Log.warning("cannot build \(member) to \(destination): \(error)")
+        }
+    }
+
     /// Calls a method and blocks this thread until the reply (for command-line
     /// tools and tests; the daemon never uses it on a client).
     func callBlocking(

@@ -24,12 +24,15 @@ public struct ContextInfo: Hashable, Sendable {
     public var supportedCommands: Set<StandardCommand>?
     /// A name for the item, for presenters that show one.
     public var title: String?
+    /// False: the item offers no menu now (UIKit's
+    /// `contextMenuInteractionEnabled`); `PresentMenu` refuses.
+    public var enabled: Bool
 
     /// A context; every property has the API's default.
     public init(
         kind: Kind = .item, contentTypes: [String] = [], editable: Bool = false,
         hasContent: Bool = false, richText: Bool = false, document: String? = nil,
-        supportedCommands: Set<StandardCommand>? = nil, title: String? = nil
+        supportedCommands: Set<StandardCommand>? = nil, title: String? = nil, enabled: Bool = true
     ) {
         self.kind = kind
         self.contentTypes = contentTypes
@@ -39,6 +42,7 @@ public struct ContextInfo: Hashable, Sendable {
         self.document = document
         self.supportedCommands = supportedCommands
         self.title = title
+        self.enabled = enabled
     }
 
     /// `supportedCommands`, or when the app gave none, the default for `kind`:

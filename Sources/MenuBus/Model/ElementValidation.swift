@@ -153,6 +153,16 @@ enum ElementValidation {
                 } else if element.isSubmenu {
                     if record(.invalid(property(index, "title"), "a menu that is not inline needs a title"), at: index) { return true }
                 }
+            } else if let title = element.title, element.kind == .action || element.isSubmenu,
+                      title.allSatisfy(\.isWhitespace) {
+                if record(.invalid(property(index, "title"), "the title is empty; a menu item people cannot read cannot be chosen, so give it a title"), at: index) { return true }
+            }
+            if let shortcut = element.shortcut {
+                do throws(ModelError) {
+                    try ShortcutSyntax.check(shortcut, field: property(index, "shortcut"))
+                } catch {
+                    if record(error, at: index) { return true }
+                }
             }
             if element.kind != .menu {
                 if element.optionBits != 0 {

@@ -28,17 +28,21 @@ public struct Selection: Hashable, Sendable {
     public var attributes: Set<TextAttribute>
     /// MIME types the clipboard offers now.
     public var pasteboardTypes: [String]
+    /// Where the selection is, in the app's surface coordinates, so a
+    /// presenter can place the edit menu without covering it.
+    public var rect: Rect?
 
     /// A selection; every property has the API's default.
     public init(
         kind: Kind = .none, length: UInt32 = 0, text: String? = nil,
-        attributes: Set<TextAttribute> = [], pasteboardTypes: [String] = []
+        attributes: Set<TextAttribute> = [], pasteboardTypes: [String] = [], rect: Rect? = nil
     ) {
         self.kind = kind
         self.length = length
         self.text = text
         self.attributes = attributes
         self.pasteboardTypes = pasteboardTypes
+        self.rect = rect
     }
 
     /// A range or everything, and not empty: what Cut, Copy and Delete act on.
@@ -50,5 +54,6 @@ public struct Selection: Hashable, Sendable {
     func validate(field: String = "selection") throws(ModelError) {
         if let text { try StringCheck.length(text, field: field + ".text", maxBytes: Limits.maxSelectionTextBytes) }
         try StringCheck.list(pasteboardTypes, field: field + ".pasteboard-types", maxCount: Limits.maxContentTypes)
+        try rect?.validate(field: field + ".rect")
     }
 }

@@ -61,6 +61,41 @@ public enum StandardCommand: String, CaseIterable, Hashable, Sendable {
         }
     }
 
+    /// The accelerator people know the command by (GTK syntax), shown in
+    /// edit menus for presenters that draw shortcuts; nil where there is no
+    /// common one.
+    public var accelerator: String? {
+        switch self {
+        case .undo: "<Control>z"
+        case .redo: "<Shift><Control>z"
+        case .cut: "<Control>x"
+        case .copy: "<Control>c"
+        case .paste: "<Control>v"
+        case .pasteAndMatchStyle: "<Shift><Control>v"
+        case .delete: "Delete"
+        case .selectAll: "<Control>a"
+        case .bold: "<Control>b"
+        case .italic: "<Control>i"
+        case .underline: "<Control>u"
+        case .select, .lookup, .translate, .searchWeb, .share, .replaceSelection: nil
+        }
+    }
+
+    /// An icon for every menu item of a command, so a group of system
+    /// items is never half with icons: `icon`, else the nearest name icon
+    /// themes ship.
+    var menuIcon: String {
+        if let icon { return icon }
+        switch self {
+        case .pasteAndMatchStyle: return "edit-paste"
+        case .select: return "edit-select"
+        case .lookup: return "accessories-dictionary"
+        case .translate: return "preferences-desktop-locale"
+        case .share: return "document-send"
+        default: return "system-run"
+        }
+    }
+
     /// The edit-menu group: 1 undo/redo, 2 editing, 3 format, look up,
     /// translate, search, share (and provider commands).
     public var group: Int {

@@ -114,23 +114,27 @@ extension MenuBusServer {
     // MARK: Composition
 
     /// The menu by the rules, deferred elements still in it.
-    func compose(_ kind: MenuKind, _ context: PublishedContext, appId: String) -> [MenuElement] {
+    func compose(_ kind: MenuKind, _ context: PublishedContext, appId: String, titles: SystemTitles) -> [MenuElement] {
         switch kind {
         case .edit:
             EditMenu.compose(context: context.info, selection: context.selection,
                              undo: undoSummary(appId: appId, context: context),
-                             providers: providerInfos, appItems: context.items)
+                             providers: providerInfos, appItems: context.items, titles: titles)
         case .context:
             ContextMenu.compose(context: context.info, items: context.items, providers: providerInfos,
-                                selection: context.selection)
+                                selection: context.selection, titles: titles)
         }
     }
 
-    func composedMenu(_ kind: MenuKind, caller: String, owner: String, contextId: String) throws -> (UInt32, [MenuElement]) {
+    func composedMenu(_ kind: MenuKind, caller: String, owner: String, contextId: String,
+                      options: DBusValue) throws -> (UInt32, [MenuElement]) {
+        try ServiceValidation.optionCount(options, field: "options")
+        let locale = try PresentationOptions(wire: options).locale
         let (unique, context) = try resolveOwner(owner, caller: caller, contextId: contextId)
         // A one-off read: cached deferred content shows, others are left out
         // (nothing is asked of the app for a menu nobody presents).
-        let composed = compose(kind, context, appId: apps[unique]?.appId ?? "")
+        let composed = compose(kind, context, appId: apps[unique]?.appId ?? "",
+                               titles: Localization.shared.titles(for: locale))
         var failed: Set<String> = []
         for element in composed where element.kind == .deferred && !(element.cached && context.deferredCache[element.id] != nil) {
             failed.insert(element.id)

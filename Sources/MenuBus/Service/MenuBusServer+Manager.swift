@@ -29,10 +29,11 @@ extension MenuBusServer {
             return []
         }
         for (member, kind) in [("GetContextMenu", MenuKind.context), ("GetEditMenu", .edit)] {
-            manager.method(member, in: [arg("owner", String.self), arg("contextId", String.self)],
+            manager.method(member, in: [arg("owner", String.self), arg("contextId", String.self),
+                                        arg("options", [String: DBusValue].self)],
                            out: [arg("revision", UInt32.self), elements]) { [unowned self] call in
                 let (revision, menu) = try self.composedMenu(kind, caller: call.sender, owner: call.argument(0),
-                                                             contextId: call.argument(1))
+                                                             contextId: call.argument(1), options: call.arguments[2])
                 return [.uint32(revision), Wire.encode(menu)]
             }
         }

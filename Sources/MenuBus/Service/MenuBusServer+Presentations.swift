@@ -10,20 +10,55 @@ extension MenuBusServer {
             throw BusError.invalidArgs("kind: '\(kind)' is not 'context' or 'edit'")
         }
         try ServiceValidation.optionCount(options, field: "options")
-        let (ownerName, _) = try resolveOwner(owner, caller: caller, contextId: contextId)
+        let presentOptions = try PresentationOptions(wire: options)
+        let (ownerName, context) = try resolveOwner(owner, caller: caller, contextId: contextId)
+        guard context.info.enabled else {
+            throw BusError(.nothingToShow, "contextId: '\(contextId)' has enabled false; it offers no menu now")
+        }
         let held = presentations.values.filter { $0.presenter == caller }.count
         guard held < ServiceLimits.maxPresentationsPerPresenter else {
             throw BusError(.limitExceeded, "a presenter may hold at most \(ServiceLimits.maxPresentationsPerPresenter) live menus; dismiss some first")
         }
         nextPresentationNumber += 1
         let presentation = Presentation(number: nextPresentationNumber, kind: menuKind, owner: ownerName,
-                                        contextId: contextId, presenter: caller)
+                                        contextId: contextId, presenter: caller, options: presentOptions,
+                                        titles: Localization.shared.titles(for: presentOptions.locale))
         presentations[presentation.number] = presentation
-        connection.export(presentation.path, [menuInterface(presentation.number)] + exportInterfaces(presentation.number))
         // Compose now, so deferred elements are asked for before the reply goes.
         refresh(presentation)
+        // An empty menu is not presented (UIKit shows none when there is
+        // nothing in it); a waiting deferred element shows "Loading…", so
+        // nothing was asked of the owner for a menu refused here.
+        guard presentation.hasSomethingToShow else {
+            presentations[presentation.number] = nil
+            throw BusError(.nothingToShow, "contextId: the \(menuKind.rawValue) menu of '\(contextId)' has nothing to show now")
+        }
+        presentation.shownTitle = context.info.title ?? ""
+        presentation.shownSelectionRect = context.selection.rect
+        connection.export(presentation.path, [menuInterface(presentation.number)] + exportInterfaces(presentation.number))
         presentation.lastSignalRevision = presentation.revision
+        notifyPresented(presentation)
         return presentation.path
+    }
+
+    /// Tells the owner its menu was presented (`MenuPresented`, as
+    /// `QMenu::aboutToShow` or `menuWillOpen`), after the presenter's reply,
+    /// without a reply asked for or waited on.
+    private func notifyPresented(_ presentation: Presentation) {
+        loop.addTimer(after: 0) { [weak self] in
+            guard let self, self.presentations[presentation.number] === presentation,
+                  let app = self.apps[presentation.owner] else { return }
+            self.connection.notify(destination: app.uniqueName, path: app.clientPath,
+                                   interface: MenuBusServer.clientInterface, member: "MenuPresented",
+                                   arguments: [.string(presentation.contextId), .string(presentation.kind.rawValue),
+                                               .objectPath(presentation.path)])
+        }
+    }
+
+    /// `TextDirection` of the exports: `rtl` where the menu's language is
+    /// written right to left.
+    func textDirection(_ number: UInt64) -> String {
+        presentations[number]?.titles.rightToLeft == true ? "rtl" : "ltr"
     }
 
     /// The `org.menubus.MenuBus1.Menu` interface of presentation `number`.
@@ -47,6 +82,17 @@ extension MenuBusServer {
         }
         menu.signal("LayoutChanged", [arg("revision", UInt32.self), arg("items", signature: "a(ssa{sv})")])
         menu.signal("Closed")
+        // What a presenter titles and places the menu with.
+        menu.property("Title", String.self) { [unowned self] in self.presentations[number]?.shownTitle ?? "" }
+        menu.property("SelectionRect", signature: "(iiii)") { [unowned self] in
+            WireValue.rectValue(self.presentations[number]?.shownSelectionRect ?? Rect(x: 0, y: 0))
+        }
+        menu.property("Anchor", signature: "(iiii)", emitsValue: false) { [unowned self] in
+            WireValue.rectValue(self.presentations[number]?.options.anchor ?? Rect(x: 0, y: 0))
+        }
+        menu.property("Kind", String.self, emitsValue: false) { [unowned self] in
+            self.presentations[number]?.kind.rawValue ?? ""
+        }
         return menu
     }
 
@@ -71,16 +117,36 @@ extension MenuBusServer {
     @discardableResult
     func refresh(_ presentation: Presentation) -> Bool {
         guard let app = apps[presentation.owner], let context = app.contexts[presentation.contextId] else { return false }
-        let composed = compose(presentation.kind, context, appId: app.appId)
+        let composed = compose(presentation.kind, context, appId: app.appId, titles: presentation.titles)
         var available = presentation.provided
         for element in composed where element.kind == .deferred && element.cached && available[element.id] == nil {
             if let cached = context.deferredCache[element.id] { available[element.id] = cached }
         }
-        let resolution = DeferredElements.resolve(composed, provided: available, failed: presentation.failed)
+        let resolution = DeferredElements.resolve(composed, provided: available, failed: presentation.failed,
+                                                  loadingTitle: presentation.titles.loading)
         for element in resolution.waiting where !presentation.asked.contains(element.id) {
             askForDeferred(element, in: presentation)
         }
+        updateShownProperties(presentation, context)
         return presentation.update(resolution.elements)
+    }
+
+    /// `Title` and `SelectionRect` follow the context; a change is signalled
+    /// once the object is exported.
+    private func updateShownProperties(_ presentation: Presentation, _ context: PublishedContext) {
+        var changed: [String] = []
+        let title = context.info.title ?? ""
+        if title != presentation.shownTitle {
+            presentation.shownTitle = title
+            changed.append("Title")
+        }
+        if context.selection.rect != presentation.shownSelectionRect {
+            presentation.shownSelectionRect = context.selection.rect
+            changed.append("SelectionRect")
+        }
+        if !changed.isEmpty && presentation.lastSignalRevision != 0 {
+            connection.propertiesChanged(presentation.path, MenuBusServer.menuInterface, changed)
+        }
     }
 
     /// Marks every live menu of the context stale and schedules its signal.
@@ -220,17 +286,37 @@ extension MenuBusServer {
     func deliver(_ element: MenuElement, owner: String, contextId: String, platformData: DBusValue) {
         guard let app = apps[owner], let context = app.contexts[contextId] else { return }
         if let providerId = ElementID.providerId(in: element.id) {
-            if let provider = providers[providerId] { runProvider(provider, app: app, context: context) }
+            if let provider = providers[providerId] {
+                runProvider(provider, app: app, context: context, platformData: platformData)
+            }
         } else if let command = ElementID.command(in: element.id) {
             if let role = ProviderRole.allCases.first(where: { $0.command == command }),
                let info = EditMenu.provider(for: role, context: context.info, providers: providerInfos),
                let provider = providers[info.id] {
-                runProvider(provider, app: app, context: context)
+                runProvider(provider, app: app, context: context, platformData: platformData)
             } else {
-                callClient(app, "PerformCommand", [.string(contextId), .string(command.rawValue), .array("{sv}", [])])
+                callClient(app, "PerformCommand", [.string(contextId), .string(command.rawValue),
+                                                   .array("{sv}", MenuBusServer.passedPlatformData(platformData))])
             }
         } else {
             callClient(app, "ActionInvoked", [.string(contextId), .string(element.id), platformData])
+        }
+    }
+
+    /// Keys of an activation's `platformData` that reach `PerformCommand`
+    /// and a provider's `Process` too, so the app or provider can raise its
+    /// window under Wayland's focus rules (an xdg-activation token) or order
+    /// events. Strings are bounded as every string MenuBus takes.
+    static let passedPlatformKeys: Set<String> = ["activation-token", "timestamp"]
+
+    /// The entries of `platformData` (already bounded by its entry count)
+    /// under `passedPlatformKeys`, a string one only within `Limits.maxStringBytes`.
+    static func passedPlatformData(_ platformData: DBusValue) -> [DBusValue] {
+        guard case .array(_, let entries) = platformData else { return [] }
+        return entries.filter { entry in
+            guard case .dictEntry(.string(let key), let value) = entry, passedPlatformKeys.contains(key) else { return false }
+            if case .variant(.string(let text)) = value { return text.utf8.count <= Limits.maxStringBytes }
+            return true
         }
     }
 

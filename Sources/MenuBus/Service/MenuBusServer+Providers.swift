@@ -45,7 +45,8 @@ extension MenuBusServer {
 
     /// Text from the selection (or the owner's `GetSelectedText`) to the
     /// provider's `Process`; replacement text back to the owner.
-    func runProvider(_ provider: RegisteredProvider, app: App, context: PublishedContext) {
+    func runProvider(_ provider: RegisteredProvider, app: App, context: PublishedContext,
+                     platformData: DBusValue = .array("{sv}", [])) {
         let contextId = context.id
         let process: (String) -> Void = { [weak self] text in
             guard let self else { return }
@@ -53,6 +54,7 @@ extension MenuBusServer {
             if case .array(let signature, var entries) = contextValue {
                 entries.append(.dictEntry(.string("app-id"), .variant(.string(app.appId))))
                 entries.append(.dictEntry(.string("context-id"), .variant(.string(contextId))))
+                entries += MenuBusServer.passedPlatformData(platformData)
                 contextValue = .array(signature, entries)
             }
             self.connection.call(destination: provider.owner, path: provider.path, interface: MenuBusServer.providerInterface,

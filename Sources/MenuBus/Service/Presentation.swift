@@ -12,6 +12,14 @@ final class Presentation {
     let contextId: String
     /// Unique name of the connection that called `PresentMenu`.
     let presenter: String
+    /// What the presenter asked for: where to anchor, which language.
+    let options: PresentationOptions
+    /// MenuBus's own titles in the presentation's language.
+    let titles: SystemTitles
+    /// The context's title and selection rectangle as last published on
+    /// the object's properties (`Title`, `SelectionRect`).
+    var shownTitle = ""
+    var shownSelectionRect: Rect?
     /// Grows with every change of `elements`; never goes back.
     private(set) var revision: UInt32 = 1
     /// The layout as last composed, deferred elements resolved.
@@ -37,7 +45,10 @@ final class Presentation {
     /// `GetLayout`'s reply for this revision, marshalled once.
     private var cachedLayout: PreparedReply?
 
-    init(number: UInt64, kind: MenuKind, owner: String, contextId: String, presenter: String) {
+    init(number: UInt64, kind: MenuKind, owner: String, contextId: String, presenter: String,
+         options: PresentationOptions = PresentationOptions(), titles: SystemTitles = .english) {
+        self.options = options
+        self.titles = titles
         self.number = number
         self.path = ObjectPath(stringLiteral: "/org/menubus/MenuBus1/menu/\(number)")
         self.kind = kind
@@ -54,6 +65,12 @@ final class Presentation {
         revision &+= 1
         cachedLayout = nil
         return true
+    }
+
+    /// True when the menu holds something a person can see: an item, or
+    /// the stand-in of a deferred element still loading.
+    var hasSomethingToShow: Bool {
+        elements.contains { $0.kind == .action || $0.isSubmenu }
     }
 
     func element(_ id: String) -> MenuElement? {

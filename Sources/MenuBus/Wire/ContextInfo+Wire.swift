@@ -1,7 +1,7 @@
 extension ContextInfo {
     /// Decodes the context `a{sv}` of `PublishContext`: `kind`,
     /// `content-types`, `editable`, `has-content`, `rich-text`, `document`,
-    /// `supported-commands`, `title`; unknown keys are ignored.
+    /// `supported-commands`, `title`, `enabled`; unknown keys are ignored.
     init(wire value: DBusValue, field: String = "context") throws(BusError) {
         do throws(ModelError) {
             self.init()
@@ -19,6 +19,7 @@ extension ContextInfo {
                     supportedCommands = Set(try WireValue.enumerations(
                         value, StandardCommand.self, field: path(), maxCount: Limits.maxSupportedCommands))
                 case "title": title = try WireValue.string(value, field: path())
+                case "enabled": enabled = try WireValue.bool(value, field: path())
                 default: continue
                 }
             }
@@ -42,6 +43,7 @@ extension ContextInfo {
             entries.append(WireValue.entry("supported-commands", WireValue.stringArray(names)))
         }
         if let title { entries.append(WireValue.entry("title", .string(title))) }
+        if !enabled { entries.append(WireValue.entry("enabled", .boolean(false))) }
         return .array("{sv}", entries)
     }
 }

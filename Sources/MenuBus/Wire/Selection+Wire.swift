@@ -1,6 +1,6 @@
 extension Selection {
     /// Decodes the selection `a{sv}` of `UpdateSelection`: `kind`, `length`,
-    /// `text`, `attributes`, `pasteboard-types`; unknown keys are ignored.
+    /// `text`, `attributes`, `pasteboard-types`, `rect`; unknown keys are ignored.
     init(wire value: DBusValue, field: String = "selection") throws(BusError) {
         do throws(ModelError) {
             self.init()
@@ -15,6 +15,7 @@ extension Selection {
                         value, TextAttribute.self, field: path(), maxCount: Limits.maxAttributesPerElement))
                 case "pasteboard-types":
                     pasteboardTypes = try WireValue.strings(value, field: path(), maxCount: Limits.maxContentTypes)
+                case "rect": rect = try WireValue.rect(value, field: path())
                 default: continue
                 }
             }
@@ -37,6 +38,7 @@ extension Selection {
         if !pasteboardTypes.isEmpty {
             entries.append(WireValue.entry("pasteboard-types", WireValue.stringArray(pasteboardTypes)))
         }
+        if let rect { entries.append(WireValue.entry("rect", WireValue.rectValue(rect))) }
         return .array("{sv}", entries)
     }
 }

@@ -89,6 +89,27 @@ enum WireValue {
         return parsed
     }
 
+    static func int32(_ value: DBusValue, field: @autoclosure () -> String) throws(ModelError) -> Int32 {
+        guard case .int32(let number) = value else { throw mismatch(value, expected: "i", field: field()) }
+        return number
+    }
+
+    /// An `(iiii)`: x, y, width, height.
+    static func rect(_ value: DBusValue, field: @autoclosure () -> String) throws(ModelError) -> Rect {
+        guard case .structure(let members) = value, members.count == 4,
+              case .int32(let x) = members[0], case .int32(let y) = members[1],
+              case .int32(let width) = members[2], case .int32(let height) = members[3] else {
+            throw mismatch(value, expected: "(iiii)", field: field())
+        }
+        let rect = Rect(x: x, y: y, width: width, height: height)
+        try rect.validate(field: field())
+        return rect
+    }
+
+    static func rectValue(_ rect: Rect) -> DBusValue {
+        .structure([.int32(rect.x), .int32(rect.y), .int32(rect.width), .int32(rect.height)])
+    }
+
     /// `value` as the wire shows it: a variant.
     static func entry(_ key: String, _ value: DBusValue) -> DBusValue {
         .dictEntry(.string(key), .variant(value))

@@ -43,7 +43,10 @@ class BusTestCase: XCTestCase {
 
     /// Starts menubusd on the suite's bus and waits until it owns its name.
     func startDaemon(_ arguments: [String] = [], extraEnvironment: [String: String] = [:]) throws -> RunningProcess {
-        let daemon = try bus.start("menubusd", arguments, extraEnvironment: extraEnvironment)
+        // English unless a test asks for a language: the titles tests expect
+        // do not depend on the machine's locale.
+        let environment = ["LANGUAGE": "C"].merging(extraEnvironment) { $1 }
+        let daemon = try bus.start("menubusd", arguments, extraEnvironment: environment)
         let probe = try connect()
         let owned = eventually(timeout: 10) { nameHasOwner(probe, MenuBusServer.busName) || !daemon.isRunning }
         guard owned, daemon.isRunning else {

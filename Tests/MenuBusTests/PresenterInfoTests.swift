@@ -1,0 +1,183 @@
+import Foundation
+import XCTest
+@testable import MenuBus
+
+/// What a presenter gets to title and place a menu with, menus that are not
+/// shown, the owner hearing of its menu, and platform data passed on.
+final class PresenterInfoTests: BusTestCase {
+    private var daemon: RunningProcess!
+
+    override func setUpWithError() throws {
+        daemon = try startDaemon()
+    }
+
+    @discardableResult
+    private func pump(_ clients: [MenuBusClient], timeout: Double = 5, until done: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !done() && Date() < deadline {
+            for client in clients { client.run(until: done, timeout: 0.005) }
+        }
+        return done()
+    }
+
+    private func property(_ connection: Connection, _ path: ObjectPath, _ name: String) throws -> DBusValue? {
+        let reply = try callDaemon(connection, path: path, interface: "org.freedesktop.DBus.Properties", "Get",
+                                   [.string(MenuBusServer.menuInterface), .string(name)])
+        guard case .variant(let value)? = reply.first else { return reply.first }
+        return value
+    }
+
+    private func rect(_ x: Int32, _ y: Int32, _ width: Int32, _ height: Int32) -> DBusValue {
+        .structure([.int32(x), .int32(y), .int32(width), .int32(height)])
+    }
+
+    private let field = ContextInfo(kind: .text, contentTypes: ["text/plain"], editable: true, hasContent: true,
+                                    title: "Message Body")
+
+    func testTheMenuObjectCarriesTitleSelectionRectAndAnchor() throws {
+        let app = try app()
+        try app.publishContext("body", field, items: [])
+        try app.updateSelection("body", Selection(kind: .range, length: 4, rect: Rect(x: 10, y: 20, width: 30, height: 8)))
+        let raw = try connect()
+        let reply = try callDaemon(raw, "PresentMenu", [.string(app.uniqueName), .string("body"), .string("edit"),
+                                                        .array("{sv}", [WireValue.entry("x", .int32(5)),
+                                                                        WireValue.entry("y", .int32(6))])])
+        guard case .objectPath(let path)? = reply.first else { return XCTFail("\(reply)") }
+        XCTAssertEqual(try property(raw, path, "Title"), .string("Message Body"))
+        XCTAssertEqual(try property(raw, path, "SelectionRect"), rect(10, 20, 30, 8))
+        XCTAssertEqual(try property(raw, path, "Anchor"), rect(5, 6, 0, 0))
+        XCTAssertEqual(try property(raw, path, "Kind"), .string("edit"))
+
+        // An anchor rectangle passes through as given; the selection follows the app.
+        let secondPresenter = try client()
+        let second = try secondPresenter.present(owner: app.uniqueName, contextId: "body", kind: .context,
+                                          anchor: Rect(x: 1, y: 2, width: 3, height: 4))
+        XCTAssertEqual(try property(raw, second.path, "Anchor"), rect(1, 2, 3, 4))
+        try app.updateSelection("body", Selection(kind: .range, length: 2, rect: Rect(x: 40, y: 20, width: 12, height: 8)))
+        XCTAssertTrue(eventually { (try? self.property(raw, path, "SelectionRect")) == self.rect(40, 20, 12, 8) })
+        var retitled = field
+        retitled.title = "Reply"
+        try app.publishContext("body", retitled, items: [])
+        XCTAssertTrue(eventually { (try? self.property(raw, path, "Title")) == .string("Reply") })
+    }
+
+    func testBadPlacementAndSelectionRectanglesAreRefusedNamingTheField() throws {
+        let app = try app()
+        try app.publishContext("body", field, items: [])
+        try app.updateSelection("body", Selection(kind: .range, length: 4))
+        let raw = try connect()
+        func present(_ options: [DBusValue]) throws {
+            _ = try callDaemon(raw, "PresentMenu", [.string(app.uniqueName), .string("body"), .string("edit"),
+                                                    .array("{sv}", options)])
+        }
+        let invalid = BusError.Standard.invalidArgs
+        XCTAssertTrue(assertBusError(invalid) { try present([WireValue.entry("x", .int32(5))]) }?.message.hasPrefix("options.y") ?? false)
+        XCTAssertTrue(assertBusError(invalid) { try present([WireValue.entry("x", .string("5")), WireValue.entry("y", .int32(1))]) }?
+            .message.hasPrefix("options.x") ?? false)
+        XCTAssertTrue(assertBusError(invalid) { try present([WireValue.entry("anchor", self.rect(0, 0, -1, 4))]) }?
+            .message.hasPrefix("options.anchor") ?? false)
+        XCTAssertTrue(assertBusError(invalid) { try present([WireValue.entry("locale", .string("ru RU; rm"))]) }?
+            .message.hasPrefix("options.locale") ?? false)
+        let badRect = Selection(kind: .range, length: 1, rect: Rect(x: 0, y: 0, width: 5, height: -2))
+        XCTAssertTrue(assertBusError(invalid) { try app.updateSelection("body", badRect) }?.message.hasPrefix("selection.rect") ?? false)
+        let shortcut = [MenuElement(id: "quit", title: "Quit", shortcut: "Ctrl+Q")]
+        XCTAssertTrue(assertBusError(invalid) { try app.publishContext("body", self.field, items: shortcut) }?
+            .message.hasPrefix("items[0].properties.shortcut") ?? false)
+    }
+
+    func testAMenuWithNothingToShowIsNotPresented() throws {
+        let app = try app()
+        try app.publishContext("tile", ContextInfo(kind: .item), items: [])
+        let presenter = try client()
+        let error = assertBusError(BusError.Domain.nothingToShow.errorName) {
+            _ = try presenter.present(owner: app.uniqueName, contextId: "tile", kind: .context)
+        }
+        XCTAssertTrue(error?.message.contains("nothing to show") ?? false, "\(String(describing: error))")
+        // Hidden items only: nothing either. One visible item: presented.
+        try app.publishContext("tile", ContextInfo(kind: .item), items: [MenuElement(id: "a", title: "Pin", attributes: [.hidden])])
+        assertBusError(BusError.Domain.nothingToShow.errorName) {
+            _ = try presenter.present(owner: app.uniqueName, contextId: "tile", kind: .context)
+        }
+        try app.publishContext("tile", ContextInfo(kind: .item), items: [MenuElement(id: "a", title: "Pin")])
+        XCTAssertNoThrow(try presenter.present(owner: app.uniqueName, contextId: "tile", kind: .context))
+    }
+
+    func testAContextWithEnabledFalseRefusesPresentMenu() throws {
+        let app = try app()
+        var disabled = ContextInfo(kind: .item, contentTypes: ["text/plain"])
+        disabled.enabled = false
+        try app.publishContext("tile", disabled, items: [MenuElement(id: "a", title: "Pin")])
+        let presenter = try client()
+        let error = assertBusError(BusError.Domain.nothingToShow.errorName) {
+            _ = try presenter.present(owner: app.uniqueName, contextId: "tile", kind: .context)
+        }
+        XCTAssertTrue(error?.message.contains("enabled false") ?? false)
+        disabled.enabled = true
+        try app.publishContext("tile", disabled, items: [MenuElement(id: "a", title: "Pin")])
+        XCTAssertNoThrow(try presenter.present(owner: app.uniqueName, contextId: "tile", kind: .context))
+    }
+
+    func testTheOwnerHearsItsMenuWasPresented() throws {
+        let app = try app()
+        var heard: [(String, MenuKind, String)] = []
+        app.onMenuPresented = { heard.append(($0, $1, $2)) }
+        try app.publishContext("body", field, items: [MenuElement(id: "define", title: "Define")])
+        let presenter = try client()
+        let menu = try presenter.present(owner: app.uniqueName, contextId: "body", kind: .context)
+        XCTAssertTrue(pump([app, presenter]) { !heard.isEmpty })
+        XCTAssertEqual(heard.first?.0, "body")
+        XCTAssertEqual(heard.first?.1, .context)
+        XCTAssertEqual(heard.first?.2, menu.path.rawValue)
+        // The owner presenting its own menu with a blocking call is not held up by it.
+        let own = try app.present(contextId: "body", kind: .edit)
+        XCTAssertTrue(pump([app]) { heard.count == 2 })
+        XCTAssertEqual(heard.last?.2, own.path.rawValue)
+        XCTAssertEqual(heard.last?.1, .edit)
+    }
+
+    func testPlatformDataReachesPerformCommandAndTheProvider() throws {
+        let app = try app()
+        var commands: [CommandInvocation] = []
+        app.onCommand = { commands.append($0) }
+        try app.publishContext("body", field, items: [])
+        try app.updateSelection("body", Selection(kind: .range, length: 5, text: "hello"))
+        let provider = try client()
+        var contexts: [[String: DBusValue]] = []
+        try provider.registerProvider(ProviderDescription(id: "org.example.Translate", title: "Translate", role: "translate")) {
+            _, context in
+            contexts.append(context)
+            return ""
+        }
+        let presenter = try client()
+        let platform: [String: DBusValue] = ["activation-token": .string("tok456"), "timestamp": .uint32(77),
+                                             "other": .string("kept to ActionInvoked only")]
+        let copyMenu = try presenter.present(owner: app.uniqueName, contextId: "body", kind: .edit)
+        try presenter.activate(copyMenu, itemId: "menubus:copy", platformData: platform)
+        XCTAssertTrue(pump([app, presenter, provider]) { !commands.isEmpty })
+        XCTAssertEqual(commands.first?.name, "copy")
+        XCTAssertEqual(commands.first?.arguments["activation-token"], .string("tok456"))
+        XCTAssertEqual(commands.first?.arguments["timestamp"], .uint32(77))
+        XCTAssertNil(commands.first?.arguments["other"])
+
+        let translateMenu = try presenter.present(owner: app.uniqueName, contextId: "body", kind: .edit)
+        try presenter.activate(translateMenu, itemId: "menubus:translate", platformData: platform)
+        XCTAssertTrue(pump([app, presenter, provider]) { !contexts.isEmpty })
+        XCTAssertEqual(contexts.first?["activation-token"], .string("tok456"))
+        XCTAssertEqual(contexts.first?["timestamp"], .uint32(77))
+        XCTAssertEqual(contexts.first?["context-id"], .string("body"))
+    }
+
+    func testAnOverlongTokenIsNotPassedOn() throws {
+        let app = try app()
+        var commands: [CommandInvocation] = []
+        app.onCommand = { commands.append($0) }
+        try app.publishContext("body", field, items: [])
+        try app.updateSelection("body", Selection(kind: .range, length: 5))
+        let presenter = try client()
+        let menu = try presenter.present(owner: app.uniqueName, contextId: "body", kind: .edit)
+        let long = String(repeating: "t", count: Limits.maxStringBytes + 1)
+        try presenter.activate(menu, itemId: "menubus:cut", platformData: ["activation-token": .string(long)])
+        XCTAssertTrue(pump([app, presenter]) { !commands.isEmpty })
+        XCTAssertNil(commands.first?.arguments["activation-token"])
+    }
+}
