@@ -51,14 +51,17 @@ final class Message {
     /// Appends `values`, validating them first so libdbus never sees a value
     /// it would abort on.
     func append(_ values: [DBusValue]) throws {
-        var signatureBytes = 0
+        var signature = ""
         var size = 0
         for value in values {
             size += try value.validate()
-            signatureBytes += value.signature.rawValue.utf8.count
+            signature += value.signature.rawValue
+            guard signature.utf8.count <= 255 else {
+                throw BusError.invalidArgs("the arguments' signature is longer than 255 bytes")
+            }
         }
-        guard signatureBytes <= 255 else {
-            throw BusError.invalidArgs("the arguments' signature is longer than 255 bytes")
+        guard Signature.completeTypes(in: signature) != nil else {
+            throw BusError.invalidArgs("the arguments' signature nests arrays or structs deeper than the 32 levels D-Bus allows")
         }
         // D-Bus carries at most 64 MiB in one array and 128 MiB in a message;
         // a bus drops a connection that sends more, so refuse it here.
@@ -72,6 +75,27 @@ final class Message {
                 throw BusError(name: BusError.Standard.noMemory, message: "out of memory while marshalling")
             }
         }
+    }
+
+    /// This message as bytes on the wire and back through libdbus's loader,
+    /// which checks everything a receiving peer or bus would. Tests use it to
+    /// prove what `append` lets through is what D-Bus accepts.
+    func throughTheWire() throws -> Message {
+        if serial == 0 { dbus_message_set_serial(raw, 1) }
+        var bytes: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        guard dbus_message_marshal(raw, &bytes, &length) != 0, let bytes else {
+            throw BusError(name: BusError.Standard.noMemory, message: "out of memory while marshalling")
+        }
+        defer { dbus_free(bytes) }
+        var error = DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        guard let loaded = dbus_message_demarshal(bytes, length, &error) else {
+            let text = error.message.map { String(cString: $0) } ?? "refused"
+            throw BusError(name: BusError.Standard.invalidArgs, message: "libdbus refused the message: \(text)")
+        }
+        return Message(owning: loaded)
     }
 
     static func methodCall(destination: String?, path: ObjectPath, interface: String?, member: String) throws -> Message {
