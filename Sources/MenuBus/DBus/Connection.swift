@@ -25,7 +25,7 @@ final class Connection {
 
     typealias Completion = (Result<[DBusValue], BusError>) -> Void
 
-    private var raw: OpaquePointer?
+    private(set) var raw: OpaquePointer?
     let loop: MessageLoop
     let uniqueName: String
     var objects: [ObjectPath: ExportedObject] = [:]

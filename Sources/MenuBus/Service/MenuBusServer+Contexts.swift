@@ -4,6 +4,7 @@ extension MenuBusServer {
     func register(caller: String, appId: String, clientPath: ObjectPath, options: DBusValue) throws {
         try ServiceValidation.appId(appId)
         try ServiceValidation.optionCount(options, field: "options")
+        try checkRegistration(caller: caller, appId: appId)
         if var app = apps[caller] {
             guard app.appId == appId else {
                 throw BusError.invalidArgs("appId: this connection is already registered as '\(app.appId)'")
@@ -93,7 +94,7 @@ extension MenuBusServer {
         } else if owner.hasPrefix(":") {
             unique = owner
         } else {
-            let candidates = apps.values.filter { $0.appId == owner && $0.contexts[contextId] != nil }
+            let candidates = preferredRegistrations(apps.values.filter { $0.appId == owner && $0.contexts[contextId] != nil })
             guard let latest = candidates.max(by: { $0.sequence < $1.sequence }) else {
                 if apps.values.contains(where: { $0.appId == owner }) {
                     throw BusError(.noSuchContext, "contextId: app '\(owner)' has no context '\(contextId)'")
@@ -105,6 +106,7 @@ extension MenuBusServer {
         guard let app = apps[unique] else {
             throw BusError(.notRegistered, owner.isEmpty ? "owner: the caller is not registered" : "owner: '\(owner)' is not registered")
         }
+        try checkReach(caller: caller, owner: unique, contextId: contextId)
         guard let context = app.contexts[contextId] else {
             throw BusError(.noSuchContext, "contextId: '\(app.appId)' has no context '\(contextId)'")
         }
@@ -146,9 +148,10 @@ extension MenuBusServer {
         return Wire.encode(Lint.check(kind: menuKind, elements: elements))
     }
 
-    func listContexts() -> DBusValue {
+    /// Every context, or for a sandboxed caller only its own app's.
+    func listContexts(caller: String) -> DBusValue {
         var rows: [(String, String, String)] = []
-        for app in apps.values {
+        for app in apps.values where mayReach(caller: caller, owner: app.uniqueName) {
             for contextId in app.contexts.keys {
                 rows.append((app.uniqueName, app.appId, contextId))
             }
@@ -161,6 +164,7 @@ extension MenuBusServer {
 
     /// A connection left the bus: its contexts and presentations go at once.
     func peerLeft(_ uniqueName: String) {
+        identities[uniqueName] = nil
         providerOwnerLeft(uniqueName)
         exportsPeerLeft(uniqueName)
         for presentation in presentations.values

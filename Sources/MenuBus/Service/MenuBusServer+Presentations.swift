@@ -42,7 +42,9 @@ extension MenuBusServer {
             return []
         }
         menu.method("Dismiss") { [unowned self] call in
-            self.closePresentation(try self.livePresentation(number))
+            let presentation = try self.livePresentation(number)
+            try self.checkChooser(presentation, caller: call.sender, sendsSelectedText: false)
+            self.closePresentation(presentation)
             return []
         }
         menu.signal("LayoutChanged", [arg("revision", UInt32.self), arg("items", signature: "a(ssa{sv})")])
@@ -181,10 +183,10 @@ extension MenuBusServer {
     // MARK: Activation
 
     /// Accepts the choice, replies, then delivers it. Every protocol's
-    /// activation comes through here. Any connection may choose, as with
-    /// dbusmenu's `Event`: the session bus is one user's, and a shell or a
-    /// debugging tool must be able to act on a menu it did not present.
+    /// activation comes through here, so every protocol has the same rule:
+    /// only the presenter or the owner chooses (MenuBusServer+Identity.swift).
     func activate(_ presentation: Presentation, caller: String, itemId: String, platformData: DBusValue) throws {
+        try checkChooser(presentation, caller: caller, sendsSelectedText: false)
         guard !presentation.isChosen else {
             throw BusError(name: BusError.Standard.unknownObject, message: "the menu was closed by an earlier choice")
         }
@@ -200,6 +202,7 @@ extension MenuBusServer {
             throw BusError.invalidArgs("itemId: '\(itemId)' is disabled")
         }
         let owner = presentation.owner, contextId = presentation.contextId
+        try checkChooser(presentation, caller: caller, sendsSelectedText: sendsSelectedText(element, owner: owner, contextId: contextId))
         let keepsOpen = element.attributes.contains(.keepsMenuPresented)
         // The choice closes the menu now, so a second click (an EventGroup of
         // several, a double click) is refused rather than delivered twice.
@@ -213,6 +216,15 @@ extension MenuBusServer {
                 self.closePresentation(live)
             }
         }
+    }
+
+    /// Whether choosing `element` hands the owner's selected text to a provider.
+    func sendsSelectedText(_ element: MenuElement, owner: String, contextId: String) -> Bool {
+        if ElementID.providerId(in: element.id) != nil { return true }
+        guard let command = ElementID.command(in: element.id),
+              let role = ProviderRole.allCases.first(where: { $0.command == command }),
+              let context = apps[owner]?.contexts[contextId] else { return false }
+        return EditMenu.provider(for: role, context: context.info, providers: providerInfos) != nil
     }
 
     /// App items go to `ActionInvoked`; provider items and provider roles

@@ -75,6 +75,8 @@ public final class MenuBusServer {
     var nextPresentationNumber: UInt64 = 0
     /// Per-presentation state of the other menu protocols (MenuBusServer+Exports.swift).
     var exports: [UInt64: PresentationExports] = [:]
+    /// Who each connection that called is, by unique name (MenuBusServer+Identity.swift).
+    var identities: [String: PeerIdentity] = [:]
     /// Registered providers by id.
     var providers: [String: RegisteredProvider] = [:]
     /// `ProvideElements` calls made so far (for tests and diagnostics).
