@@ -16,7 +16,8 @@ struct PublishedContext {
         didSet { dropStaleCacheEntries() }
     }
     var selection = Selection()
-    /// Grows on every change of info, items or selection; never goes back.
+    /// Grows on every change of info, items or selection, from one daemon-wide
+    /// counter; never goes back, even across RemoveContext and PublishContext.
     var revision: UInt32
     /// What the app provided for its `cached` deferred elements.
     var deferredCache: [String: [MenuElement]] = [:]

@@ -18,6 +18,15 @@ extension MenuBusServer {
         Log.debug("\(caller) registered as \(appId)")
     }
 
+    /// The next context revision, from one counter for the whole daemon: a
+    /// context removed and published again never goes back to a revision a
+    /// reader already saw.
+    func nextRevision() -> UInt32 {
+        revisionCounter &+= 1
+        if revisionCounter == 0 { revisionCounter = 1 }
+        return revisionCounter
+    }
+
     /// The caller's app, or `NotRegistered`.
     func registeredApp(_ caller: String) throws -> App {
         guard let app = apps[caller] else {
@@ -36,13 +45,13 @@ extension MenuBusServer {
         if var existing = app.contexts[contextId] {
             existing.info = info
             existing.items = elements
-            existing.revision &+= 1
+            existing.revision = nextRevision()
             app.contexts[contextId] = existing
         } else {
             guard app.contexts.count < Limits.maxContextsPerApp else {
                 throw BusError(.limitExceeded, "contextId: an app may publish at most \(Limits.maxContextsPerApp) contexts")
             }
-            app.contexts[contextId] = PublishedContext(id: contextId, info: info, items: elements, revision: 1)
+            app.contexts[contextId] = PublishedContext(id: contextId, info: info, items: elements, revision: nextRevision())
         }
         apps[caller] = app
         contextChanged(owner: caller, contextId: contextId)
@@ -52,7 +61,7 @@ extension MenuBusServer {
     func updateItems(caller: String, contextId: String, items: DBusValue) throws -> UInt32 {
         var context = try ownContext(caller, contextId)
         context.items = try Wire.decodeElements(items, field: "items")
-        context.revision &+= 1
+        context.revision = nextRevision()
         apps[caller]?.contexts[contextId] = context
         contextChanged(owner: caller, contextId: contextId)
         return context.revision
@@ -61,7 +70,7 @@ extension MenuBusServer {
     func updateSelection(caller: String, contextId: String, selection: DBusValue) throws {
         var context = try ownContext(caller, contextId)
         context.selection = try Wire.decodeSelection(selection, field: "selection")
-        context.revision &+= 1
+        context.revision = nextRevision()
         apps[caller]?.contexts[contextId] = context
         contextChanged(owner: caller, contextId: contextId)
     }
@@ -173,6 +182,7 @@ extension MenuBusServer {
         }
         if let app = apps.removeValue(forKey: uniqueName) {
             Log.debug("\(app.appId) (\(uniqueName)) left; dropped \(app.contexts.count) contexts")
+            if !apps.values.contains(where: { $0.appId == app.appId }) { closeOpenUndoGroups(appId: app.appId) }
         }
     }
 }

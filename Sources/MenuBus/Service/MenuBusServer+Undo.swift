@@ -13,9 +13,23 @@ extension MenuBusServer {
         let report = undoStore.loadAll()
         for finding in report.findings { Log.warning("undo journal: \(finding)") }
         if !report.documents.isEmpty { Log.info("loaded \(report.documents.count) undo documents from \(undoStore.directory)") }
+        closeOpenUndoGroups(appId: nil)
         if let days = configuration.undoRetentionDays {
             let removed = undoStore.removeUntouched(olderThanSeconds: Int64(days) * 86_400, now: MenuBusServer.wallClock())
             if !removed.isEmpty { Log.info("removed \(removed.count) undo documents untouched for \(days) days") }
+        }
+    }
+
+    /// Ends the open undo groups of an app whose last connection left (of
+    /// every app at start, when no app is connected), and says so.
+    func closeOpenUndoGroups(appId: String?) {
+        let closed = undoStore.closeOpenGroups(appId: appId, now: MenuBusServer.wallClock())
+        guard !closed.isEmpty else { return }
+        scheduleUndoSync()
+        for problem in undoStore.takeProblems() { Log.warning("undo journal: \(problem)") }
+        for (key, state) in closed {
+            Log.info("ended the undo groups \(key.appId) left open in a document")
+            undoStateChanged(appId: key.appId, documentId: key.documentId, state)
         }
     }
 
@@ -102,6 +116,8 @@ extension MenuBusServer {
             .dictEntry(.string("redo-count"), .variant(.uint32(UInt32(clamping: state.redoCount)))),
             .dictEntry(.string("clean"), .variant(.boolean(state.clean))),
             .dictEntry(.string("dropped"), .variant(.uint32(UInt32(clamping: state.dropped)))),
+            .dictEntry(.string("group-depth"), .variant(.uint32(UInt32(clamping: state.groupDepth)))),
+            .dictEntry(.string("group-name"), .variant(.string(state.openGroup ?? ""))),
         ])
     }
 
@@ -174,8 +190,10 @@ extension UndoError {
         case .nothingToRedo: BusError(.nothingToRedo, description)
         case .noSuchDocument: BusError(.noSuchDocument, description)
         case .limitExceeded: BusError(.limitExceeded, description)
-        case .invalidArgument, .groupOpen, .noOpenGroup: .invalidArgs(description)
-        case .storage: .failed(description)
+        case .groupOpen: BusError(.undoGroupOpen, description)
+        case .noOpenGroup: BusError(.noUndoGroup, description)
+        case .invalidArgument: .invalidArgs(description)
+        case .storage: BusError(.storageFailed, description)
         }
     }
 }

@@ -70,6 +70,8 @@ public final class MenuBusServer {
     /// Registered apps by unique name.
     var apps: [String: App] = [:]
     var registrationCounter: UInt64 = 0
+    /// The last context revision handed out (MenuBusServer+Contexts.swift).
+    var revisionCounter: UInt32 = 0
     /// Live presented menus by number.
     var presentations: [UInt64: Presentation] = [:]
     var nextPresentationNumber: UInt64 = 0

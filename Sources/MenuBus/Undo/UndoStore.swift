@@ -197,6 +197,23 @@ final class UndoStore {
         return Outcome(move: move, state: after, stateChanged: after != before)
     }
 
+    /// Ends every open group of `appId`'s documents (every app's when nil),
+    /// journaled like `EndUndoGroup`: an app that left cannot end them, and
+    /// they would block Undo forever. Returns the documents changed.
+    func closeOpenGroups(appId: String?, now: Int64) -> [(key: UndoDocumentKey, state: UndoState)] {
+        var changed: [(key: UndoDocumentKey, state: UndoState)] = []
+        let open = documents.filter { (appId == nil || $0.key.appId == appId) && $0.value.stack.groupDepth > 0 }.keys
+        for key in open.sorted(by: { ($0.appId, $0.documentId) < ($1.appId, $1.documentId) }) {
+            var state: UndoState?
+            while let depth = documents[key]?.stack.groupDepth, depth > 0 {
+                guard let outcome = try? perform(.endGroup, appId: key.appId, documentId: key.documentId, now: now) else { break }
+                state = outcome.state
+            }
+            if let state { changed.append((key, state)) }
+        }
+        return changed
+    }
+
     /// Forgets a document and removes its journal; false when there was none.
     @discardableResult
     func remove(appId: String, documentId: String) -> Bool {
