@@ -168,3 +168,14 @@ struct SplitMix {
     }
     mutating func next(upTo bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
+
+extension ValueLimitsTests {
+    func testACallsSizeIsKnownBeforeItIsDecoded() throws {
+        let big = DBusValue.array("(ss)", (0..<100).map { _ in .structure([.string(String(repeating: "y", count: 1_000)), .string("")]) })
+        let message = try append([.string("ctx"), big, .variant(.bytes(Array(repeating: 1, count: 5_000)))])
+        let received = try message.throughTheWire()
+        let size = received.bodyBytesBeforeDecoding
+        XCTAssertGreaterThan(size, 105_000)
+        XCTAssertLessThan(size, 110_000)
+    }
+}

@@ -38,6 +38,19 @@ final class Connection {
     /// Called once when the bus connection is gone.
     var disconnected: (() -> Void)?
     private(set) var isConnected = true
+    /// Calls whose body is larger than this are refused before they are
+    /// decoded (`LimitExceeded`); nil takes anything D-Bus carries.
+    var maxCallBytes: Int?
+
+    /// Bounds what libdbus queues from the bus before this process reads it:
+    /// past `bytes`, it stops reading the socket until the queue drains (the
+    /// bus holds the rest), so incoming data cannot grow without bound.
+    /// (A maximum message size is not set: libdbus drops the whole bus
+    /// connection on a message over it, which any peer could then cause.)
+    func limitIncomingQueue(bytes: Int) {
+        guard let raw else { return }
+        dbus_connection_set_max_received_size(raw, Int(clamping: bytes))
+    }
 
     /// Connects to `address`, or to the session bus named by
     /// `DBUS_SESSION_BUS_ADDRESS` (then `$XDG_RUNTIME_DIR/bus`), and says Hello.

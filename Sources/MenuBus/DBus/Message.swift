@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 internal import CDBus
 
 /// A D-Bus message with exactly one Swift owner of its libdbus reference.
@@ -46,6 +49,45 @@ final class Message {
             values.append(try MessageReader.read(&iter))
         } while dbus_message_iter_next(&iter) != 0
         return values
+    }
+
+    /// About the bytes the body holds, from the top-level arguments' lengths
+    /// (arrays and strings are not read): how big a call is before it is
+    /// decoded, so an oversized one costs nothing to refuse.
+    var bodyBytesBeforeDecoding: Int {
+        var iter = DBusMessageIter()
+        guard dbus_message_iter_init(raw, &iter) != 0 else { return 0 }
+        var total = 0
+        repeat {
+            let type = dbus_message_iter_get_arg_type(&iter)
+            switch type {
+            case MB_TYPE_ARRAY:
+                total += 4 + Message.arrayBytes(&iter)
+            case MB_TYPE_STRING, MB_TYPE_OBJECT_PATH, MB_TYPE_SIGNATURE:
+                var pointer: UnsafePointer<CChar>? = nil
+                dbus_message_iter_get_basic(&iter, &pointer)
+                total += 5 + (pointer.map { strlen($0) } ?? 0)
+            case MB_TYPE_VARIANT, MB_TYPE_STRUCT:
+                // Nested: count the arrays one level down, where the bulk is.
+                var sub = DBusMessageIter()
+                dbus_message_iter_recurse(&iter, &sub)
+                while dbus_message_iter_get_arg_type(&sub) != MB_TYPE_INVALID {
+                    total += dbus_message_iter_get_arg_type(&sub) == MB_TYPE_ARRAY ? 4 + Message.arrayBytes(&sub) : 8
+                    dbus_message_iter_next(&sub)
+                }
+            default:
+                total += 8
+            }
+        } while dbus_message_iter_next(&iter) != 0
+        return total
+    }
+
+    /// The byte length of the array `iter` points at (libdbus answers it
+    /// from inside the array), read from its length word.
+    private static func arrayBytes(_ iter: inout DBusMessageIter) -> Int {
+        var inside = DBusMessageIter()
+        dbus_message_iter_recurse(&iter, &inside)
+        return Int(mb_iter_array_bytes(&inside))
     }
 
     /// Appends `values`, validating them first so libdbus never sees a value

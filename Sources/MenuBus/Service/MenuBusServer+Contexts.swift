@@ -40,18 +40,28 @@ extension MenuBusServer {
     func publishContext(caller: String, contextId: String, context: DBusValue, items: DBusValue) throws -> UInt32 {
         var app = try registeredApp(caller)
         try ServiceValidation.contextId(contextId)
+        // Counted and refused before anything is decoded or stored.
+        let infoBytes = MenuBusServer.cost(context), itemsBytes = MenuBusServer.cost(items)
+        let old = app.contexts[contextId]
+        try checkContextGrowth(caller: caller, contextId: contextId, adding: infoBytes + itemsBytes,
+                               releasing: (old?.infoBytes ?? 0) + (old?.itemsBytes ?? 0), field: "items")
         let info = try Wire.decodeContext(context, field: "context")
         let elements = try Wire.decodeElements(items, field: "items")
         if var existing = app.contexts[contextId] {
             existing.info = info
             existing.items = elements
             existing.revision = nextRevision()
+            existing.infoBytes = infoBytes
+            existing.itemsBytes = itemsBytes
             app.contexts[contextId] = existing
         } else {
             guard app.contexts.count < Limits.maxContextsPerApp else {
                 throw BusError(.limitExceeded, "contextId: an app may publish at most \(Limits.maxContextsPerApp) contexts")
             }
-            app.contexts[contextId] = PublishedContext(id: contextId, info: info, items: elements, revision: nextRevision())
+            var created = PublishedContext(id: contextId, info: info, items: elements, revision: nextRevision())
+            created.infoBytes = infoBytes
+            created.itemsBytes = itemsBytes
+            app.contexts[contextId] = created
         }
         apps[caller] = app
         contextChanged(owner: caller, contextId: contextId)
@@ -60,7 +70,10 @@ extension MenuBusServer {
 
     func updateItems(caller: String, contextId: String, items: DBusValue) throws -> UInt32 {
         var context = try ownContext(caller, contextId)
+        let itemsBytes = MenuBusServer.cost(items)
+        try checkContextGrowth(caller: caller, contextId: contextId, adding: itemsBytes, releasing: context.itemsBytes, field: "items")
         context.items = try Wire.decodeElements(items, field: "items")
+        context.itemsBytes = itemsBytes
         context.revision = nextRevision()
         apps[caller]?.contexts[contextId] = context
         contextChanged(owner: caller, contextId: contextId)
@@ -69,15 +82,20 @@ extension MenuBusServer {
 
     func updateSelection(caller: String, contextId: String, selection: DBusValue) throws {
         var context = try ownContext(caller, contextId)
+        let selectionBytes = MenuBusServer.cost(selection)
+        try checkContextGrowth(caller: caller, contextId: contextId, adding: selectionBytes,
+                               releasing: context.selectionBytes, field: "selection")
         context.selection = try Wire.decodeSelection(selection, field: "selection")
+        context.selectionBytes = selectionBytes
         context.revision = nextRevision()
         apps[caller]?.contexts[contextId] = context
         contextChanged(owner: caller, contextId: contextId)
     }
 
     func removeContext(caller: String, contextId: String) throws {
-        _ = try ownContext(caller, contextId)
+        let removed = try ownContext(caller, contextId)
         apps[caller]?.contexts[contextId] = nil
+        defer { releasedMemory(removed.heldBytes) }
         for presentation in presentations.values where presentation.owner == caller && presentation.contextId == contextId {
             closePresentation(presentation)
         }
@@ -174,6 +192,8 @@ extension MenuBusServer {
     /// A connection left the bus: its contexts and presentations go at once.
     func peerLeft(_ uniqueName: String) {
         identities[uniqueName] = nil
+        let held = heldBytes(by: uniqueName)
+        defer { releasedMemory(held) }
         providerOwnerLeft(uniqueName)
         exportsPeerLeft(uniqueName)
         for presentation in presentations.values

@@ -10,15 +10,18 @@ extension MenuBusServer {
             throw BusError.invalidArgs("kind: '\(kind)' is not 'context' or 'edit'")
         }
         try ServiceValidation.optionCount(options, field: "options")
-        let (ownerName, _) = try resolveOwner(owner, caller: caller, contextId: contextId)
+        let (ownerName, context) = try resolveOwner(owner, caller: caller, contextId: contextId)
         let held = presentations.values.filter { $0.presenter == caller }.count
         guard held < ServiceLimits.maxPresentationsPerPresenter else {
             throw BusError(.limitExceeded, "a presenter may hold at most \(ServiceLimits.maxPresentationsPerPresenter) live menus; dismiss some first")
         }
+        let cost = presentationCost(of: context)
+        try checkBudget(adding: cost, for: caller, field: "contextId")
         nextPresentationNumber += 1
         let presentation = Presentation(number: nextPresentationNumber, kind: menuKind, owner: ownerName,
                                         contextId: contextId, presenter: caller)
         presentations[presentation.number] = presentation
+        presentationBytes[presentation.number] = cost
         connection.export(presentation.path, [menuInterface(presentation.number)] + exportInterfaces(presentation.number))
         // Compose now, so deferred elements are asked for before the reply goes.
         refresh(presentation)
@@ -78,6 +81,7 @@ extension MenuBusServer {
         for element in composed where element.kind == .deferred && element.cached && available[element.id] == nil {
             if let cached = context.deferredCache[element.id] { available[element.id] = cached }
         }
+        presentationBytes[presentation.number] = presentationCost(of: context, provided: presentation.providedBytes)
         let resolution = DeferredElements.resolve(composed, provided: available, failed: presentation.failed)
         for element in resolution.waiting where !presentation.asked.contains(element.id) {
             askForDeferred(element, in: presentation)
@@ -147,10 +151,18 @@ extension MenuBusServer {
                         timeout: configuration.deferredTimeout) { [weak self] result in
             guard let self else { return }
             var content: [MenuElement]?
+            var contentBytes = 0
             switch result {
             case .success(let values):
                 do {
                     guard values.count == 1 else { throw BusError.invalidArgs("ProvideElements returned \(values.count) values") }
+                    // Counted before it is decoded: the presenter holds it in
+                    // this menu, the owner in its cache.
+                    contentBytes = MenuBusServer.cost(values[0])
+                    if let presentation = self.presentations[number] {
+                        try self.checkBudget(adding: contentBytes * Budgets.presentationFactor, for: presentation.presenter,
+                                             field: "elements")
+                    }
                     let elements = try Wire.decodeElements(values[0], field: "elements")
                     // Content is filled once: a deferred element inside it would never be asked for.
                     guard !elements.contains(where: { $0.kind == .deferred }) else {
@@ -158,20 +170,28 @@ extension MenuBusServer {
                     }
                     content = elements
                 } catch {
-                    Log.warning("\(app.appId) provided bad elements for '\(elementId)': \(error)")
+                    Log.rateLimitedWarning("deferred:\(app.appId)", "\(app.appId) provided bad elements for '\(elementId)': \(error)")
                 }
             case .failure(let error):
-                Log.warning("\(app.appId) did not provide '\(elementId)': \(error.name)")
+                Log.rateLimitedWarning("deferred:\(app.appId)", "\(app.appId) did not provide '\(elementId)': \(error.name)")
             }
             // Cache only while the context still has that cached deferred
             // element: an answer that outlived it must not come back later.
             if let content, cached, let live = self.apps[app.uniqueName]?.contexts[contextId],
                live.items.contains(where: { $0.id == elementId && $0.kind == .deferred && $0.cached }) {
-                self.apps[app.uniqueName]?.contexts[contextId]?.deferredCache[elementId] = content
+                do {
+                    try self.checkContextGrowth(caller: app.uniqueName, contextId: contextId, adding: contentBytes,
+                                                releasing: live.cacheBytes[elementId] ?? 0, field: "elements")
+                    self.apps[app.uniqueName]?.contexts[contextId]?.deferredCache[elementId] = content
+                    self.apps[app.uniqueName]?.contexts[contextId]?.cacheBytes[elementId] = contentBytes
+                } catch {
+                    Log.rateLimitedWarning("deferred:\(app.appId)", "\(app.appId): '\(elementId)' not cached: \(error)")
+                }
             }
             guard let presentation = self.presentations[number] else { return }
             if let content {
                 presentation.provided[elementId] = content
+                presentation.providedBytes += contentBytes
             } else {
                 presentation.failed.insert(elementId)
             }
@@ -261,6 +281,7 @@ extension MenuBusServer {
     /// Emits `Closed` and removes the menu object.
     func closePresentation(_ presentation: Presentation) {
         guard presentations.removeValue(forKey: presentation.number) != nil else { return }
+        presentationBytes[presentation.number] = nil
         exportsClosed(presentation)
         connection.emit(presentation.path, MenuBusServer.menuInterface, "Closed", [])
         connection.unexport(presentation.path)

@@ -33,6 +33,8 @@ public final class MenuBusServer {
         public var stateDirectory: String
         /// Undo documents untouched for this many days are removed at start; nil keeps them.
         public var undoRetentionDays: Int?
+        /// Memory budgets per connection and daemon-wide.
+        public var budgets = Budgets()
 
         public init(address: String? = nil, deferredTimeout: Double = 3, stateDirectory: String? = nil,
                     undoRetentionDays: Int? = 90) {
@@ -75,6 +77,8 @@ public final class MenuBusServer {
     /// Live presented menus by number.
     var presentations: [UInt64: Presentation] = [:]
     var nextPresentationNumber: UInt64 = 0
+    /// Bytes each live presentation is charged (MenuBusServer+Budgets.swift).
+    var presentationBytes: [UInt64: Int] = [:]
     /// Per-presentation state of the other menu protocols (MenuBusServer+Exports.swift).
     var exports: [UInt64: PresentationExports] = [:]
     /// Who each connection that called is, by unique name (MenuBusServer+Identity.swift).
@@ -103,6 +107,8 @@ public final class MenuBusServer {
         self.configuration = configuration
         undoStore = UndoStore(stateDirectory: configuration.stateDirectory)
         connection = try Connection(address: configuration.address, loop: loop)
+        connection.maxCallBytes = configuration.budgets.maxCallBytes
+        connection.limitIncomingQueue(bytes: 2 * configuration.budgets.maxCallBytes)
         connection.disconnected = { [unowned self] in
             self.stopReason = .disconnected
             self.loop.stop()
