@@ -156,6 +156,18 @@ final class Message {
         return Message(owning: raw)
     }
 
+    /// A method return built by hand, for `replySerial` of another
+    /// connection's call: what any peer can send (tests forge replies with it).
+    static func methodReturn(replySerial: UInt32, destination: String) throws -> Message {
+        guard let raw = dbus_message_new(Kind.methodReturn.rawValue) else {
+            throw BusError(name: BusError.Standard.noMemory, message: "out of memory")
+        }
+        let message = Message(owning: raw)
+        try LibDBus.check(dbus_message_set_reply_serial(raw, replySerial), "dbus_message_set_reply_serial")
+        try message.setDestination(destination)
+        return message
+    }
+
     func makeReturn() -> Message? {
         dbus_message_new_method_return(raw).map(Message.init(owning:))
     }
@@ -170,11 +182,11 @@ final class Message {
         guard Names.isValidBusName(destination) else {
             throw BusError.invalidArgs("'\(destination)' is not a valid bus name")
         }
-        dbus_message_set_destination(raw, destination)
+        try LibDBus.check(dbus_message_set_destination(raw, destination), "dbus_message_set_destination")
     }
 
     func setNoReply() {
-        dbus_message_set_no_reply(raw, 1)
+        dbus_message_set_no_reply(raw, 1)  // sets a header flag: cannot fail
     }
 
     func setAutoStart(_ flag: Bool) {
