@@ -311,4 +311,21 @@ final class UndoServiceTests: BusTestCase {
         let updated = try app.updateItems("f", [])
         XCTAssertGreaterThan(updated, third)
     }
+
+    func testAStorageFaultAnswersStorageFailedNamingTheDocumentAndIsLoggedOnce() throws {
+        let daemon = try startDaemon(["--state-dir", stateDirectory.path], extraEnvironment: ["MENUBUS_UNDO_FAULTS": "write=28@1"])
+        let writer = try writerApp()
+        try writer.registerUndo(document: "notes", actionName: "One", undo: [1], redo: [1])
+        for _ in 0..<3 {
+            let error = assertBusError(BusError.Domain.storageFailed.errorName) {
+                try writer.registerUndo(document: "notes", actionName: "Two", undo: [2], redo: [2])
+            }
+            XCTAssertTrue(error?.message.contains("'notes'") == true && error?.message.contains("No space left") == true,
+                          error?.message ?? "")
+        }
+        XCTAssertEqual(try writer.undoState(document: "notes").undoCount, 1, "nothing refused was kept, nothing kept was lost")
+        XCTAssertTrue(eventually { daemon.stderrText.contains("undo journal of org.example.Writer") }, daemon.stderrText)
+        XCTAssertEqual(daemon.stderrText.components(separatedBy: "undo journal of org.example.Writer").count - 1, 1,
+                       "logged once per document and cause: \(daemon.stderrText)")
+    }
 }

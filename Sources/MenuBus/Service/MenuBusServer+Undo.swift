@@ -20,13 +20,22 @@ extension MenuBusServer {
         }
     }
 
+    /// Storage problems, each logged once per document and cause.
+    func logStorageProblems() {
+        for problem in undoStore.takeProblems() {
+            let cause = problem.error.map { "\($0.call)|\($0.errno)" } ?? problem.detail
+            Log.once("problem|\(problem.activity)|\(problem.key.map { "\($0)" } ?? "")|\(cause)", .error,
+                     "undo journal: \(problem)")
+        }
+    }
+
     /// Ends the open undo groups of an app whose last connection left (of
     /// every app at start, when no app is connected), and says so.
     func closeOpenUndoGroups(appId: String?) {
         let closed = undoStore.closeOpenGroups(appId: appId, now: MenuBusServer.wallClock())
         guard !closed.isEmpty else { return }
         scheduleUndoSync()
-        for problem in undoStore.takeProblems() { Log.warning("undo journal: \(problem)") }
+        logStorageProblems()
         for (key, state) in closed {
             Log.info("ended the undo groups \(key.appId) left open in a document")
             undoStateChanged(appId: key.appId, documentId: key.documentId, state)
@@ -45,10 +54,14 @@ extension MenuBusServer {
         do {
             outcome = try undoStore.perform(operation, appId: app.appId, documentId: documentId, now: MenuBusServer.wallClock())
         } catch {
+            if case .storage(let code) = error.kind {
+                Log.once("storage|\(app.appId)|\(documentId)|\(code)", .error,
+                         "undo journal of \(app.appId): \(error.message)")
+            }
             throw error.busError
         }
         scheduleUndoSync()
-        for problem in undoStore.takeProblems() { Log.warning("undo journal: \(problem)") }
+        logStorageProblems()
         if outcome.stateChanged { undoStateChanged(appId: app.appId, documentId: documentId, outcome.state) }
         return outcome
     }
@@ -101,7 +114,7 @@ extension MenuBusServer {
             guard let self else { return }
             self.undoSyncScheduled = false
             if !self.undoStore.sync() {
-                for problem in self.undoStore.takeProblems() { Log.error("undo journal: \(problem)") }
+                self.logStorageProblems()
             }
         }
     }

@@ -106,6 +106,10 @@ public final class MenuBusServer {
     public init(configuration: Configuration) throws {
         self.configuration = configuration
         undoStore = UndoStore(stateDirectory: configuration.stateDirectory)
+        if let faults = getenv("MENUBUS_UNDO_FAULTS").map({ String(cString: $0) }), !faults.isEmpty {
+            UndoFiles.inject = UndoFiles.faults(from: faults)
+            Log.warning("undo journal faults injected: \(faults) (MENUBUS_UNDO_FAULTS, for tests)")
+        }
         connection = try Connection(address: configuration.address, loop: loop)
         connection.maxCallBytes = configuration.budgets.maxCallBytes
         connection.limitIncomingQueue(bytes: 2 * configuration.budgets.maxCallBytes)

@@ -20,6 +20,19 @@ enum Log {
         write(.debug, text())
     }
 
+    // MARK: Once per cause
+
+    /// Logs `text` the first time `key` is seen (a storage fault per
+    /// document and cause), never again while the key is remembered.
+    static func once(_ key: String, _ level: Level = .error, _ text: @autoclosure () -> String) {
+        guard !seen.contains(key) else { return }
+        if seen.count >= maxRateKeys { seen.removeAll() }
+        seen.insert(key)
+        write(level, text())
+    }
+
+    nonisolated(unsafe) private static var seen: Set<String> = []
+
     // MARK: Rate-limited warnings
 
     /// Warnings a peer can cause at will: the first of each key is logged,
@@ -62,7 +75,10 @@ enum Log {
     /// Where lines go instead of stderr, for tests.
     nonisolated(unsafe) static var sink: ((String) -> Void)?
 
-    static func resetRateLimits() { windows = [:] }
+    static func resetRateLimits() {
+        windows = [:]
+        seen = []
+    }
 
     private static func write(_ level: Level, _ text: String) {
         guard level.rawValue <= threshold.rawValue else { return }

@@ -28,6 +28,12 @@ struct UndoFileError: Error, Hashable, Sendable, CustomStringConvertible {
         UndoError(kind: .storage(errno: errno), field: "documentId",
                   message: "the undo journal could not be written (\(call): \(UndoFiles.errorText(errno)))")
     }
+
+    /// The same, naming the document.
+    func undoError(for key: UndoDocumentKey) -> UndoError {
+        UndoError(kind: .storage(errno: errno), field: "documentId",
+                  message: "the undo journal of document '\(key.documentId)' could not be written (\(call): \(UndoFiles.errorText(errno)))")
+    }
 }
 
 /// The system calls of the undo journal, and nothing else: the only place in
@@ -44,6 +50,39 @@ enum UndoFiles {
 
     private static func failure(_ call: String, _ path: String) -> UndoFileError {
         UndoFileError(call: call, path: path, errno: Glibc.errno)
+    }
+
+    // MARK: Fault injection
+
+    /// Tests make the journal's file calls fail: given the call ("write",
+    /// "ftruncate", "fdatasync", "rename") and the path, an errno to fail
+    /// with, or nil to make the call. menubusd sets it from
+    /// `MENUBUS_UNDO_FAULTS` (see `faults(from:)`).
+    nonisolated(unsafe) static var inject: ((String, String) -> Int32?)?
+
+    private static func injected(_ call: String, _ path: String) -> UndoFileError? {
+        guard let inject, let code = inject(call, path) else { return nil }
+        return UndoFileError(call: call, path: path, errno: code)
+    }
+
+    /// Parses `call=errno[,call=errno…]`, each optionally `call=errno@N` to
+    /// let the first N calls succeed: the seam end-to-end tests use.
+    static func faults(from text: String) -> ((String, String) -> Int32?)? {
+        var rules: [String: (errno: Int32, after: Int)] = [:]
+        for item in text.split(separator: ",") {
+            let parts = item.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            let value = parts[1].split(separator: "@", maxSplits: 1)
+            guard let code = Int32(value[0]) else { continue }
+            rules[String(parts[0])] = (code, value.count == 2 ? Int(value[1]) ?? 0 : 0)
+        }
+        guard !rules.isEmpty else { return nil }
+        nonisolated(unsafe) var calls: [String: Int] = [:]
+        return { call, _ in
+            guard let rule = rules[call] else { return nil }
+            calls[call, default: 0] += 1
+            return calls[call]! > rule.after ? rule.errno : nil
+        }
     }
 
     /// Creates `path` and any missing parents (each 0700); sets `path`
@@ -132,6 +171,7 @@ enum UndoFiles {
 
     /// Writes every byte (retrying short writes and EINTR) or throws.
     static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(UndoFileError) {
+        if let fault = injected("write", path) { throw fault }
         var offset = 0
         while offset < bytes.count {
             guard let base = bytes.baseAddress else { return }
@@ -155,6 +195,7 @@ enum UndoFiles {
 
     /// Flushes a file's data (and the metadata needed to read it) to the disk.
     static func syncData(_ fd: Int32, path: String) throws(UndoFileError) {
+        if let fault = injected("fdatasync", path) { throw fault }
         while fdatasync(fd) != 0 {
             if Glibc.errno != EINTR { throw failure("fdatasync", path) }
         }
@@ -180,6 +221,7 @@ enum UndoFiles {
     }
 
     static func truncate(_ fd: Int32, to length: Int, path: String) throws(UndoFileError) {
+        if let fault = injected("ftruncate", path) { throw fault }
         guard ftruncate(fd, off_t(length)) == 0 else { throw failure("ftruncate", path) }
     }
 
@@ -194,6 +236,7 @@ enum UndoFiles {
 
     /// Renames atomically, replacing `to`.
     static func rename(_ from: String, to: String) throws(UndoFileError) {
+        if let fault = injected("rename", from) { throw fault }
         guard Glibc.rename(from, to) == 0 else { throw failure("rename", from) }
     }
 

@@ -143,6 +143,8 @@ final class UndoJournal {
     /// from the stack before the next append.
     func markBroken() {
         isBroken = true
+        // What was written is not trusted to be on disk: the rewrite replaces it.
+        hasUnsyncedWrites = false
     }
 
     /// Closes the descriptor; unsynced writes stay pending for `sync()`.

@@ -178,7 +178,7 @@ final class UndoStore {
             if journal.isBroken { try journal.rewrite(documents.values[index]) }
             try journal.append(scratch)
         } catch {
-            throw error.undoError
+            throw error.undoError(for: key)
         }
         noteWrite(key, journal)
         let move: UndoStack.Move?
@@ -240,19 +240,38 @@ final class UndoStore {
     func sync() -> Bool {
         var succeeded = true
         for key in unsynced {
-            guard let journal = documents[key]?.journal else { continue }
+            guard let document = documents[key] else { continue }
+            let journal = document.journal
+            if journal.isBroken {
+                do {
+                    try journal.rewrite(document)
+                } catch {
+                    problems.append(UndoStorageProblem(activity: "rewrite", key: key, error: error))
+                    succeeded = false
+                }
+                continue
+            }
             do {
                 try journal.sync()
             } catch {
+                // After a failed fdatasync the kernel may have dropped the
+                // dirty pages and a retry can succeed with the data gone:
+                // never retry; write the whole journal again from memory.
                 problems.append(UndoStorageProblem(activity: "sync", key: key, error: error))
                 succeeded = false
+                journal.markBroken()
+                do {
+                    try journal.rewrite(document)
+                } catch {
+                    problems.append(UndoStorageProblem(activity: "rewrite after a failed sync", key: key, error: error))
+                }
             }
             if journal.needsDirectorySync {
                 journal.needsDirectorySync = false
                 directoryNeedsSync = true
             }
         }
-        unsynced = unsynced.filter { documents[$0]?.journal.hasUnsyncedWrites == true }
+        unsynced = unsynced.filter { documents[$0].map { $0.journal.hasUnsyncedWrites || $0.journal.isBroken } == true }
         if directoryNeedsSync {
             do {
                 try UndoFiles.syncDirectory(directory)
@@ -295,7 +314,7 @@ final class UndoStore {
             try prepareDirectory()
             journal = try UndoJournal.create(in: directory, for: key) { fileNames.contains($0) }
         } catch {
-            throw error.undoError
+            throw error.undoError(for: key)
         }
         scratch.removeAll(keepingCapacity: true)
         UndoRecord.header(key).encode(into: &scratch)
@@ -305,7 +324,7 @@ final class UndoStore {
             try journal.append(scratch)
         } catch {
             try? journal.removeFiles()
-            throw error.undoError
+            throw error.undoError(for: key)
         }
         let move = try stack.perform(operation)
         documents[key] = UndoDocument(key: key, stack: stack, lastTouched: now, journaledTouch: now, journal: journal)

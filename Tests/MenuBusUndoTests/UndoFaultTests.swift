@@ -1,0 +1,126 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import XCTest
+@testable import MenuBus
+
+/// The journal's file calls made to fail through the fault-injection seam
+/// (`UndoFiles.inject`): refused with the document and the cause named,
+/// nothing acknowledged lost, and a failed fdatasync never retried.
+final class UndoFaultTests: XCTestCase {
+    let app = "org.example.Editor"
+    private var calls: [(call: String, path: String)] = []
+
+    override func tearDown() {
+        UndoFiles.inject = nil
+        super.tearDown()
+    }
+
+    /// Fails `failing` calls with `code` while `active()` is true; records every call.
+    private func inject(_ failing: Set<String>, _ code: Int32 = ENOSPC, while active: @escaping () -> Bool = { true }) {
+        calls = []
+        UndoFiles.inject = { [unowned self] call, path in
+            calls.append((call, path))
+            return failing.contains(call) && active() ? code : nil
+        }
+    }
+
+    private func register(_ store: UndoStore, _ index: Int, document: String = "doc") throws {
+        try store.perform(.register(actionName: "Step \(index)", undo: [UInt8(index)], redo: [UInt8(index)], mergeKey: ""),
+                          appId: app, documentId: document, now: Time.start)
+    }
+
+    private func reloaded(_ directory: TemporaryDirectory) -> UndoState? {
+        let again = UndoStore(stateDirectory: directory.path)
+        _ = again.loadAll()
+        return again.state(appId: app, documentId: "doc")
+    }
+
+    func testAFailedWriteIsRefusedNamingTheDocumentAndTheCauseAndLosesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let store = UndoStore(stateDirectory: directory.path)
+        _ = store.loadAll()
+        try register(store, 1)
+        var failing = true
+        inject(["write"], while: { failing })
+        XCTAssertThrowsError(try register(store, 2)) { error in
+            guard let error = error as? UndoError, case .storage(let code) = error.kind else { return XCTFail("\(error)") }
+            XCTAssertEqual(code, ENOSPC)
+            XCTAssertTrue(error.message.contains("'doc'") && error.message.contains("write"), error.message)
+            XCTAssertEqual(error.busError.name, "org.menubus.MenuBus1.Error.StorageFailed")
+        }
+        XCTAssertEqual(store.state(appId: app, documentId: "doc")?.undoCount, 1, "the refused step is not in memory")
+        failing = false
+        try register(store, 3)
+        store.sync()
+        XCTAssertEqual(reloaded(directory), store.state(appId: app, documentId: "doc"))
+    }
+
+    func testAFailedFdatasyncIsNeverRetriedTheJournalIsRewrittenFromMemory() throws {
+        let directory = try TemporaryDirectory()
+        let store = UndoStore(stateDirectory: directory.path)
+        _ = store.loadAll()
+        try register(store, 1)
+        var syncs = 0
+        calls = []
+        UndoFiles.inject = { [unowned self] call, path in
+            calls.append((call, path))
+            guard call == "fdatasync" else { return nil }
+            syncs += 1
+            return syncs == 1 ? EIO : nil
+        }
+        XCTAssertFalse(store.sync())
+        XCTAssertTrue(store.takeProblems().contains { $0.activity == "sync" && $0.error?.errno == EIO })
+        let journalSyncs = calls.filter { $0.call == "fdatasync" && !$0.path.hasSuffix(".tmp") }
+        XCTAssertEqual(journalSyncs.count, 1, "fdatasync of the journal was not retried")
+        XCTAssertTrue(calls.contains { $0.call == "rename" }, "the journal was rewritten (temp file renamed over it)")
+        XCTAssertTrue(calls.contains { $0.call == "fdatasync" && $0.path.hasSuffix(".tmp") }, "the rewrite is durable")
+        XCTAssertFalse(store.hasUnsyncedWrites)
+        XCTAssertEqual(reloaded(directory), store.state(appId: app, documentId: "doc"))
+    }
+
+    func testARewriteThatFailsTooIsTriedAgainAtTheNextSyncNotTheFdatasync() throws {
+        let directory = try TemporaryDirectory()
+        let store = UndoStore(stateDirectory: directory.path)
+        _ = store.loadAll()
+        try register(store, 1)
+        var broken = true
+        inject(["fdatasync", "rename"], EIO, while: { broken })
+        XCTAssertFalse(store.sync())
+        XCTAssertTrue(store.hasUnsyncedWrites, "still owed a durable copy")
+        broken = false
+        calls = []
+        XCTAssertTrue(store.sync())
+        XCTAssertTrue(calls.contains { $0.call == "rename" }, "rewritten, not re-synced")
+        XCTAssertFalse(calls.contains { $0.call == "fdatasync" && !$0.path.hasSuffix(".tmp") })
+        XCTAssertEqual(reloaded(directory), store.state(appId: app, documentId: "doc"))
+    }
+
+    func testAWriteAndItsTruncateFailingBreakTheJournalAndTheNextStepRewritesIt() throws {
+        let directory = try TemporaryDirectory()
+        let store = UndoStore(stateDirectory: directory.path)
+        _ = store.loadAll()
+        try register(store, 1)
+        var failing = true
+        inject(["write", "ftruncate"], EIO, while: { failing })
+        XCTAssertThrowsError(try register(store, 2))
+        failing = false
+        calls = []
+        try register(store, 3)
+        XCTAssertTrue(calls.contains { $0.call == "rename" }, "the broken journal was rewritten before the append")
+        store.sync()
+        let state = try XCTUnwrap(reloaded(directory))
+        XCTAssertEqual(state.undoCount, 2)
+        XCTAssertEqual(state, store.state(appId: app, documentId: "doc"))
+    }
+
+    func testTheSeamParsesWhatMenubusdIsGiven() throws {
+        let faults = try XCTUnwrap(UndoFiles.faults(from: "write=28@2,rename=5"))
+        XCTAssertNil(faults("write", "/x"))
+        XCTAssertNil(faults("write", "/x"))
+        XCTAssertEqual(faults("write", "/x"), 28)
+        XCTAssertEqual(faults("rename", "/x"), 5)
+        XCTAssertNil(faults("fdatasync", "/x"))
+        XCTAssertNil(UndoFiles.faults(from: "nonsense"))
+    }
+}
