@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import XCTest
 @testable import MenuBus
 
@@ -122,5 +123,33 @@ final class UndoFaultTests: XCTestCase {
         XCTAssertEqual(faults("rename", "/x"), 5)
         XCTAssertNil(faults("fdatasync", "/x"))
         XCTAssertNil(UndoFiles.faults(from: "nonsense"))
+    }
+
+    // MARK: Syncing off the loop
+
+    func testABackgroundSyncCoversOnlyTheWritesBeforeItAndAFailureRewrites() throws {
+        let directory = try TemporaryDirectory()
+        let store = UndoStore(stateDirectory: directory.path)
+        _ = store.loadAll()
+        try register(store, 1)
+        let batch = store.prepareBackgroundSync()
+        XCTAssertEqual(batch.jobs.count, 1)
+        try register(store, 2)  // while the sync runs elsewhere
+        // Through a dispatch queue, as menubusd runs it.
+        let result = DispatchQueue(label: "test-sync").sync { UndoStore.runSync(batch) }
+        XCTAssertTrue(store.finishBackgroundSync(result))
+        XCTAssertTrue(store.hasUnsyncedWrites, "step 2 came after the sync began")
+        // A failing background fdatasync: not retried, rewritten from memory.
+        let second = store.prepareBackgroundSync()
+        calls = []
+        UndoFiles.inject = { [unowned self] call, path in
+            calls.append((call, path))
+            return call == "fdatasync" && !path.hasSuffix(".tmp") ? EIO : nil
+        }
+        XCTAssertFalse(store.finishBackgroundSync(UndoStore.runSync(second)))
+        XCTAssertTrue(calls.contains { $0.call == "rename" }, "rewritten from memory")
+        XCTAssertEqual(calls.filter { $0.call == "fdatasync" && !$0.path.hasSuffix(".tmp") }.count, 1)
+        XCTAssertFalse(store.hasUnsyncedWrites)
+        XCTAssertEqual(reloaded(directory), store.state(appId: app, documentId: "doc"))
     }
 }

@@ -106,16 +106,35 @@ extension MenuBusServer {
         undoStateChanged(appId: app.appId, documentId: documentId, UndoStack().state)
     }
 
-    /// Group commit: one fdatasync for everything written in the last interval.
+    /// Group commit: one fdatasync for everything written in the last
+    /// interval, run off the loop (UndoSyncer) so no call waits on the disk.
     func scheduleUndoSync() {
-        guard !undoSyncScheduled, undoStore.hasUnsyncedWrites else { return }
+        guard !undoSyncScheduled, !(undoSyncer?.isBusy ?? false), undoStore.hasUnsyncedWrites else { return }
         undoSyncScheduled = true
         loop.addTimer(after: UndoStore.syncInterval) { [weak self] in
             guard let self else { return }
             self.undoSyncScheduled = false
-            if !self.undoStore.sync() {
-                self.logStorageProblems()
-            }
+            self.startUndoSync()
+        }
+    }
+
+    private func startUndoSync() {
+        guard let syncer = undoSyncer else {
+            // No pipe to come back through: sync on the loop.
+            if !undoStore.sync() { logStorageProblems() }
+            return
+        }
+        let batch = undoStore.prepareBackgroundSync()
+        logStorageProblems()
+        guard !batch.jobs.isEmpty || batch.directory != nil else {
+            scheduleUndoSync()
+            return
+        }
+        syncer.run(batch) { [weak self] result in
+            guard let self else { return }
+            self.undoStore.finishBackgroundSync(result)
+            self.logStorageProblems()
+            self.scheduleUndoSync()
         }
     }
 

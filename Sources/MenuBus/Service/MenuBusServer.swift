@@ -90,6 +90,8 @@ public final class MenuBusServer {
     /// Undo documents and their journals.
     let undoStore: UndoStore
     var undoSyncScheduled = false
+    /// Runs journal syncs off the loop (UndoSyncer.swift).
+    lazy var undoSyncer: UndoSyncer? = UndoSyncer(loop: loop)
 
     var stats: Stats {
         Stats(apps: UInt32(apps.count),
@@ -166,6 +168,7 @@ public final class MenuBusServer {
 
     /// Releases the name and closes the connection.
     public func shutdown() {
+        undoSyncer?.wait()
         if undoStore.hasUnsyncedWrites { _ = undoStore.sync() }
         if ownsName, connection.isConnected {
             try? connection.releaseName(MenuBusServer.busName)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// A failed system call on a journal file: which call, on what, and errno.
 struct UndoFileError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -39,6 +40,17 @@ struct UndoFileError: Error, Hashable, Sendable, CustomStringConvertible {
 /// The system calls of the undo journal, and nothing else: the only place in
 /// `Undo/` that calls Glibc. Files are created 0600 and directories 0700,
 /// then set to exactly that, whatever the umask.
+/// Calls made so far, per name, for `UndoFiles.faults(from:)`.
+private final class FaultCounts: @unchecked Sendable {
+    private let counts = Mutex<[String: Int]>([:])
+    func next(_ call: String) -> Int {
+        counts.withLock { counts in
+            counts[call, default: 0] += 1
+            return counts[call] ?? 0
+        }
+    }
+}
+
 enum UndoFiles {
     static let fileMode: mode_t = 0o600
     static let directoryMode: mode_t = 0o700
@@ -77,11 +89,11 @@ enum UndoFiles {
             rules[String(parts[0])] = (code, value.count == 2 ? Int(value[1]) ?? 0 : 0)
         }
         guard !rules.isEmpty else { return nil }
-        nonisolated(unsafe) var calls: [String: Int] = [:]
+        // Counted under a lock: syncs run on another thread than writes.
+        let calls = FaultCounts()
         return { call, _ in
             guard let rule = rules[call] else { return nil }
-            calls[call, default: 0] += 1
-            return calls[call]! > rule.after ? rule.errno : nil
+            return calls.next(call) > rule.after ? rule.errno : nil
         }
     }
 
@@ -250,6 +262,10 @@ enum UndoFiles {
     /// Removes a file; a missing file is not an error.
     static func remove(_ path: String) throws(UndoFileError) {
         guard unlink(path) == 0 || Glibc.errno == ENOENT else { throw failure("unlink", path) }
+    }
+
+    static func duplicate(_ fd: Int32) -> Int32 {
+        fcntl(fd, F_DUPFD_CLOEXEC, 0)
     }
 
     static func close(_ fd: Int32) {

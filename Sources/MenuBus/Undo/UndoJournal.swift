@@ -25,6 +25,9 @@ final class UndoJournal {
     private(set) var size: Int
     /// Records written since the last `sync()`.
     private(set) var hasUnsyncedWrites = false
+    /// Appends and rewrites so far: a background sync started at one count
+    /// covers the writes up to it only.
+    private(set) var writeCount = 0
     /// The file's name (creation) or its replacement (compaction) may not
     /// be durable until the directory is synced.
     var needsDirectorySync = false
@@ -87,6 +90,7 @@ final class UndoJournal {
         }
         size += bytes.count
         hasUnsyncedWrites = true
+        writeCount += 1
     }
 
     /// Makes every write so far durable (fdatasync).
@@ -130,6 +134,7 @@ final class UndoJournal {
         fd = newFd
         size = written
         hasUnsyncedWrites = false
+        writeCount += 1
         isBroken = false
         compactionRetrySize = 0
         do {
@@ -145,6 +150,17 @@ final class UndoJournal {
         isBroken = true
         // What was written is not trusted to be on disk: the rewrite replaces it.
         hasUnsyncedWrites = false
+    }
+
+    /// A duplicate of the open descriptor for a sync on another thread
+    /// (closing this journal's own then cannot pull it away), or -1.
+    func duplicateDescriptor() -> Int32 {
+        fd >= 0 ? UndoFiles.duplicate(fd) : -1
+    }
+
+    /// A background sync that began at `count` succeeded.
+    func synced(upTo count: Int) {
+        if writeCount == count { hasUnsyncedWrites = false }
     }
 
     /// Closes the descriptor; unsynced writes stay pending for `sync()`.

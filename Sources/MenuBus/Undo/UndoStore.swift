@@ -385,6 +385,28 @@ final class UndoStore {
         directoryReady = true
     }
 
+    // MARK: For syncing off the loop (UndoStore+BackgroundSync.swift)
+
+    var unsyncedKeys: [UndoDocumentKey] { Array(unsynced) }
+
+    func recordProblem(_ problem: UndoStorageProblem) {
+        problems.append(problem)
+    }
+
+    func markDirectoryForSync() {
+        directoryNeedsSync = true
+    }
+
+    /// True once: the directory needs a sync, now handed to the caller.
+    func takeDirectorySync() -> Bool {
+        defer { directoryNeedsSync = false }
+        return directoryNeedsSync
+    }
+
+    func dropSyncedKeys() {
+        unsynced = unsynced.filter { documents[$0].map { $0.journal.hasUnsyncedWrites || $0.journal.isBroken } == true }
+    }
+
     // MARK: For loading (UndoStore+Loading.swift)
 
     var isLoaded: Bool { loaded }
