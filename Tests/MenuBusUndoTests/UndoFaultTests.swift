@@ -152,4 +152,38 @@ final class UndoFaultTests: XCTestCase {
         XCTAssertFalse(store.hasUnsyncedWrites)
         XCTAssertEqual(reloaded(directory), store.state(appId: app, documentId: "doc"))
     }
+
+    func testACompactionOffTheLoopKeepsTheStepsAppendedWhileItRan() throws {
+        let directory = try TemporaryDirectory()
+        let store = UndoStore(stateDirectory: directory.path)
+        _ = store.loadAll()
+        var jobs: [CompactionJob] = []
+        store.compactor = { jobs.append($0) }
+        try store.perform(.setLimit(levels: 2), appId: app, documentId: "doc", now: Time.start)
+        let big = [UInt8](repeating: 7, count: 64 << 10)
+        var index = 0
+        while jobs.isEmpty, index < 200 {
+            try store.perform(.register(actionName: "Step \(index)", undo: big, redo: [1], mergeKey: ""),
+                              appId: app, documentId: "doc", now: Time.start)
+            index += 1
+        }
+        let job = try XCTUnwrap(jobs.first, "a compaction was asked for")
+        let sizeBefore = try FileManager.default.attributesOfItem(atPath: job.journal.path)[.size] as? Int ?? 0
+        DispatchQueue(label: "test-compaction").sync { UndoJournal.runCompaction(job) }
+        // Steps that arrive while the snapshot is written must survive it.
+        for extra in 0..<3 {
+            try store.perform(.register(actionName: "Late \(extra)", undo: [UInt8(extra)], redo: [2], mergeKey: ""),
+                              appId: app, documentId: "doc", now: Time.start)
+        }
+        XCTAssertEqual(jobs.count, 1, "one compaction at a time")
+        store.finishCompaction(job)
+        XCTAssertTrue(store.takeProblems().isEmpty)
+        let sizeAfter = try FileManager.default.attributesOfItem(atPath: job.journal.path)[.size] as? Int ?? 0
+        XCTAssertLessThan(sizeAfter, sizeBefore, "compacted")
+        XCTAssertEqual(try directory.journalNames().filter { $0.hasSuffix(".tmp") }, [], "no temporary file left")
+        store.sync()
+        let state = try XCTUnwrap(reloaded(directory))
+        XCTAssertEqual(state, store.state(appId: app, documentId: "doc"))
+        XCTAssertEqual(state.undoActionName, "Late 2")
+    }
 }

@@ -10,6 +10,7 @@ extension MenuBusServer {
 
     /// Loads the journals and applies the retention bound; at start.
     func loadUndoDocuments() {
+        startBackgroundCompactions()
         let report = undoStore.loadAll()
         for finding in report.findings { Log.warning("undo journal: \(finding)") }
         if !report.documents.isEmpty { Log.info("loaded \(report.documents.count) undo documents from \(undoStore.directory)") }
@@ -109,7 +110,7 @@ extension MenuBusServer {
     /// Group commit: one fdatasync for everything written in the last
     /// interval, run off the loop (UndoSyncer) so no call waits on the disk.
     func scheduleUndoSync() {
-        guard !undoSyncScheduled, !(undoSyncer?.isBusy ?? false), undoStore.hasUnsyncedWrites else { return }
+        guard !undoSyncScheduled, !(undoSyncer?.isSyncing ?? false), undoStore.hasUnsyncedWrites else { return }
         undoSyncScheduled = true
         loop.addTimer(after: UndoStore.syncInterval) { [weak self] in
             guard let self else { return }
@@ -130,11 +131,27 @@ extension MenuBusServer {
             scheduleUndoSync()
             return
         }
-        syncer.run(batch) { [weak self] result in
+        let box = SyncResultBox()
+        syncer.isSyncing = true
+        syncer.run({ box.result = UndoStore.runSync(batch) }) { [weak self] in
             guard let self else { return }
-            self.undoStore.finishBackgroundSync(result)
+            syncer.isSyncing = false
+            if let result = box.result { self.undoStore.finishBackgroundSync(result) }
             self.logStorageProblems()
             self.scheduleUndoSync()
+        }
+    }
+
+    /// Compaction snapshots are written off the loop too.
+    func startBackgroundCompactions() {
+        guard let syncer = undoSyncer else { return }
+        undoStore.compactor = { [weak self] job in
+            syncer.run({ UndoJournal.runCompaction(job) }) {
+                guard let self else { return }
+                self.undoStore.finishCompaction(job)
+                self.logStorageProblems()
+                self.scheduleUndoSync()
+            }
         }
     }
 
@@ -212,6 +229,12 @@ extension MenuBusServer {
         }
         return key
     }
+}
+
+/// Carries a sync's result from the queue to the loop (written before, read
+/// after the pipe's wake-up).
+private final class SyncResultBox: @unchecked Sendable {
+    var result: UndoStore.SyncResult?
 }
 
 extension UndoError {

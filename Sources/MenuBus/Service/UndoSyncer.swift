@@ -4,16 +4,20 @@ import Glibc
 import Dispatch
 import Synchronization
 
-/// Runs the undo journal's fdatasync and fsync on a background queue and
-/// hands the result back on the loop (through a pipe the loop watches), so
+/// Runs the undo journal's disk work (fdatasync, fsync, compaction
+/// snapshots) on a background queue, one task at a time, and runs each
+/// task's completion back on the loop (through a pipe the loop watches), so
 /// no call waits on the disk.
 final class UndoSyncer: @unchecked Sendable {
     private let loop: MessageLoop
-    private let queue = DispatchQueue(label: "org.menubus.undo-sync")
+    private let queue = DispatchQueue(label: "org.menubus.undo-disk")
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    private let finished = Mutex<UndoStore.SyncResult?>(nil)
-    private var completion: ((UndoStore.SyncResult) -> Void)?
+    private let finished = Mutex<[Int]>([])
+    private var completions: [Int: () -> Void] = [:]
+    private var nextTask = 0
+    /// A group-commit sync is in flight.
+    var isSyncing = false
 
     init?(loop: MessageLoop) {
         var fds: [Int32] = [-1, -1]
@@ -34,21 +38,20 @@ final class UndoSyncer: @unchecked Sendable {
         close(wakeWrite)
     }
 
-    var isBusy: Bool { completion != nil }
-
-    /// Syncs `batch` off the loop; `done` runs on the loop afterwards.
-    func run(_ batch: UndoStore.SyncBatch, done: @escaping (UndoStore.SyncResult) -> Void) {
-        completion = done
-        let wake = wakeWrite
+    /// Runs `work` off the loop; `done` runs on the loop afterwards.
+    func run(_ work: @escaping @Sendable () -> Void, done: @escaping () -> Void) {
+        nextTask += 1
+        let id = nextTask
+        completions[id] = done
         queue.async { [self] in
-            let result = UndoStore.runSync(batch)
-            self.finished.withLock { $0 = result }
+            work()
+            self.finished.withLock { $0.append(id) }
             var byte: UInt8 = 1
-            _ = write(wake, &byte, 1)
+            _ = write(self.wakeWrite, &byte, 1)
         }
     }
 
-    /// Waits for a sync in flight (at shutdown).
+    /// Waits for every task in flight and runs their completions (at shutdown).
     func wait() {
         queue.sync {}
         deliver()
@@ -57,11 +60,10 @@ final class UndoSyncer: @unchecked Sendable {
     private func deliver() {
         var buffer = [UInt8](repeating: 0, count: 64)
         while buffer.withUnsafeMutableBytes({ read(wakeRead, $0.baseAddress, $0.count) }) > 0 {}
-        guard let result = finished.withLock({ value -> UndoStore.SyncResult? in
-            defer { value = nil }
-            return value
-        }), let done = completion else { return }
-        completion = nil
-        done(result)
+        let done = finished.withLock { ids -> [Int] in
+            defer { ids = [] }
+            return ids
+        }
+        for id in done { completions.removeValue(forKey: id)?() }
     }
 }

@@ -155,6 +155,27 @@ enum UndoFiles {
         return bytes
     }
 
+    /// `count` bytes of a file from `offset` (pread): a journal's tail.
+    static func read(_ path: String, from offset: Int, count: Int) throws(UndoFileError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("open", path) }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = bytes.withUnsafeMutableBytes { buffer in
+                pread(fd, buffer.baseAddress.map { $0 + filled }, count - filled, off_t(offset + filled))
+            }
+            if n < 0 {
+                if Glibc.errno == EINTR { continue }
+                throw failure("read", path)
+            }
+            if n == 0 { throw .io("read", path) }
+            filled += n
+        }
+        return bytes
+    }
+
     /// Opens a file for appending; with `create`, makes a new one (0600)
     /// and fails with EEXIST when the name is taken.
     static func openForAppending(_ path: String, create: Bool) throws(UndoFileError) -> Int32 {

@@ -28,6 +28,10 @@ final class UndoJournal {
     /// Appends and rewrites so far: a background sync started at one count
     /// covers the writes up to it only.
     private(set) var writeCount = 0
+    /// Whole-file rewrites so far (a compaction in flight checks it).
+    private(set) var rewrites = 0
+    /// A background compaction is writing a snapshot of this journal.
+    var compacting = false
     /// The file's name (creation) or its replacement (compaction) may not
     /// be durable until the directory is synced.
     var needsDirectorySync = false
@@ -135,7 +139,23 @@ final class UndoJournal {
         size = written
         hasUnsyncedWrites = false
         writeCount += 1
+        rewrites += 1
         isBroken = false
+        compactionRetrySize = 0
+        do {
+            try UndoFiles.syncDirectory(directory)
+        } catch _ {
+            needsDirectorySync = true
+        }
+    }
+
+    /// Takes the compacted file (renamed over the journal, synced).
+    func adoptCompacted(fd newFd: Int32, size newSize: Int) {
+        fd = newFd
+        size = newSize
+        hasUnsyncedWrites = false
+        writeCount += 1
+        rewrites += 1
         compactionRetrySize = 0
         do {
             try UndoFiles.syncDirectory(directory)

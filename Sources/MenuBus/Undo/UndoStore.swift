@@ -105,6 +105,8 @@ final class UndoStore {
     private var directoryReady = false
     private var loaded = false
     private var problems: [UndoStorageProblem] = []
+    /// Set by the service to compact off the loop; nil compacts in place.
+    var compactor: ((CompactionJob) -> Void)?
     /// Record bytes of the operation being written, reused.
     private var scratch: [UInt8] = []
 
@@ -352,7 +354,12 @@ final class UndoStore {
         let journal = documents.values[index].journal
         let live = documents.values[index].stack.totalBytes
         guard journal.size > Self.compactionFactor * live + Self.compactionSlackBytes,
-              journal.size >= journal.compactionRetrySize else { return }
+              journal.size >= journal.compactionRetrySize, !journal.compacting else { return }
+        if let compactor {
+            journal.compacting = true
+            compactor(CompactionJob(document: documents.values[index], journal: journal))
+            return
+        }
         do {
             try journal.rewrite(documents.values[index])
         } catch {
@@ -386,6 +393,25 @@ final class UndoStore {
     }
 
     // MARK: For syncing off the loop (UndoStore+BackgroundSync.swift)
+
+    /// Ends a background compaction on the loop.
+    func finishCompaction(_ job: CompactionJob) {
+        let journal = job.journal
+        guard documents[job.key]?.journal === journal else {
+            // The document went meanwhile: only the temporary file is left.
+            journal.compacting = false
+            if job.fd >= 0 { UndoFiles.close(job.fd) }
+            try? UndoFiles.remove(job.temporary)
+            return
+        }
+        do {
+            try journal.finishCompaction(job)
+        } catch {
+            journal.compactionRetrySize = journal.size + Self.compactionSlackBytes
+            problems.append(UndoStorageProblem(activity: "compaction", key: job.key, error: error))
+        }
+        if journal.needsDirectorySync { directoryNeedsSync = true }
+    }
 
     var unsyncedKeys: [UndoDocumentKey] { Array(unsynced) }
 
