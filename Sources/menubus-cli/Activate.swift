@@ -1,27 +1,35 @@
 import MenuBus
 
-/// `menubus-cli activate PATH ITEM`: choose an item of a presented menu.
+/// `menubus-cli activate APP CONTEXT ITEM`: present a menu and choose from it.
 enum Activate {
     static let command = CommandLineTool.Command(
-        name: "activate", summary: "choose an item of a presented menu",
+        name: "activate", summary: "present a menu and choose one of its items",
         usage: """
-            Usage: menubus-cli activate PATH ITEM
+            Usage: menubus-cli activate APP CONTEXT ITEM [--edit] [--json]
 
-            Chooses ITEM (an element id, such as menubus:copy) of the presented menu
-            at PATH (/org/menubus/MenuBus1/menu/N, as 'present' prints). Only the
-            presenter or the owning app may choose, so this works on menus the
-            command line presented itself or for a connection with that right.
+            Presents the context (or, with --edit, the edit) menu of CONTEXT of
+            APP, then chooses ITEM (an element id, such as menubus:copy) from it.
+            Only the connection that presented a menu, or the app that owns it,
+            may choose from it, so this command presents the menu it chooses
+            from; the choice is the user's as much as a click in a shell is.
 
             """,
         run: run)
 
     static func run(_ arguments: inout Arguments, _ options: CommandLineTool.Options) throws -> Int32 {
-        let pathText = try arguments.required("PATH")
+        let edit = arguments.remove("--edit")
+        let app = try arguments.required("APP")
+        let context = try arguments.required("CONTEXT")
         let item = try arguments.required("ITEM")
         try arguments.finish()
-        guard let path = try? ObjectPath(validating: pathText) else { throw UsageError("'\(pathText)' is not an object path") }
         let client = try CommandLineTool.connect(options)
-        try client.activate(PresentedMenu(path: path), itemId: item)
+        let menu = try client.present(owner: app, contextId: context, kind: edit ? .edit : .context)
+        do {
+            try client.activate(menu, itemId: item)
+        } catch {
+            try? client.dismiss(menu)
+            throw error
+        }
         Output.out(options.json ? "{\"activated\": \(MenuJSON.quote(item))}\n" : "activated \(item)\n")
         return 0
     }

@@ -9,8 +9,9 @@ enum Present {
 
             Presents the context (or edit) menu of CONTEXT as a live menu object,
             prints its path and layout, then prints every LayoutChanged until the
-            menu closes, Ctrl-C, or N changes were printed. Choose from it with
-            'menubus-cli activate PATH ITEM' from another terminal.
+            menu closes, Ctrl-C, or N changes were printed. Only this command may
+            choose from the menu it presents; 'menubus-cli activate APP CONTEXT
+            ITEM' presents a menu of its own and chooses from it.
 
             """,
         run: run)

@@ -5,7 +5,8 @@ import MenuBus
 
 let usage = """
     Usage: menubusd [--address ADDRESS] [--deferred-timeout SECONDS] [--state-dir DIR]
-                    [--undo-retention-days DAYS] [--verbose]
+                    [--undo-retention-days DAYS] [--connection-budget MIB]
+                    [--daemon-budget MIB] [--verbose]
 
     The MenuBus session service: owns org.menubus.MenuBus1 on the session bus
     and serves /org/menubus/MenuBus1. Logs go to stderr with sd-daemon level
@@ -22,6 +23,15 @@ let usage = """
       --undo-retention-days DAYS
                          at start, remove undo documents untouched for DAYS days
                          (default 90; 0 keeps them forever)
+      --connection-budget MIB
+                         what one connection may make menubusd hold: its
+                         contexts, their cached deferred content, and the menus
+                         it presents with their exported forms (default 8);
+                         a call past it is answered LimitExceeded, and a call
+                         larger than it is refused before it is read
+      --daemon-budget MIB
+                         what all connections together may make menubusd hold
+                         (default 128)
       --verbose          log debug messages too
       --version          print the version and exit
       -h, --help         print this help and exit
@@ -78,6 +88,16 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         configuration.undoRetentionDays = days == 0 ? nil : days
+    case "--connection-budget", "--daemon-budget":
+        guard let value = arguments.popFirst(), let mib = Int(value), mib >= 1, mib <= 65_536 else {
+            writeErr("menubusd: \(argument) needs a whole number of MiB between 1 and 65536\n")
+            exit(2)
+        }
+        if argument == "--connection-budget" {
+            configuration.budgets.connectionBytes = mib << 20
+        } else {
+            configuration.budgets.daemonBytes = mib << 20
+        }
     case _ where argument.hasPrefix("--address="):
         configuration.address = String(argument.dropFirst("--address=".count))
     default:

@@ -155,14 +155,14 @@ final class CommandLineTests: BusTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("LayoutChanged /org/menubus/MenuBus1/menu/"), result.stdout)
         XCTAssertTrue(result.stdout.contains("[menubus:copy]"))
-        // Choose from a menu this test presents, with the command line.
-        let menu = try app.present(contextId: "field", kind: .edit)
-        let activate = try cli(["activate", menu.path.rawValue, "menubus:copy"])
+        // The command line presents the menu it chooses from.
+        let activate = try cli(["activate", "org.example.Editor", "field", "menubus:copy", "--edit"])
         XCTAssertEqual(activate.status, 0, activate.stderr)
         XCTAssertTrue(app.run(until: { !commands.isEmpty }, timeout: 5))
         XCTAssertEqual(commands.first?.command, .copy)
-        let missing = try cli(["activate", "/org/menubus/MenuBus1/menu/9999", "menubus:copy"])
+        let missing = try cli(["activate", "org.example.Editor", "field", "menubus:no-such-item", "--edit"])
         XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("no-such-item"), missing.stderr)
     }
 
     func testMonitorPrintsSignals() throws {

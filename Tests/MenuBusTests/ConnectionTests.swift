@@ -173,4 +173,26 @@ final class ConnectionTests: BusTestCase {
         XCTAssertTrue(loop.run(until: { fired.count == 3 }, timeout: 5))
         XCTAssertEqual(fired, [1, 2, 3])
     }
+
+    func testRepliesCountOnlyFromThePeerThatWasCalled() throws {
+        let (server, client) = try pair()
+        let forger = try Connection(address: try bus.address, loop: loop)
+        var held: [PendingReply] = []
+        server.export("/echo", [echoInterface(onSilent: { held.append($0) })])
+        var result: Result<[DBusValue], BusError>?
+        client.call(destination: server.uniqueName, path: "/echo", interface: "org.example.Echo", member: "Silent",
+                    timeout: 5) { result = $0 }
+        XCTAssertTrue(loop.run(until: { held.count == 1 }, timeout: 5))
+        // Replies for every serial the call could have, from someone else.
+        for serial in UInt32(1)...64 {
+            let forged = try Message.methodReturn(replySerial: serial, destination: client.uniqueName)
+            try forged.append([.string("forged")])
+            forger.send(forged)
+        }
+        loop.run(until: { result != nil }, timeout: 0.3)
+        XCTAssertNil(result, "a forged reply was taken for the real one")
+        held[0].reply([])
+        XCTAssertTrue(loop.run(until: { result != nil }, timeout: 5))
+        XCTAssertEqual(try result?.get(), [], "the callee's own reply arrives")
+    }
 }

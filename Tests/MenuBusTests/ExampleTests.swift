@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import MenuBus
 
 /// The examples in examples/ run against a private bus, so none of them rots.
 final class ExampleTests: BusTestCase {
@@ -59,5 +60,60 @@ final class ExampleTests: BusTestCase {
         let result = try run(Binaries.url("menubus-example").path, ["--demo"])
         assertCopyAndUndo(result, typed: "Dear")
         XCTAssertTrue(result.stdout.contains("menubusd offers \"Undo Typing\" (1 step)"), result.stdout)
+    }
+
+    // MARK: Client calls only from menubusd
+
+    /// Starts a serving example, forges PerformCommand calls to it from
+    /// another connection, and checks they are refused while it keeps running.
+    private func assertRefusesForgedCalls(_ executable: String, _ arguments: [String], appId: String, clientPath: ObjectPath,
+                                          file: StaticString = #filePath, line: UInt = #line) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = try bus.environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        let forger = try connect()
+        var owner: String?
+        XCTAssertTrue(try eventually(timeout: 15) {
+            let rows = try callDaemon(forger, "ListContexts")
+            guard case .array(_, let items)? = rows.first else { return false }
+            for case .structure(let row) in items where row.count == 3 && row[1] == .string(appId) {
+                owner = row[0].stringValue
+            }
+            return owner != nil
+        }, "the example registered", file: file, line: line)
+        let unique = try XCTUnwrap(owner, file: file, line: line)
+        for command in ["replace-selection", "undo"] {
+            assertBusError(BusError.Standard.accessDenied, file: file, line: line) {
+                _ = try forger.callBlocking(destination: unique, path: clientPath, interface: MenuBusServer.clientInterface,
+                                            member: "PerformCommand",
+                                            arguments: [.string("body"), .string(command),
+                                                        .array("{sv}", [.dictEntry(.string("text"), .variant(.string("pwned")))])],
+                                            timeout: 10)
+            }
+        }
+        XCTAssertTrue(process.isRunning, "the example is still serving", file: file, line: line)
+    }
+
+    func testPythonExampleRefusesClientCallsFromAnyoneButMenubusd() throws {
+        let python = "/usr/bin/python3"
+        guard FileManager.default.isExecutableFile(atPath: python) else { throw XCTSkip("no /usr/bin/python3") }
+        _ = try startDaemon(["--state-dir", FileManager.default.temporaryDirectory.appendingPathComponent("mb-pyf-\(UUID())").path])
+        try assertRefusesForgedCalls(python, [Repository.root.appendingPathComponent("examples/python/editor.py").path],
+                                     appId: "org.example.PyEditor", clientPath: "/org/example/Editor/MenuBusClient")
+    }
+
+    func testCExampleRefusesClientCallsFromAnyoneButMenubusd() throws {
+        _ = try startDaemon(["--state-dir", FileManager.default.temporaryDirectory.appendingPathComponent("mb-cf-\(UUID())").path])
+        let binary = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-c-editor-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: binary) }
+        let source = Repository.root.appendingPathComponent("examples/c/editor.c").path
+        let build = try run("/bin/sh", ["-c", "gcc -Wall -o '\(binary)' '\(source)' $(pkg-config --cflags --libs gio-2.0)"])
+        XCTAssertEqual(build.status, 0, build.stderr)
+        try assertRefusesForgedCalls(binary, [], appId: "org.example.CEditor", clientPath: "/org/example/CEditor/MenuBusClient")
     }
 }

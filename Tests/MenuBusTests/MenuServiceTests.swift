@@ -147,7 +147,7 @@ final class MenuServiceTests: BusTestCase {
         XCTAssertEqual(try presenter.layout(of: menu), layouts.last)
     }
 
-    func testDismissClosesTheMenuAndAnyConnectionMayChoose() throws {
+    func testDismissClosesTheMenuAndOnlyThePresenterOrOwnerMayChoose() throws {
         let app = try app()
         let presenter = try client()
         let stranger = try client()
@@ -155,12 +155,14 @@ final class MenuServiceTests: BusTestCase {
         var closed: [PresentedMenu] = []
         try presenter.observeMenus({ _, _ in }, closed: { closed.append($0) })
         let menu = try presenter.present(owner: "org.example.Editor", contextId: "row", kind: .context)
-        assertBusError(BusError.Domain.noSuchItem.errorName) { try stranger.activate(menu, itemId: "nope") }
-        assertBusError(BusError.Standard.invalidArgs) { try stranger.activate(menu, itemId: "menubus:section:suggestions") }
-        try stranger.dismiss(menu)
+        assertBusError(BusError.Domain.accessDenied.errorName) { try stranger.activate(menu, itemId: "rename") }
+        assertBusError(BusError.Domain.accessDenied.errorName) { try stranger.dismiss(menu) }
+        assertBusError(BusError.Domain.noSuchItem.errorName) { try presenter.activate(menu, itemId: "nope") }
+        assertBusError(BusError.Standard.invalidArgs) { try app.activate(menu, itemId: "menubus:section:suggestions") }
+        try presenter.dismiss(menu)
         XCTAssertTrue(presenter.run(until: { closed == [menu] }, timeout: 5))
         assertBusError(BusError.Standard.unknownObject) { _ = try presenter.layout(of: menu) }
-        assertBusError(BusError.Standard.unknownObject) { try stranger.activate(menu, itemId: "rename") }
+        assertBusError(BusError.Standard.unknownObject) { try presenter.activate(menu, itemId: "rename") }
     }
 
     // MARK: Ownership and lifetimes

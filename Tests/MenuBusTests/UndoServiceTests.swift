@@ -72,7 +72,7 @@ final class UndoServiceTests: BusTestCase {
         XCTAssertEqual(state.undoCount, 1)
         XCTAssertEqual(state.undoTitle, "Undo Replace All")
         XCTAssertEqual(try writer.undo(document: "doc").payloads, [[2], [1]])
-        assertBusError(BusError.Standard.invalidArgs) { try writer.endUndoGroup(document: "doc") }
+        assertBusError(BusError.Domain.noUndoGroup.errorName) { try writer.endUndoGroup(document: "doc") }
     }
 
     func testCleanMarkAndLimitsAndErrors() throws {
@@ -221,5 +221,111 @@ final class UndoServiceTests: BusTestCase {
         let state = try again.undoState(document: "doc")
         XCTAssertEqual(state.undoCount, 9, "the last, torn record is cut; the nine before it load")
         XCTAssertEqual(state.undoTitle, "Undo Step 8")
+    }
+
+    // MARK: Open groups, revisions
+
+    private func rawUndoState(_ connection: Connection, _ document: String) throws -> [String: DBusValue] {
+        let reply = try callDaemon(connection, "GetUndoState", [.string(document)])
+        var result: [String: DBusValue] = [:]
+        for entry in reply.first?.dictEntries ?? [] { if case .string(let key) = entry.key { result[key] = entry.value.unwrapped } }
+        return result
+    }
+
+    private func register(_ connection: Connection, _ appId: String) throws {
+        _ = try callDaemon(connection, "Register", [.string(appId), .objectPath("/org/example/Client"), .array("{sv}", [])])
+    }
+
+    func testAnOpenGroupIsNamedInStateAndErrorsAndEndsWhenTheAppsLastConnectionLeaves() throws {
+        _ = try daemon()
+        var first: Connection? = try connect()
+        var second: Connection! = try connect()
+        try register(first!, "org.example.Grouper")
+        try register(second, "org.example.Grouper")
+        _ = try callDaemon(first!, "BeginUndoGroup", [.string("doc"), .string("Replace All")])
+        _ = try callDaemon(first!, "RegisterUndo", [.string("doc"), .string("Replace"), .bytes([1]), .bytes([2]), .array("{sv}", [])])
+        var state = try rawUndoState(second, "doc")
+        XCTAssertEqual(state["group-depth"], .uint32(1))
+        XCTAssertEqual(state["group-name"], .string("Replace All"))
+        let refused = assertBusError(BusError.Domain.undoGroupOpen.errorName) {
+            _ = try callDaemon(second, "Undo", [.string("doc")])
+        }
+        XCTAssertTrue(refused?.message.contains("'Replace All'") == true, refused?.message ?? "")
+        assertBusError(BusError.Domain.undoGroupOpen.errorName) { _ = try callDaemon(second, "MarkClean", [.string("doc")]) }
+        // One connection of the app leaving is not the app leaving.
+        let probe = try connect()
+        let firstName = first!.uniqueName
+        first?.close()
+        first = nil
+        XCTAssertTrue(eventually { !nameHasOwner(probe, firstName) })
+        XCTAssertEqual(try rawUndoState(second, "doc")["group-depth"], .uint32(1), "another connection of the app is still here")
+        // The last one leaving ends it.
+        let secondName = second.uniqueName
+        second.close()
+        XCTAssertTrue(eventually { !nameHasOwner(probe, secondName) })
+        let later = try connect()
+        try register(later, "org.example.Grouper")
+        XCTAssertTrue(eventually { (try? rawUndoState(later, "doc")["group-depth"]) == .uint32(0) })
+        state = try rawUndoState(later, "doc")
+        XCTAssertEqual(state["can-undo"], .boolean(true), "the group became one step")
+        XCTAssertEqual(state["undo-title"], .string("Undo Replace All"))
+        XCTAssertEqual(state["group-name"], .string(""))
+    }
+
+    func testTheGroupOfTheLastConnectionEndsWhenItLeavesAndAtStart() throws {
+        var daemon = try self.daemon()
+        var grouper: Connection? = try connect()
+        try register(grouper!, "org.example.Grouper")
+        _ = try callDaemon(grouper!, "BeginUndoGroup", [.string("doc"), .string("Paste")])
+        _ = try callDaemon(grouper!, "RegisterUndo", [.string("doc"), .string("Paste"), .bytes([1]), .bytes([2]), .array("{sv}", [])])
+        grouper?.close()
+        grouper = nil
+        let reader = try connect()
+        try register(reader, "org.example.Grouper")
+        XCTAssertTrue(eventually { (try? rawUndoState(reader, "doc")["group-depth"]) == .uint32(0) })
+        // A group open when menubusd is killed ends at the next start.
+        _ = try callDaemon(reader, "BeginUndoGroup", [.string("other"), .string("Typing")])
+        _ = try callDaemon(reader, "RegisterUndo", [.string("other"), .string("Typing"), .bytes([1]), .bytes([2]), .array("{sv}", [])])
+        XCTAssertEqual(try rawUndoState(reader, "other")["group-depth"], .uint32(1))
+        // Killed without a chance to clean up: the records are written (write(2)) already.
+        daemon.signal(SIGKILL)
+        _ = try daemon.wait(timeout: 5)
+        daemon = try self.daemon()
+        let again = try connect()
+        try register(again, "org.example.Grouper")
+        let state = try rawUndoState(again, "other")
+        XCTAssertEqual(state["group-depth"], .uint32(0))
+        XCTAssertEqual(state["undo-title"], .string("Undo Typing"))
+    }
+
+    func testRevisionsOnlyGrowAcrossRemoveAndPublish() throws {
+        _ = try daemon()
+        let app = try app("org.example.Reviser")
+        let first = try app.publishContext("f", ContextInfo(kind: .text))
+        try app.removeContext("f")
+        let second = try app.publishContext("f", ContextInfo(kind: .text))
+        XCTAssertGreaterThan(second, first)
+        let other = try self.app("org.example.Other")
+        let third = try other.publishContext("f", ContextInfo(kind: .text))
+        XCTAssertGreaterThan(third, second, "one counter for the whole daemon")
+        let updated = try app.updateItems("f", [])
+        XCTAssertGreaterThan(updated, third)
+    }
+
+    func testAStorageFaultAnswersStorageFailedNamingTheDocumentAndIsLoggedOnce() throws {
+        let daemon = try startDaemon(["--state-dir", stateDirectory.path], extraEnvironment: ["MENUBUS_UNDO_FAULTS": "write=28@1"])
+        let writer = try writerApp()
+        try writer.registerUndo(document: "notes", actionName: "One", undo: [1], redo: [1])
+        for _ in 0..<3 {
+            let error = assertBusError(BusError.Domain.storageFailed.errorName) {
+                try writer.registerUndo(document: "notes", actionName: "Two", undo: [2], redo: [2])
+            }
+            XCTAssertTrue(error?.message.contains("'notes'") == true && error?.message.contains("No space left") == true,
+                          error?.message ?? "")
+        }
+        XCTAssertEqual(try writer.undoState(document: "notes").undoCount, 1, "nothing refused was kept, nothing kept was lost")
+        XCTAssertTrue(eventually { daemon.stderrText.contains("undo journal of org.example.Writer") }, daemon.stderrText)
+        XCTAssertEqual(daemon.stderrText.components(separatedBy: "undo journal of org.example.Writer").count - 1, 1,
+                       "logged once per document and cause: \(daemon.stderrText)")
     }
 }

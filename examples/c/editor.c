@@ -30,6 +30,7 @@ typedef struct {
     GString *text;
     char *clipboard;
     char *last_command;
+    char *daemon; /* menubusd's unique name */
 } Editor;
 
 static GVariant *call(Editor *editor, const char *path, const char *interface, const char *member,
@@ -79,9 +80,29 @@ static void perform(Editor *editor, const char *command) {
     }
 }
 
+/* Only menubusd may call the client object: any connection of the session can
+ * send a call to this path, so compare the sender with the unique name owning
+ * org.menubus.MenuBus1 (asked again when it differs: menubusd may restart). */
+static gboolean from_menubusd(Editor *editor, const char *sender) {
+    if (sender && editor->daemon && strcmp(sender, editor->daemon) == 0) return TRUE;
+    GVariant *reply = g_dbus_connection_call_sync(editor->bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                                  "org.freedesktop.DBus", "GetNameOwner", g_variant_new("(s)", BUS_NAME),
+                                                  G_VARIANT_TYPE("(s)"), G_DBUS_CALL_FLAGS_NONE, 5000, NULL, NULL);
+    if (!reply) return FALSE;
+    g_free(editor->daemon);
+    g_variant_get(reply, "(s)", &editor->daemon);
+    g_variant_unref(reply);
+    return sender && strcmp(sender, editor->daemon) == 0;
+}
+
 static void on_call(GDBusConnection *bus, const char *sender, const char *path, const char *interface,
                     const char *method, GVariant *params, GDBusMethodInvocation *invocation, gpointer data) {
     Editor *editor = data;
+    if (!from_menubusd(editor, sender)) {
+        g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.AccessDenied",
+                                                   "only menubusd may call this object");
+        return;
+    }
     const char *context, *what;
     g_variant_get(params, "(&s&s@a{sv})", &context, &what, NULL);
     if (strcmp(method, "PerformCommand") == 0) perform(editor, what);
@@ -123,7 +144,7 @@ static void choose(Editor *editor, const char *item, const char *expected) {
 int main(int argc, char **argv) {
     gboolean demo = argc > 1 && strcmp(argv[1], "--demo") == 0;
     GError *error = NULL;
-    Editor editor = {g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, &error), g_string_new(""), NULL, NULL};
+    Editor editor = {g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, &error), g_string_new(""), NULL, NULL, NULL};
     if (!editor.bus) {
         fprintf(stderr, "editor: no session bus: %s\n", error->message);
         return 1;

@@ -56,6 +56,7 @@ class Editor:
         self.selection = (0, 0)  # start, length
         self.clipboard = None
         self.events = []
+        self.daemon = None  # menubusd's unique name
 
     # --- talking to menubusd -------------------------------------------------
 
@@ -101,11 +102,34 @@ class Editor:
 
     # --- callbacks from menubusd ---------------------------------------------
 
+    def from_menubusd(self, sender):
+        """Only menubusd may call the client object: any connection of the
+        session can send a call to our path, so compare the sender with the
+        unique name that owns org.menubus.MenuBus1 (asked again when it
+        differs, since menubusd may have restarted)."""
+        if sender is not None and sender == self.daemon:
+            return True
+        try:
+            owner = self.bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                       "GetNameOwner", GLib.Variant("(s)", (BUS_NAME,)), GLib.VariantType("(s)"),
+                                       Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+        except GLib.Error:
+            return False
+        self.daemon = owner
+        return sender == owner
+
     def on_call(self, connection, sender, path, interface, method, params, invocation):
+        if not self.from_menubusd(sender):
+            invocation.return_dbus_error("org.freedesktop.DBus.Error.AccessDenied",
+                                         "only menubusd may call this object")
+            return
         if method == "PerformCommand":
             context_id, command, arguments = params.unpack()
             self.events.append(command)
-            self.perform(command, arguments)
+            try:
+                self.perform(command, arguments)
+            except GLib.Error as error:
+                print(f"{command} failed: {error.message}")
             invocation.return_value(None)
         elif method == "ActionInvoked":
             context_id, item_id, _ = params.unpack()

@@ -53,6 +53,12 @@ extension BusError {
         case nothingToRedo = "NothingToRedo"
         /// The menu would be empty, or its context has `enabled` false.
         case nothingToShow = "NothingToShow"
+        /// Undo, Redo or MarkClean while an undo group is open; the message names it.
+        case undoGroupOpen = "UndoGroupOpen"
+        /// EndUndoGroup with no group open.
+        case noUndoGroup = "NoUndoGroup"
+        /// The undo journal could not be written; the message names the document and the cause.
+        case storageFailed = "StorageFailed"
 
         /// The full D-Bus error name.
         public var errorName: String { BusError.domainPrefix + rawValue }

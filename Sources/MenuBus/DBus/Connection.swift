@@ -25,19 +25,33 @@ final class Connection {
 
     typealias Completion = (Result<[DBusValue], BusError>) -> Void
 
-    private var raw: OpaquePointer?
+    private(set) var raw: OpaquePointer?
     let loop: MessageLoop
     let uniqueName: String
     var objects: [ObjectPath: ExportedObject] = [:]
-    private var pending: [UInt32: (completion: Completion, timer: MessageLoop.TimerID)] = [:]
+    private var pending: [UInt32: (completion: Completion, timer: MessageLoop.TimerID, replier: String?)] = [:]
     private var subscriptions: [Int: Subscription] = [:]
     private var nextSubscription = 1
     private var dispatching = false
+    private var dispatchRetryScheduled = false
     /// Called with (name, old owner, new owner) for every `NameOwnerChanged` that drops an owner.
     var nameLost: ((String, String) -> Void)?
     /// Called once when the bus connection is gone.
     var disconnected: (() -> Void)?
     private(set) var isConnected = true
+    /// Calls whose body is larger than this are refused before they are
+    /// decoded (`LimitExceeded`); nil takes anything D-Bus carries.
+    var maxCallBytes: Int?
+
+    /// Bounds what libdbus queues from the bus before this process reads it:
+    /// past `bytes`, it stops reading the socket until the queue drains (the
+    /// bus holds the rest), so incoming data cannot grow without bound.
+    /// (A maximum message size is not set: libdbus drops the whole bus
+    /// connection on a message over it, which any peer could then cause.)
+    func limitIncomingQueue(bytes: Int) {
+        guard let raw else { return }
+        dbus_connection_set_max_received_size(raw, Int(clamping: bytes))
+    }
 
     /// Connects to `address`, or to the session bus named by
     /// `DBUS_SESSION_BUS_ADDRESS` (then `$XDG_RUNTIME_DIR/bus`), and says Hello.
@@ -61,12 +75,20 @@ final class Connection {
         self.loop = loop
         self.uniqueName = dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
         let context = Unmanaged.passUnretained(self).toOpaque()
-        dbus_connection_add_filter(raw, { _, message, context in
-            guard let message, let context else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
-            let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
-            return connection.handle(Message(borrowing: message))
-                ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
-        }, context, nil)
+        do {
+            try LibDBus.check(dbus_connection_add_filter(raw, { _, message, context in
+                guard let message, let context else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+                let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+                return connection.handle(Message(borrowing: message))
+                    ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+            }, context, nil), "dbus_connection_add_filter")
+        } catch {
+            // Without the filter nothing would ever be handled.
+            dbus_connection_close(raw)
+            dbus_connection_unref(raw)
+            self.raw = nil
+            throw error
+        }
         loop.attach(self)
     }
 
@@ -165,7 +187,20 @@ final class Connection {
         guard !dispatching else { return }
         dispatching = true
         defer { dispatching = false }
-        while let raw, dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
+        while let raw {
+            let status = dbus_connection_dispatch(raw)
+            if status == DBUS_DISPATCH_DATA_REMAINS { continue }
+            if status == DBUS_DISPATCH_NEED_MEMORY, !dispatchRetryScheduled {
+                // libdbus keeps the message; try again shortly rather than
+                // leave it queued until more input happens to arrive.
+                dispatchRetryScheduled = true
+                loop.addTimer(after: 0.01) { [weak self] in
+                    self?.dispatchRetryScheduled = false
+                    self?.dispatchAll()
+                }
+            }
+            break
+        }
     }
 
     /// Writes everything queued, blocking; for short-lived tools before exit.
@@ -196,7 +231,13 @@ final class Connection {
     @discardableResult
     func send(_ message: Message) -> Bool {
         guard let raw else { return false }
-        return dbus_connection_send(raw, message.raw, nil) != 0
+        do {
+            try LibDBus.check(dbus_connection_send(raw, message.raw, nil), "dbus_connection_send")
+            return true
+        } catch {
+            Log.rateLimitedWarning("send", "a message was not sent: \(error)")
+            return false
+        }
     }
 
     /// Calls a method on another connection without waiting: `completion`
@@ -222,8 +263,13 @@ final class Connection {
             return
         }
         var serial: UInt32 = 0
-        guard dbus_connection_send(raw, message.raw, &serial) != 0 else {
-            completion(.failure(BusError(name: BusError.Standard.noMemory, message: "cannot queue the call")))
+        do {
+            try LibDBus.check(dbus_connection_send(raw, message.raw, &serial), "dbus_connection_send")
+        } catch let error as BusError {
+            completion(.failure(error))
+            return
+        } catch {
+            completion(.failure(BusError.failed("\(error)")))
             return
         }
         let timer = loop.addTimer(after: timeout) { [weak self] in
@@ -231,7 +277,10 @@ final class Connection {
             entry.completion(.failure(BusError(name: BusError.Standard.timeout,
                                                message: "\(destination) did not answer \(member) within \(timeout) s")))
         }
-        pending[serial] = (completion, timer)
+        // A reply counts only from the peer called: the bus itself, or the
+        // unique name given (a well-known name's owner is not known here).
+        let replier: String? = destination.hasPrefix(":") || destination == "org.freedesktop.DBus" ? destination : nil
+        pending[serial] = (completion, timer, replier)
     }
 
     var pendingCallCount: Int { pending.count }
@@ -328,6 +377,10 @@ final class Connection {
     private func handle(_ message: Message) -> Bool {
         switch message.kind {
         case .methodReturn, .error:
+            // Matched by serial and sender: another peer that guesses the
+            // serial cannot answer in the callee's place.
+            guard let waiting = pending[message.replySerial],
+                  waiting.replier == nil || waiting.replier == message.sender else { return false }
             guard let entry = pending.removeValue(forKey: message.replySerial) else { return false }
             loop.cancel(entry.timer)
             if let error = message.asError {

@@ -57,9 +57,16 @@ public enum DBusValue: Hashable, Sendable {
     /// One pass, and no signature strings built per element. Returns about
     /// the bytes the value takes marshalled (padding ignored), so a message
     /// can be refused before it passes what D-Bus carries.
+    ///
+    /// Depth counts containers as libdbus's receiving side does (every array,
+    /// struct, dict entry and variant is one level, at most 64 in all), and a
+    /// variant's contained signature is held to the signature rules libdbus
+    /// checks before it opens the variant (at most 255 bytes, arrays and
+    /// structs each nested at most 32 deep): past either, libdbus would abort
+    /// the process or a bus would drop the connection.
     @discardableResult
     func validate(depth: Int = 0) throws -> Int {
-        guard depth <= 64 else { throw BusError.invalidArgs("value nested deeper than D-Bus allows") }
+        guard depth <= DBusValue.maxTotalDepth else { throw BusError.invalidArgs("value nested deeper than D-Bus allows (\(DBusValue.maxTotalDepth) containers)") }
         switch self {
         case .byte:
             return 1
@@ -86,7 +93,12 @@ public enum DBusValue: Hashable, Sendable {
             return 2 + signature.rawValue.utf8.count
         case .variant(let inner):
             // The variant's own signature: one code for a basic value.
-            let signatureBytes = inner.isBasic ? 1 : inner.signature.rawValue.utf8.count
+            var signatureBytes = 1
+            if !inner.isBasic {
+                // Sized before it is built, so a huge tree costs no huge string.
+                let inner = try inner.variantSignature()
+                signatureBytes = inner.utf8.count
+            }
             return 3 + signatureBytes + (try inner.validate(depth: depth + 1))
         case .bytes(let bytes):
             return 4 + bytes.count
@@ -105,7 +117,11 @@ public enum DBusValue: Hashable, Sendable {
                     throw BusError.invalidArgs("array of '\(element.rawValue)' holds a '\(item.signature.rawValue)'")
                 }
                 if case .dictEntry(let key, let value) = item {
-                    size += try key.validate(depth: depth + 1) + value.validate(depth: depth + 1)
+                    // The entry is a level of its own, as libdbus counts it.
+                    guard depth + 1 <= DBusValue.maxTotalDepth else {
+                        throw BusError.invalidArgs("value nested deeper than D-Bus allows (\(DBusValue.maxTotalDepth) containers)")
+                    }
+                    size += try key.validate(depth: depth + 2) + value.validate(depth: depth + 2)
                 } else {
                     size += try item.validate(depth: depth + 1)
                 }
@@ -119,6 +135,45 @@ public enum DBusValue: Hashable, Sendable {
         case .dictEntry:
             throw BusError.invalidArgs("a dict entry outside an array")
         }
+    }
+
+    /// libdbus's limit on containers nested in a message body
+    /// (`DBUS_MAXIMUM_TYPE_RECURSION_DEPTH` × 2).
+    static let maxTotalDepth = 64
+
+    /// The signature a variant holding this value carries, checked against
+    /// what libdbus accepts in a variant: one complete type of at most 255
+    /// bytes, arrays and structs nested at most 32 deep.
+    func variantSignature() throws -> String {
+        var length = 0
+        guard signatureLength(&length, limit: 255) else {
+            throw BusError.invalidArgs("a variant's contained signature is longer than the 255 bytes D-Bus allows")
+        }
+        let text = signature.rawValue
+        guard Signature.completeTypes(in: text)?.count == 1 else {
+            throw BusError.invalidArgs("a variant's contained signature nests arrays or structs deeper than the 32 levels D-Bus allows")
+        }
+        return text
+    }
+
+    /// Adds this value's signature length to `length`; false as soon as it
+    /// passes `limit`, without visiting the rest of the tree.
+    private func signatureLength(_ length: inout Int, limit: Int) -> Bool {
+        switch self {
+        case .array(let element, _):
+            length += 1 + element.rawValue.utf8.count
+        case .bytes:
+            length += 2
+        case .structure(let members):
+            length += 2
+            for member in members where !member.signatureLength(&length, limit: limit) { return false }
+        case .dictEntry(let key, let value):
+            length += 2
+            guard key.signatureLength(&length, limit: limit), value.signatureLength(&length, limit: limit) else { return false }
+        default:
+            length += 1
+        }
+        return length <= limit
     }
 
     /// Whether this value is of the one complete type at `signature[index...]`;

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 internal import CDBus
 
 /// A D-Bus message with exactly one Swift owner of its libdbus reference.
@@ -48,17 +51,59 @@ final class Message {
         return values
     }
 
+    /// About the bytes the body holds, from the top-level arguments' lengths
+    /// (arrays and strings are not read): how big a call is before it is
+    /// decoded, so an oversized one costs nothing to refuse.
+    var bodyBytesBeforeDecoding: Int {
+        var iter = DBusMessageIter()
+        guard dbus_message_iter_init(raw, &iter) != 0 else { return 0 }
+        var total = 0
+        repeat {
+            let type = dbus_message_iter_get_arg_type(&iter)
+            switch type {
+            case MB_TYPE_ARRAY:
+                total += 4 + Message.arrayBytes(&iter)
+            case MB_TYPE_STRING, MB_TYPE_OBJECT_PATH, MB_TYPE_SIGNATURE:
+                var pointer: UnsafePointer<CChar>? = nil
+                dbus_message_iter_get_basic(&iter, &pointer)
+                total += 5 + (pointer.map { strlen($0) } ?? 0)
+            case MB_TYPE_VARIANT, MB_TYPE_STRUCT:
+                // Nested: count the arrays one level down, where the bulk is.
+                var sub = DBusMessageIter()
+                dbus_message_iter_recurse(&iter, &sub)
+                while dbus_message_iter_get_arg_type(&sub) != MB_TYPE_INVALID {
+                    total += dbus_message_iter_get_arg_type(&sub) == MB_TYPE_ARRAY ? 4 + Message.arrayBytes(&sub) : 8
+                    dbus_message_iter_next(&sub)
+                }
+            default:
+                total += 8
+            }
+        } while dbus_message_iter_next(&iter) != 0
+        return total
+    }
+
+    /// The byte length of the array `iter` points at (libdbus answers it
+    /// from inside the array), read from its length word.
+    private static func arrayBytes(_ iter: inout DBusMessageIter) -> Int {
+        var inside = DBusMessageIter()
+        dbus_message_iter_recurse(&iter, &inside)
+        return Int(mb_iter_array_bytes(&inside))
+    }
+
     /// Appends `values`, validating them first so libdbus never sees a value
     /// it would abort on.
     func append(_ values: [DBusValue]) throws {
-        var signatureBytes = 0
+        var signature = ""
         var size = 0
         for value in values {
             size += try value.validate()
-            signatureBytes += value.signature.rawValue.utf8.count
+            signature += value.signature.rawValue
+            guard signature.utf8.count <= 255 else {
+                throw BusError.invalidArgs("the arguments' signature is longer than 255 bytes")
+            }
         }
-        guard signatureBytes <= 255 else {
-            throw BusError.invalidArgs("the arguments' signature is longer than 255 bytes")
+        guard Signature.completeTypes(in: signature) != nil else {
+            throw BusError.invalidArgs("the arguments' signature nests arrays or structs deeper than the 32 levels D-Bus allows")
         }
         // D-Bus carries at most 64 MiB in one array and 128 MiB in a message;
         // a bus drops a connection that sends more, so refuse it here.
@@ -72,6 +117,27 @@ final class Message {
                 throw BusError(name: BusError.Standard.noMemory, message: "out of memory while marshalling")
             }
         }
+    }
+
+    /// This message as bytes on the wire and back through libdbus's loader,
+    /// which checks everything a receiving peer or bus would. Tests use it to
+    /// prove what `append` lets through is what D-Bus accepts.
+    func throughTheWire() throws -> Message {
+        if serial == 0 { dbus_message_set_serial(raw, 1) }
+        var bytes: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        guard dbus_message_marshal(raw, &bytes, &length) != 0, let bytes else {
+            throw BusError(name: BusError.Standard.noMemory, message: "out of memory while marshalling")
+        }
+        defer { dbus_free(bytes) }
+        var error = DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        guard let loaded = dbus_message_demarshal(bytes, length, &error) else {
+            let text = error.message.map { String(cString: $0) } ?? "refused"
+            throw BusError(name: BusError.Standard.invalidArgs, message: "libdbus refused the message: \(text)")
+        }
+        return Message(owning: loaded)
     }
 
     static func methodCall(destination: String?, path: ObjectPath, interface: String?, member: String) throws -> Message {
@@ -90,6 +156,18 @@ final class Message {
         return Message(owning: raw)
     }
 
+    /// A method return built by hand, for `replySerial` of another
+    /// connection's call: what any peer can send (tests forge replies with it).
+    static func methodReturn(replySerial: UInt32, destination: String) throws -> Message {
+        guard let raw = dbus_message_new(Kind.methodReturn.rawValue) else {
+            throw BusError(name: BusError.Standard.noMemory, message: "out of memory")
+        }
+        let message = Message(owning: raw)
+        try LibDBus.check(dbus_message_set_reply_serial(raw, replySerial), "dbus_message_set_reply_serial")
+        try message.setDestination(destination)
+        return message
+    }
+
     func makeReturn() -> Message? {
         dbus_message_new_method_return(raw).map(Message.init(owning:))
     }
@@ -104,11 +182,11 @@ final class Message {
         guard Names.isValidBusName(destination) else {
             throw BusError.invalidArgs("'\(destination)' is not a valid bus name")
         }
-        dbus_message_set_destination(raw, destination)
+        try LibDBus.check(dbus_message_set_destination(raw, destination), "dbus_message_set_destination")
     }
 
     func setNoReply() {
-        dbus_message_set_no_reply(raw, 1)
+        dbus_message_set_no_reply(raw, 1)  // sets a header flag: cannot fail
     }
 
     func setAutoStart(_ flag: Bool) {

@@ -16,10 +16,20 @@ struct PublishedContext {
         didSet { dropStaleCacheEntries() }
     }
     var selection = Selection()
-    /// Grows on every change of info, items or selection; never goes back.
+    /// Grows on every change of info, items or selection, from one daemon-wide
+    /// counter; never goes back, even across RemoveContext and PublishContext.
     var revision: UInt32
     /// What the app provided for its `cached` deferred elements.
-    var deferredCache: [String: [MenuElement]] = [:]
+    var deferredCache: [String: [MenuElement]] = [:] {
+        didSet { if deferredCache.count < oldValue.count { cacheBytes = cacheBytes.filter { deferredCache[$0.key] != nil } } }
+    }
+    /// Budget bytes of info, items and selection, as they came over the wire.
+    var infoBytes = 0, itemsBytes = 0, selectionBytes = 0
+    var storedBytes: Int { infoBytes + itemsBytes + selectionBytes }
+    /// Budget bytes of each cached deferred element's content.
+    var cacheBytes: [String: Int] = [:]
+    /// Everything this context makes menubusd hold.
+    var heldBytes: Int { storedBytes + cacheBytes.values.reduce(0, +) }
 
     init(id: String, info: ContextInfo, items: [MenuElement], revision: UInt32) {
         self.id = id

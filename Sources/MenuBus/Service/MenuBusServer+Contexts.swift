@@ -4,6 +4,7 @@ extension MenuBusServer {
     func register(caller: String, appId: String, clientPath: ObjectPath, options: DBusValue) throws {
         try ServiceValidation.appId(appId)
         try ServiceValidation.optionCount(options, field: "options")
+        try checkRegistration(caller: caller, appId: appId)
         if var app = apps[caller] {
             guard app.appId == appId else {
                 throw BusError.invalidArgs("appId: this connection is already registered as '\(app.appId)'")
@@ -15,6 +16,15 @@ extension MenuBusServer {
         registrationCounter += 1
         apps[caller] = App(uniqueName: caller, appId: appId, clientPath: clientPath, sequence: registrationCounter)
         Log.debug("\(caller) registered as \(appId)")
+    }
+
+    /// The next context revision, from one counter for the whole daemon: a
+    /// context removed and published again never goes back to a revision a
+    /// reader already saw.
+    func nextRevision() -> UInt32 {
+        revisionCounter &+= 1
+        if revisionCounter == 0 { revisionCounter = 1 }
+        return revisionCounter
     }
 
     /// The caller's app, or `NotRegistered`.
@@ -30,18 +40,28 @@ extension MenuBusServer {
     func publishContext(caller: String, contextId: String, context: DBusValue, items: DBusValue) throws -> UInt32 {
         var app = try registeredApp(caller)
         try ServiceValidation.contextId(contextId)
+        // Counted and refused before anything is decoded or stored.
+        let infoBytes = MenuBusServer.cost(context), itemsBytes = MenuBusServer.cost(items)
+        let old = app.contexts[contextId]
+        try checkContextGrowth(caller: caller, contextId: contextId, adding: infoBytes + itemsBytes,
+                               releasing: (old?.infoBytes ?? 0) + (old?.itemsBytes ?? 0), field: "items")
         let info = try Wire.decodeContext(context, field: "context")
         let elements = try Wire.decodeElements(items, field: "items")
         if var existing = app.contexts[contextId] {
             existing.info = info
             existing.items = elements
-            existing.revision &+= 1
+            existing.revision = nextRevision()
+            existing.infoBytes = infoBytes
+            existing.itemsBytes = itemsBytes
             app.contexts[contextId] = existing
         } else {
             guard app.contexts.count < Limits.maxContextsPerApp else {
                 throw BusError(.limitExceeded, "contextId: an app may publish at most \(Limits.maxContextsPerApp) contexts")
             }
-            app.contexts[contextId] = PublishedContext(id: contextId, info: info, items: elements, revision: 1)
+            var created = PublishedContext(id: contextId, info: info, items: elements, revision: nextRevision())
+            created.infoBytes = infoBytes
+            created.itemsBytes = itemsBytes
+            app.contexts[contextId] = created
         }
         apps[caller] = app
         contextChanged(owner: caller, contextId: contextId)
@@ -50,8 +70,11 @@ extension MenuBusServer {
 
     func updateItems(caller: String, contextId: String, items: DBusValue) throws -> UInt32 {
         var context = try ownContext(caller, contextId)
+        let itemsBytes = MenuBusServer.cost(items)
+        try checkContextGrowth(caller: caller, contextId: contextId, adding: itemsBytes, releasing: context.itemsBytes, field: "items")
         context.items = try Wire.decodeElements(items, field: "items")
-        context.revision &+= 1
+        context.itemsBytes = itemsBytes
+        context.revision = nextRevision()
         apps[caller]?.contexts[contextId] = context
         contextChanged(owner: caller, contextId: contextId)
         return context.revision
@@ -59,15 +82,20 @@ extension MenuBusServer {
 
     func updateSelection(caller: String, contextId: String, selection: DBusValue) throws {
         var context = try ownContext(caller, contextId)
+        let selectionBytes = MenuBusServer.cost(selection)
+        try checkContextGrowth(caller: caller, contextId: contextId, adding: selectionBytes,
+                               releasing: context.selectionBytes, field: "selection")
         context.selection = try Wire.decodeSelection(selection, field: "selection")
-        context.revision &+= 1
+        context.selectionBytes = selectionBytes
+        context.revision = nextRevision()
         apps[caller]?.contexts[contextId] = context
         contextChanged(owner: caller, contextId: contextId)
     }
 
     func removeContext(caller: String, contextId: String) throws {
-        _ = try ownContext(caller, contextId)
+        let removed = try ownContext(caller, contextId)
         apps[caller]?.contexts[contextId] = nil
+        defer { releasedMemory(removed.heldBytes) }
         for presentation in presentations.values where presentation.owner == caller && presentation.contextId == contextId {
             closePresentation(presentation)
         }
@@ -93,7 +121,7 @@ extension MenuBusServer {
         } else if owner.hasPrefix(":") {
             unique = owner
         } else {
-            let candidates = apps.values.filter { $0.appId == owner && $0.contexts[contextId] != nil }
+            let candidates = preferredRegistrations(apps.values.filter { $0.appId == owner && $0.contexts[contextId] != nil })
             guard let latest = candidates.max(by: { $0.sequence < $1.sequence }) else {
                 if apps.values.contains(where: { $0.appId == owner }) {
                     throw BusError(.noSuchContext, "contextId: app '\(owner)' has no context '\(contextId)'")
@@ -105,6 +133,7 @@ extension MenuBusServer {
         guard let app = apps[unique] else {
             throw BusError(.notRegistered, owner.isEmpty ? "owner: the caller is not registered" : "owner: '\(owner)' is not registered")
         }
+        try checkReach(caller: caller, owner: unique, contextId: contextId)
         guard let context = app.contexts[contextId] else {
             throw BusError(.noSuchContext, "contextId: '\(app.appId)' has no context '\(contextId)'")
         }
@@ -150,9 +179,10 @@ extension MenuBusServer {
         return Wire.encode(Lint.check(kind: menuKind, elements: elements))
     }
 
-    func listContexts() -> DBusValue {
+    /// Every context, or for a sandboxed caller only its own app's.
+    func listContexts(caller: String) -> DBusValue {
         var rows: [(String, String, String)] = []
-        for app in apps.values {
+        for app in apps.values where mayReach(caller: caller, owner: app.uniqueName) {
             for contextId in app.contexts.keys {
                 rows.append((app.uniqueName, app.appId, contextId))
             }
@@ -165,6 +195,9 @@ extension MenuBusServer {
 
     /// A connection left the bus: its contexts and presentations go at once.
     func peerLeft(_ uniqueName: String) {
+        identities[uniqueName] = nil
+        let held = heldBytes(by: uniqueName)
+        defer { releasedMemory(held) }
         providerOwnerLeft(uniqueName)
         exportsPeerLeft(uniqueName)
         for presentation in presentations.values
@@ -173,6 +206,7 @@ extension MenuBusServer {
         }
         if let app = apps.removeValue(forKey: uniqueName) {
             Log.debug("\(app.appId) (\(uniqueName)) left; dropped \(app.contexts.count) contexts")
+            if !apps.values.contains(where: { $0.appId == app.appId }) { closeOpenUndoGroups(appId: app.appId) }
         }
     }
 }

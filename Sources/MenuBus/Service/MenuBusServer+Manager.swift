@@ -58,8 +58,8 @@ extension MenuBusServer {
             return []
         }
         declareUndo(in: &manager)
-        manager.method("ListContexts", out: [arg("contexts", signature: "a(sss)")]) { [unowned self] _ in
-            [self.listContexts()]
+        manager.method("ListContexts", out: [arg("contexts", signature: "a(sss)")]) { [unowned self] call in
+            [self.listContexts(caller: call.sender)]
         }
         manager.property("Version", UInt32.self) { MenuBusServer.apiVersion }
         manager.property("Stats", signature: "a{sv}", emitsValue: false) { [unowned self] in

@@ -19,11 +19,14 @@ extension MenuBusServer {
         guard held < ServiceLimits.maxPresentationsPerPresenter else {
             throw BusError(.limitExceeded, "a presenter may hold at most \(ServiceLimits.maxPresentationsPerPresenter) live menus; dismiss some first")
         }
+        let cost = presentationCost(of: context)
+        try checkBudget(adding: cost, for: caller, field: "contextId")
         nextPresentationNumber += 1
         let presentation = Presentation(number: nextPresentationNumber, kind: menuKind, owner: ownerName,
                                         contextId: contextId, presenter: caller, options: presentOptions,
                                         titles: Localization.shared.titles(for: presentOptions.locale))
         presentations[presentation.number] = presentation
+        presentationBytes[presentation.number] = cost
         // Compose now, so deferred elements are asked for before the reply goes.
         refresh(presentation)
         // An empty menu is not presented (UIKit shows none when there is
@@ -31,6 +34,7 @@ extension MenuBusServer {
         // nothing was asked of the owner for a menu refused here.
         guard presentation.hasSomethingToShow else {
             presentations[presentation.number] = nil
+            presentationBytes[presentation.number] = nil
             throw BusError(.nothingToShow, "contextId: the \(menuKind.rawValue) menu of '\(contextId)' has nothing to show now")
         }
         presentation.shownTitle = context.info.title ?? ""
@@ -77,7 +81,9 @@ extension MenuBusServer {
             return []
         }
         menu.method("Dismiss") { [unowned self] call in
-            self.closePresentation(try self.livePresentation(number))
+            let presentation = try self.livePresentation(number)
+            try self.checkChooser(presentation, caller: call.sender, sendsSelectedText: false)
+            self.closePresentation(presentation)
             return []
         }
         menu.signal("LayoutChanged", [arg("revision", UInt32.self), arg("items", signature: "a(ssa{sv})")])
@@ -122,6 +128,7 @@ extension MenuBusServer {
         for element in composed where element.kind == .deferred && element.cached && available[element.id] == nil {
             if let cached = context.deferredCache[element.id] { available[element.id] = cached }
         }
+        presentationBytes[presentation.number] = presentationCost(of: context, provided: presentation.providedBytes)
         let resolution = DeferredElements.resolve(composed, provided: available, failed: presentation.failed,
                                                   loadingTitle: presentation.titles.loading)
         for element in resolution.waiting where !presentation.asked.contains(element.id) {
@@ -211,10 +218,18 @@ extension MenuBusServer {
                         timeout: configuration.deferredTimeout) { [weak self] result in
             guard let self else { return }
             var content: [MenuElement]?
+            var contentBytes = 0
             switch result {
             case .success(let values):
                 do {
                     guard values.count == 1 else { throw BusError.invalidArgs("ProvideElements returned \(values.count) values") }
+                    // Counted before it is decoded: the presenter holds it in
+                    // this menu, the owner in its cache.
+                    contentBytes = MenuBusServer.cost(values[0])
+                    if let presentation = self.presentations[number] {
+                        try self.checkBudget(adding: contentBytes * Budgets.presentationFactor, for: presentation.presenter,
+                                             field: "elements")
+                    }
                     let elements = try Wire.decodeElements(values[0], field: "elements")
                     // Content is filled once: a deferred element inside it would never be asked for.
                     guard !elements.contains(where: { $0.kind == .deferred }) else {
@@ -222,20 +237,28 @@ extension MenuBusServer {
                     }
                     content = elements
                 } catch {
-                    Log.warning("\(app.appId) provided bad elements for '\(elementId)': \(error)")
+                    Log.rateLimitedWarning("deferred:\(app.appId)", "\(app.appId) provided bad elements for '\(elementId)': \(error)")
                 }
             case .failure(let error):
-                Log.warning("\(app.appId) did not provide '\(elementId)': \(error.name)")
+                Log.rateLimitedWarning("deferred:\(app.appId)", "\(app.appId) did not provide '\(elementId)': \(error.name)")
             }
             // Cache only while the context still has that cached deferred
             // element: an answer that outlived it must not come back later.
             if let content, cached, let live = self.apps[app.uniqueName]?.contexts[contextId],
                live.items.contains(where: { $0.id == elementId && $0.kind == .deferred && $0.cached }) {
-                self.apps[app.uniqueName]?.contexts[contextId]?.deferredCache[elementId] = content
+                do {
+                    try self.checkContextGrowth(caller: app.uniqueName, contextId: contextId, adding: contentBytes,
+                                                releasing: live.cacheBytes[elementId] ?? 0, field: "elements")
+                    self.apps[app.uniqueName]?.contexts[contextId]?.deferredCache[elementId] = content
+                    self.apps[app.uniqueName]?.contexts[contextId]?.cacheBytes[elementId] = contentBytes
+                } catch {
+                    Log.rateLimitedWarning("deferred:\(app.appId)", "\(app.appId): '\(elementId)' not cached: \(error)")
+                }
             }
             guard let presentation = self.presentations[number] else { return }
             if let content {
                 presentation.provided[elementId] = content
+                presentation.providedBytes += contentBytes
             } else {
                 presentation.failed.insert(elementId)
             }
@@ -247,10 +270,10 @@ extension MenuBusServer {
     // MARK: Activation
 
     /// Accepts the choice, replies, then delivers it. Every protocol's
-    /// activation comes through here. Any connection may choose, as with
-    /// dbusmenu's `Event`: the session bus is one user's, and a shell or a
-    /// debugging tool must be able to act on a menu it did not present.
+    /// activation comes through here, so every protocol has the same rule:
+    /// only the presenter or the owner chooses (MenuBusServer+Identity.swift).
     func activate(_ presentation: Presentation, caller: String, itemId: String, platformData: DBusValue) throws {
+        try checkChooser(presentation, caller: caller, sendsSelectedText: false)
         guard !presentation.isChosen else {
             throw BusError(name: BusError.Standard.unknownObject, message: "the menu was closed by an earlier choice")
         }
@@ -266,6 +289,7 @@ extension MenuBusServer {
             throw BusError.invalidArgs("itemId: '\(itemId)' is disabled")
         }
         let owner = presentation.owner, contextId = presentation.contextId
+        try checkChooser(presentation, caller: caller, sendsSelectedText: sendsSelectedText(element, owner: owner, contextId: contextId))
         let keepsOpen = element.attributes.contains(.keepsMenuPresented)
         // The choice closes the menu now, so a second click (an EventGroup of
         // several, a double click) is refused rather than delivered twice.
@@ -279,6 +303,15 @@ extension MenuBusServer {
                 self.closePresentation(live)
             }
         }
+    }
+
+    /// Whether choosing `element` hands the owner's selected text to a provider.
+    func sendsSelectedText(_ element: MenuElement, owner: String, contextId: String) -> Bool {
+        if ElementID.providerId(in: element.id) != nil { return true }
+        guard let command = ElementID.command(in: element.id),
+              let role = ProviderRole.allCases.first(where: { $0.command == command }),
+              let context = apps[owner]?.contexts[contextId] else { return false }
+        return EditMenu.provider(for: role, context: context.info, providers: providerInfos) != nil
     }
 
     /// App items go to `ActionInvoked`; provider items and provider roles
@@ -335,6 +368,7 @@ extension MenuBusServer {
     /// Emits `Closed` and removes the menu object.
     func closePresentation(_ presentation: Presentation) {
         guard presentations.removeValue(forKey: presentation.number) != nil else { return }
+        presentationBytes[presentation.number] = nil
         exportsClosed(presentation)
         connection.emit(presentation.path, MenuBusServer.menuInterface, "Closed", [])
         connection.unexport(presentation.path)

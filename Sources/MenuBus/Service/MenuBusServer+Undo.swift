@@ -10,12 +10,36 @@ extension MenuBusServer {
 
     /// Loads the journals and applies the retention bound; at start.
     func loadUndoDocuments() {
+        startBackgroundCompactions()
         let report = undoStore.loadAll()
         for finding in report.findings { Log.warning("undo journal: \(finding)") }
         if !report.documents.isEmpty { Log.info("loaded \(report.documents.count) undo documents from \(undoStore.directory)") }
+        closeOpenUndoGroups(appId: nil)
         if let days = configuration.undoRetentionDays {
             let removed = undoStore.removeUntouched(olderThanSeconds: Int64(days) * 86_400, now: MenuBusServer.wallClock())
             if !removed.isEmpty { Log.info("removed \(removed.count) undo documents untouched for \(days) days") }
+        }
+    }
+
+    /// Storage problems, each logged once per document and cause.
+    func logStorageProblems() {
+        for problem in undoStore.takeProblems() {
+            let cause = problem.error.map { "\($0.call)|\($0.errno)" } ?? problem.detail
+            Log.once("problem|\(problem.activity)|\(problem.key.map { "\($0)" } ?? "")|\(cause)", .error,
+                     "undo journal: \(problem)")
+        }
+    }
+
+    /// Ends the open undo groups of an app whose last connection left (of
+    /// every app at start, when no app is connected), and says so.
+    func closeOpenUndoGroups(appId: String?) {
+        let closed = undoStore.closeOpenGroups(appId: appId, now: MenuBusServer.wallClock())
+        guard !closed.isEmpty else { return }
+        scheduleUndoSync()
+        logStorageProblems()
+        for (key, state) in closed {
+            Log.info("ended the undo groups \(key.appId) left open in a document")
+            undoStateChanged(appId: key.appId, documentId: key.documentId, state)
         }
     }
 
@@ -31,10 +55,14 @@ extension MenuBusServer {
         do {
             outcome = try undoStore.perform(operation, appId: app.appId, documentId: documentId, now: MenuBusServer.wallClock())
         } catch {
+            if case .storage(let code) = error.kind {
+                Log.once("storage|\(app.appId)|\(documentId)|\(code)", .error,
+                         "undo journal of \(app.appId): \(error.message)")
+            }
             throw error.busError
         }
         scheduleUndoSync()
-        for problem in undoStore.takeProblems() { Log.warning("undo journal: \(problem)") }
+        logStorageProblems()
         if outcome.stateChanged { undoStateChanged(appId: app.appId, documentId: documentId, outcome.state) }
         return outcome
     }
@@ -79,15 +107,50 @@ extension MenuBusServer {
         undoStateChanged(appId: app.appId, documentId: documentId, UndoStack().state)
     }
 
-    /// Group commit: one fdatasync for everything written in the last interval.
+    /// Group commit: one fdatasync for everything written in the last
+    /// interval, run off the loop (UndoSyncer) so no call waits on the disk.
     func scheduleUndoSync() {
-        guard !undoSyncScheduled, undoStore.hasUnsyncedWrites else { return }
+        guard !undoSyncScheduled, !(undoSyncer?.isSyncing ?? false), undoStore.hasUnsyncedWrites else { return }
         undoSyncScheduled = true
         loop.addTimer(after: UndoStore.syncInterval) { [weak self] in
             guard let self else { return }
             self.undoSyncScheduled = false
-            if !self.undoStore.sync() {
-                for problem in self.undoStore.takeProblems() { Log.error("undo journal: \(problem)") }
+            self.startUndoSync()
+        }
+    }
+
+    private func startUndoSync() {
+        guard let syncer = undoSyncer else {
+            // No pipe to come back through: sync on the loop.
+            if !undoStore.sync() { logStorageProblems() }
+            return
+        }
+        let batch = undoStore.prepareBackgroundSync()
+        logStorageProblems()
+        guard !batch.jobs.isEmpty || batch.directory != nil else {
+            scheduleUndoSync()
+            return
+        }
+        let box = SyncResultBox()
+        syncer.isSyncing = true
+        syncer.run({ box.result = UndoStore.runSync(batch) }) { [weak self] in
+            guard let self else { return }
+            syncer.isSyncing = false
+            if let result = box.result { self.undoStore.finishBackgroundSync(result) }
+            self.logStorageProblems()
+            self.scheduleUndoSync()
+        }
+    }
+
+    /// Compaction snapshots are written off the loop too.
+    func startBackgroundCompactions() {
+        guard let syncer = undoSyncer else { return }
+        undoStore.compactor = { [weak self] job in
+            syncer.run({ UndoJournal.runCompaction(job) }) {
+                guard let self else { return }
+                self.undoStore.finishCompaction(job)
+                self.logStorageProblems()
+                self.scheduleUndoSync()
             }
         }
     }
@@ -102,6 +165,8 @@ extension MenuBusServer {
             .dictEntry(.string("redo-count"), .variant(.uint32(UInt32(clamping: state.redoCount)))),
             .dictEntry(.string("clean"), .variant(.boolean(state.clean))),
             .dictEntry(.string("dropped"), .variant(.uint32(UInt32(clamping: state.dropped)))),
+            .dictEntry(.string("group-depth"), .variant(.uint32(UInt32(clamping: state.groupDepth)))),
+            .dictEntry(.string("group-name"), .variant(.string(state.openGroup ?? ""))),
         ])
     }
 
@@ -166,6 +231,12 @@ extension MenuBusServer {
     }
 }
 
+/// Carries a sync's result from the queue to the loop (written before, read
+/// after the pipe's wake-up).
+private final class SyncResultBox: @unchecked Sendable {
+    var result: UndoStore.SyncResult?
+}
+
 extension UndoError {
     /// The D-Bus error for this refusal (the table in `UndoError`).
     var busError: BusError {
@@ -174,8 +245,10 @@ extension UndoError {
         case .nothingToRedo: BusError(.nothingToRedo, description)
         case .noSuchDocument: BusError(.noSuchDocument, description)
         case .limitExceeded: BusError(.limitExceeded, description)
-        case .invalidArgument, .groupOpen, .noOpenGroup: .invalidArgs(description)
-        case .storage: .failed(description)
+        case .groupOpen: BusError(.undoGroupOpen, description)
+        case .noOpenGroup: BusError(.noUndoGroup, description)
+        case .invalidArgument: .invalidArgs(description)
+        case .storage: BusError(.storageFailed, description)
         }
     }
 }

@@ -33,6 +33,8 @@ public final class MenuBusServer {
         public var stateDirectory: String
         /// Undo documents untouched for this many days are removed at start; nil keeps them.
         public var undoRetentionDays: Int?
+        /// Memory budgets per connection and daemon-wide.
+        public var budgets = Budgets()
 
         public init(address: String? = nil, deferredTimeout: Double = 3, stateDirectory: String? = nil,
                     undoRetentionDays: Int? = 90) {
@@ -70,11 +72,17 @@ public final class MenuBusServer {
     /// Registered apps by unique name.
     var apps: [String: App] = [:]
     var registrationCounter: UInt64 = 0
+    /// The last context revision handed out (MenuBusServer+Contexts.swift).
+    var revisionCounter: UInt32 = 0
     /// Live presented menus by number.
     var presentations: [UInt64: Presentation] = [:]
     var nextPresentationNumber: UInt64 = 0
+    /// Bytes each live presentation is charged (MenuBusServer+Budgets.swift).
+    var presentationBytes: [UInt64: Int] = [:]
     /// Per-presentation state of the other menu protocols (MenuBusServer+Exports.swift).
     var exports: [UInt64: PresentationExports] = [:]
+    /// Who each connection that called is, by unique name (MenuBusServer+Identity.swift).
+    var identities: [String: PeerIdentity] = [:]
     /// Registered providers by id.
     var providers: [String: RegisteredProvider] = [:]
     /// `ProvideElements` calls made so far (for tests and diagnostics).
@@ -82,6 +90,8 @@ public final class MenuBusServer {
     /// Undo documents and their journals.
     let undoStore: UndoStore
     var undoSyncScheduled = false
+    /// Runs journal syncs off the loop (UndoSyncer.swift).
+    lazy var undoSyncer: UndoSyncer? = UndoSyncer(loop: loop)
 
     var stats: Stats {
         Stats(apps: UInt32(apps.count),
@@ -98,7 +108,13 @@ public final class MenuBusServer {
     public init(configuration: Configuration) throws {
         self.configuration = configuration
         undoStore = UndoStore(stateDirectory: configuration.stateDirectory)
+        if let faults = getenv("MENUBUS_UNDO_FAULTS").map({ String(cString: $0) }), !faults.isEmpty {
+            UndoFiles.inject = UndoFiles.faults(from: faults)
+            Log.warning("undo journal faults injected: \(faults) (MENUBUS_UNDO_FAULTS, for tests)")
+        }
         connection = try Connection(address: configuration.address, loop: loop)
+        connection.maxCallBytes = configuration.budgets.maxCallBytes
+        connection.limitIncomingQueue(bytes: 2 * configuration.budgets.maxCallBytes)
         connection.disconnected = { [unowned self] in
             self.stopReason = .disconnected
             self.loop.stop()
@@ -152,6 +168,7 @@ public final class MenuBusServer {
 
     /// Releases the name and closes the connection.
     public func shutdown() {
+        undoSyncer?.wait()
         if undoStore.hasUnsyncedWrites { _ = undoStore.sync() }
         if ownsName, connection.isConnected {
             try? connection.releaseName(MenuBusServer.busName)

@@ -32,6 +32,8 @@ final class Presentation {
     /// Deferred elements: what arrived in this presentation, what failed,
     /// and what was asked of the owner.
     var provided: [String: [MenuElement]] = [:]
+    /// Budget bytes of `provided` (MenuBusServer+Budgets.swift).
+    var providedBytes = 0
     var failed: Set<String> = []
     var asked: Set<String> = []
 

@@ -19,3 +19,43 @@ enum ServiceLimits {
     /// ids are the callers' to choose).
     static let maxUndoDocuments = 2_048
 }
+
+/// Memory budgets, in the bytes a value takes on the wire (about what it
+/// takes in memory, measured in bench/budgets.sh). Each store counts what it
+/// holds against the connection that caused it and against the daemon, and
+/// refuses with `LimitExceeded` naming the budget before storing anything.
+public struct Budgets: Sendable, Equatable {
+    /// What one connection may make menubusd hold: its contexts, their cached
+    /// deferred content, and the menus it presents (each counted with its
+    /// exported forms).
+    public var connectionBytes: Int
+    /// What all connections together may make menubusd hold.
+    public var daemonBytes: Int
+
+    public static let defaultConnectionBytes = 8 << 20
+    public static let defaultDaemonBytes = 128 << 20
+
+    public init(connectionBytes: Int = Budgets.defaultConnectionBytes, daemonBytes: Int = Budgets.defaultDaemonBytes) {
+        self.connectionBytes = connectionBytes
+        self.daemonBytes = daemonBytes
+    }
+
+    /// A presented menu holds its composed elements, its layout reply, and
+    /// its dbusmenu and org.gtk.Menus forms: about this many times the
+    /// context it shows.
+    static let presentationFactor = 3
+
+    /// The largest call any budget allows, with room for the arguments
+    /// around the bulk: larger calls are refused before they are decoded.
+    var maxCallBytes: Int {
+        max(connectionBytes, 2 * UndoLimits.defaultPayloadBytesPerStep) + (64 << 10)
+    }
+}
+
+extension Int {
+    /// "8.0 MiB", for budget messages.
+    var mebibytes: String {
+        let tenths = (self * 10 + (1 << 19)) >> 20
+        return "\(tenths / 10).\(tenths % 10) MiB"
+    }
+}

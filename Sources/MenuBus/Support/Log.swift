@@ -20,9 +20,70 @@ enum Log {
         write(.debug, text())
     }
 
+    // MARK: Once per cause
+
+    /// Logs `text` the first time `key` is seen (a storage fault per
+    /// document and cause), never again while the key is remembered.
+    static func once(_ key: String, _ level: Level = .error, _ text: @autoclosure () -> String) {
+        guard !seen.contains(key) else { return }
+        if seen.count >= maxRateKeys { seen.removeAll() }
+        seen.insert(key)
+        write(level, text())
+    }
+
+    nonisolated(unsafe) private static var seen: Set<String> = []
+
+    // MARK: Rate-limited warnings
+
+    /// Warnings a peer can cause at will: the first of each key is logged,
+    /// then at most one line a minute with how many were held back.
+    static func rateLimitedWarning(_ key: String, _ text: @autoclosure () -> String) {
+        guard threshold.rawValue >= Level.warning.rawValue else { return }
+        let now = clock()
+        if var window = windows[key] {
+            window.suppressed += 1
+            if now &- window.start >= rateWindow {
+                write(.warning, text() + " (\(window.suppressed) like it in the last minute)")
+                window = RateWindow(start: now, suppressed: 0)
+            }
+            windows[key] = window
+            return
+        }
+        if windows.count >= maxRateKeys, let oldest = windows.min(by: { $0.value.start < $1.value.start })?.key {
+            windows[oldest] = nil
+        }
+        windows[key] = RateWindow(start: now, suppressed: 0)
+        write(.warning, text())
+    }
+
+    private struct RateWindow {
+        var start: UInt64
+        var suppressed: Int
+    }
+
+    nonisolated(unsafe) private static var windows: [String: RateWindow] = [:]
+    /// One minute, in nanoseconds.
+    static let rateWindow: UInt64 = 60_000_000_000
+    /// Keys remembered at once; the oldest goes first.
+    static let maxRateKeys = 1_024
+    /// The monotonic clock in nanoseconds; tests replace it.
+    nonisolated(unsafe) static var clock: () -> UInt64 = {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    }
+    /// Where lines go instead of stderr, for tests.
+    nonisolated(unsafe) static var sink: ((String) -> Void)?
+
+    static func resetRateLimits() {
+        windows = [:]
+        seen = []
+    }
+
     private static func write(_ level: Level, _ text: String) {
         guard level.rawValue <= threshold.rawValue else { return }
         let line = "<\(level.rawValue)>" + text.replacing("\n", with: " ") + "\n"
+        if let sink { sink(line); return }
         var bytes = Array(line.utf8)
         bytes.withUnsafeMutableBytes { buffer in
             var offset = 0

@@ -11,8 +11,10 @@
 /// | `nothingToRedo` | `org.menubus.MenuBus1.Error.NothingToRedo` |
 /// | `noSuchDocument` | `org.menubus.MenuBus1.Error.NoSuchDocument` |
 /// | `limitExceeded(_)` | `org.menubus.MenuBus1.Error.LimitExceeded` |
-/// | `invalidArgument`, `groupOpen`, `noOpenGroup` | `org.freedesktop.DBus.Error.InvalidArgs` |
-/// | `storage(errno:)` | `org.freedesktop.DBus.Error.Failed` (the journal could not be written) |
+/// | `invalidArgument` | `org.freedesktop.DBus.Error.InvalidArgs` |
+/// | `groupOpen` | `org.menubus.MenuBus1.Error.UndoGroupOpen`, naming the open group |
+/// | `noOpenGroup` | `org.menubus.MenuBus1.Error.NoUndoGroup` |
+/// | `storage(errno:)` | `org.menubus.MenuBus1.Error.StorageFailed`, naming the document and the cause |
 ///
 /// ```swift
 /// extension UndoError {
@@ -22,8 +24,10 @@
 ///         case .nothingToRedo: BusError(.nothingToRedo, description)
 ///         case .noSuchDocument: BusError(.noSuchDocument, description)
 ///         case .limitExceeded: BusError(.limitExceeded, description)
-///         case .invalidArgument, .groupOpen, .noOpenGroup: .invalidArgs(description)
-///         case .storage: .failed(description)
+///         case .groupOpen: BusError(.undoGroupOpen, description)
+///         case .noOpenGroup: BusError(.noUndoGroup, description)
+///         case .invalidArgument: .invalidArgs(description)
+///         case .storage: BusError(.storageFailed, description)
 ///         }
 ///     }
 /// }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// A failed system call on a journal file: which call, on what, and errno.
 struct UndoFileError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -28,11 +29,28 @@ struct UndoFileError: Error, Hashable, Sendable, CustomStringConvertible {
         UndoError(kind: .storage(errno: errno), field: "documentId",
                   message: "the undo journal could not be written (\(call): \(UndoFiles.errorText(errno)))")
     }
+
+    /// The same, naming the document.
+    func undoError(for key: UndoDocumentKey) -> UndoError {
+        UndoError(kind: .storage(errno: errno), field: "documentId",
+                  message: "the undo journal of document '\(key.documentId)' could not be written (\(call): \(UndoFiles.errorText(errno)))")
+    }
 }
 
 /// The system calls of the undo journal, and nothing else: the only place in
 /// `Undo/` that calls Glibc. Files are created 0600 and directories 0700,
 /// then set to exactly that, whatever the umask.
+/// Calls made so far, per name, for `UndoFiles.faults(from:)`.
+private final class FaultCounts: @unchecked Sendable {
+    private let counts = Mutex<[String: Int]>([:])
+    func next(_ call: String) -> Int {
+        counts.withLock { counts in
+            counts[call, default: 0] += 1
+            return counts[call] ?? 0
+        }
+    }
+}
+
 enum UndoFiles {
     static let fileMode: mode_t = 0o600
     static let directoryMode: mode_t = 0o700
@@ -44,6 +62,39 @@ enum UndoFiles {
 
     private static func failure(_ call: String, _ path: String) -> UndoFileError {
         UndoFileError(call: call, path: path, errno: Glibc.errno)
+    }
+
+    // MARK: Fault injection
+
+    /// Tests make the journal's file calls fail: given the call ("write",
+    /// "ftruncate", "fdatasync", "rename") and the path, an errno to fail
+    /// with, or nil to make the call. menubusd sets it from
+    /// `MENUBUS_UNDO_FAULTS` (see `faults(from:)`).
+    nonisolated(unsafe) static var inject: ((String, String) -> Int32?)?
+
+    private static func injected(_ call: String, _ path: String) -> UndoFileError? {
+        guard let inject, let code = inject(call, path) else { return nil }
+        return UndoFileError(call: call, path: path, errno: code)
+    }
+
+    /// Parses `call=errno[,call=errno…]`, each optionally `call=errno@N` to
+    /// let the first N calls succeed: the seam end-to-end tests use.
+    static func faults(from text: String) -> ((String, String) -> Int32?)? {
+        var rules: [String: (errno: Int32, after: Int)] = [:]
+        for item in text.split(separator: ",") {
+            let parts = item.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            let value = parts[1].split(separator: "@", maxSplits: 1)
+            guard let code = Int32(value[0]) else { continue }
+            rules[String(parts[0])] = (code, value.count == 2 ? Int(value[1]) ?? 0 : 0)
+        }
+        guard !rules.isEmpty else { return nil }
+        // Counted under a lock: syncs run on another thread than writes.
+        let calls = FaultCounts()
+        return { call, _ in
+            guard let rule = rules[call] else { return nil }
+            return calls.next(call) > rule.after ? rule.errno : nil
+        }
     }
 
     /// Creates `path` and any missing parents (each 0700); sets `path`
@@ -104,6 +155,27 @@ enum UndoFiles {
         return bytes
     }
 
+    /// `count` bytes of a file from `offset` (pread): a journal's tail.
+    static func read(_ path: String, from offset: Int, count: Int) throws(UndoFileError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("open", path) }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = bytes.withUnsafeMutableBytes { buffer in
+                pread(fd, buffer.baseAddress.map { $0 + filled }, count - filled, off_t(offset + filled))
+            }
+            if n < 0 {
+                if Glibc.errno == EINTR { continue }
+                throw failure("read", path)
+            }
+            if n == 0 { throw .io("read", path) }
+            filled += n
+        }
+        return bytes
+    }
+
     /// Opens a file for appending; with `create`, makes a new one (0600)
     /// and fails with EEXIST when the name is taken.
     static func openForAppending(_ path: String, create: Bool) throws(UndoFileError) -> Int32 {
@@ -132,6 +204,7 @@ enum UndoFiles {
 
     /// Writes every byte (retrying short writes and EINTR) or throws.
     static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(UndoFileError) {
+        if let fault = injected("write", path) { throw fault }
         var offset = 0
         while offset < bytes.count {
             guard let base = bytes.baseAddress else { return }
@@ -155,6 +228,7 @@ enum UndoFiles {
 
     /// Flushes a file's data (and the metadata needed to read it) to the disk.
     static func syncData(_ fd: Int32, path: String) throws(UndoFileError) {
+        if let fault = injected("fdatasync", path) { throw fault }
         while fdatasync(fd) != 0 {
             if Glibc.errno != EINTR { throw failure("fdatasync", path) }
         }
@@ -180,6 +254,7 @@ enum UndoFiles {
     }
 
     static func truncate(_ fd: Int32, to length: Int, path: String) throws(UndoFileError) {
+        if let fault = injected("ftruncate", path) { throw fault }
         guard ftruncate(fd, off_t(length)) == 0 else { throw failure("ftruncate", path) }
     }
 
@@ -194,6 +269,7 @@ enum UndoFiles {
 
     /// Renames atomically, replacing `to`.
     static func rename(_ from: String, to: String) throws(UndoFileError) {
+        if let fault = injected("rename", from) { throw fault }
         guard Glibc.rename(from, to) == 0 else { throw failure("rename", from) }
     }
 
@@ -207,6 +283,10 @@ enum UndoFiles {
     /// Removes a file; a missing file is not an error.
     static func remove(_ path: String) throws(UndoFileError) {
         guard unlink(path) == 0 || Glibc.errno == ENOENT else { throw failure("unlink", path) }
+    }
+
+    static func duplicate(_ fd: Int32) -> Int32 {
+        fcntl(fd, F_DUPFD_CLOEXEC, 0)
     }
 
     static func close(_ fd: Int32) {

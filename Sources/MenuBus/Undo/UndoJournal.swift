@@ -25,6 +25,13 @@ final class UndoJournal {
     private(set) var size: Int
     /// Records written since the last `sync()`.
     private(set) var hasUnsyncedWrites = false
+    /// Appends and rewrites so far: a background sync started at one count
+    /// covers the writes up to it only.
+    private(set) var writeCount = 0
+    /// Whole-file rewrites so far (a compaction in flight checks it).
+    private(set) var rewrites = 0
+    /// A background compaction is writing a snapshot of this journal.
+    var compacting = false
     /// The file's name (creation) or its replacement (compaction) may not
     /// be durable until the directory is synced.
     var needsDirectorySync = false
@@ -87,6 +94,7 @@ final class UndoJournal {
         }
         size += bytes.count
         hasUnsyncedWrites = true
+        writeCount += 1
     }
 
     /// Makes every write so far durable (fdatasync).
@@ -130,7 +138,24 @@ final class UndoJournal {
         fd = newFd
         size = written
         hasUnsyncedWrites = false
+        writeCount += 1
+        rewrites += 1
         isBroken = false
+        compactionRetrySize = 0
+        do {
+            try UndoFiles.syncDirectory(directory)
+        } catch _ {
+            needsDirectorySync = true
+        }
+    }
+
+    /// Takes the compacted file (renamed over the journal, synced).
+    func adoptCompacted(fd newFd: Int32, size newSize: Int) {
+        fd = newFd
+        size = newSize
+        hasUnsyncedWrites = false
+        writeCount += 1
+        rewrites += 1
         compactionRetrySize = 0
         do {
             try UndoFiles.syncDirectory(directory)
@@ -143,6 +168,19 @@ final class UndoJournal {
     /// from the stack before the next append.
     func markBroken() {
         isBroken = true
+        // What was written is not trusted to be on disk: the rewrite replaces it.
+        hasUnsyncedWrites = false
+    }
+
+    /// A duplicate of the open descriptor for a sync on another thread
+    /// (closing this journal's own then cannot pull it away), or -1.
+    func duplicateDescriptor() -> Int32 {
+        fd >= 0 ? UndoFiles.duplicate(fd) : -1
+    }
+
+    /// A background sync that began at `count` succeeded.
+    func synced(upTo count: Int) {
+        if writeCount == count { hasUnsyncedWrites = false }
     }
 
     /// Closes the descriptor; unsynced writes stay pending for `sync()`.

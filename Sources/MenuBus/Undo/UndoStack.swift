@@ -108,7 +108,7 @@ struct UndoStack: Sendable {
             redoActionName: canRedo ? steps[position].actionName : nil,
             undoCount: undoCount, redoCount: redoCount,
             clean: cleanIndex == position && (group?.registrationCount ?? 0) == 0,
-            dropped: dropped)
+            dropped: dropped, groupDepth: groupNames.count, openGroup: groupNames.first)
     }
 
     // MARK: Changing
@@ -245,7 +245,7 @@ struct UndoStack: Sendable {
     private func checkNoGroup(_ call: String) throws(UndoError) {
         guard groupNames.isEmpty else {
             throw UndoError(kind: .groupOpen, field: "documentId",
-                            message: "\(call) while an undo group is open; end the group first")
+                            message: "\(call) while the undo group '\(groupNames[0])' is open (depth \(groupNames.count)); end it first")
         }
     }
 

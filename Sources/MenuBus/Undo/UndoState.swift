@@ -23,6 +23,11 @@ struct UndoState: Hashable, Sendable {
     /// Steps dropped by the undo levels or the byte quota since the
     /// document was created or last cleared. The wire form is `u`: clamp.
     var dropped: Int
+    /// Undo groups open now (0 when none): Undo, Redo and MarkClean wait
+    /// for them to end.
+    var groupDepth: Int = 0
+    /// The outermost open group's name, when one is open.
+    var openGroup: String? = nil
 
     /// What the edit menu composes Undo and Redo from.
     var summary: UndoSummary {

@@ -105,6 +105,8 @@ final class UndoStore {
     private var directoryReady = false
     private var loaded = false
     private var problems: [UndoStorageProblem] = []
+    /// Set by the service to compact off the loop; nil compacts in place.
+    var compactor: ((CompactionJob) -> Void)?
     /// Record bytes of the operation being written, reused.
     private var scratch: [UInt8] = []
 
@@ -178,7 +180,7 @@ final class UndoStore {
             if journal.isBroken { try journal.rewrite(documents.values[index]) }
             try journal.append(scratch)
         } catch {
-            throw error.undoError
+            throw error.undoError(for: key)
         }
         noteWrite(key, journal)
         let move: UndoStack.Move?
@@ -195,6 +197,23 @@ final class UndoStore {
         compactIfNeeded(at: index)
         let after = documents.values[index].stack.state
         return Outcome(move: move, state: after, stateChanged: after != before)
+    }
+
+    /// Ends every open group of `appId`'s documents (every app's when nil),
+    /// journaled like `EndUndoGroup`: an app that left cannot end them, and
+    /// they would block Undo forever. Returns the documents changed.
+    func closeOpenGroups(appId: String?, now: Int64) -> [(key: UndoDocumentKey, state: UndoState)] {
+        var changed: [(key: UndoDocumentKey, state: UndoState)] = []
+        let open = documents.filter { (appId == nil || $0.key.appId == appId) && $0.value.stack.groupDepth > 0 }.keys
+        for key in open.sorted(by: { ($0.appId, $0.documentId) < ($1.appId, $1.documentId) }) {
+            var state: UndoState?
+            while let depth = documents[key]?.stack.groupDepth, depth > 0 {
+                guard let outcome = try? perform(.endGroup, appId: key.appId, documentId: key.documentId, now: now) else { break }
+                state = outcome.state
+            }
+            if let state { changed.append((key, state)) }
+        }
+        return changed
     }
 
     /// Forgets a document and removes its journal; false when there was none.
@@ -223,19 +242,38 @@ final class UndoStore {
     func sync() -> Bool {
         var succeeded = true
         for key in unsynced {
-            guard let journal = documents[key]?.journal else { continue }
+            guard let document = documents[key] else { continue }
+            let journal = document.journal
+            if journal.isBroken {
+                do {
+                    try journal.rewrite(document)
+                } catch {
+                    problems.append(UndoStorageProblem(activity: "rewrite", key: key, error: error))
+                    succeeded = false
+                }
+                continue
+            }
             do {
                 try journal.sync()
             } catch {
+                // After a failed fdatasync the kernel may have dropped the
+                // dirty pages and a retry can succeed with the data gone:
+                // never retry; write the whole journal again from memory.
                 problems.append(UndoStorageProblem(activity: "sync", key: key, error: error))
                 succeeded = false
+                journal.markBroken()
+                do {
+                    try journal.rewrite(document)
+                } catch {
+                    problems.append(UndoStorageProblem(activity: "rewrite after a failed sync", key: key, error: error))
+                }
             }
             if journal.needsDirectorySync {
                 journal.needsDirectorySync = false
                 directoryNeedsSync = true
             }
         }
-        unsynced = unsynced.filter { documents[$0]?.journal.hasUnsyncedWrites == true }
+        unsynced = unsynced.filter { documents[$0].map { $0.journal.hasUnsyncedWrites || $0.journal.isBroken } == true }
         if directoryNeedsSync {
             do {
                 try UndoFiles.syncDirectory(directory)
@@ -278,7 +316,7 @@ final class UndoStore {
             try prepareDirectory()
             journal = try UndoJournal.create(in: directory, for: key) { fileNames.contains($0) }
         } catch {
-            throw error.undoError
+            throw error.undoError(for: key)
         }
         scratch.removeAll(keepingCapacity: true)
         UndoRecord.header(key).encode(into: &scratch)
@@ -288,7 +326,7 @@ final class UndoStore {
             try journal.append(scratch)
         } catch {
             try? journal.removeFiles()
-            throw error.undoError
+            throw error.undoError(for: key)
         }
         let move = try stack.perform(operation)
         documents[key] = UndoDocument(key: key, stack: stack, lastTouched: now, journaledTouch: now, journal: journal)
@@ -316,7 +354,12 @@ final class UndoStore {
         let journal = documents.values[index].journal
         let live = documents.values[index].stack.totalBytes
         guard journal.size > Self.compactionFactor * live + Self.compactionSlackBytes,
-              journal.size >= journal.compactionRetrySize else { return }
+              journal.size >= journal.compactionRetrySize, !journal.compacting else { return }
+        if let compactor {
+            journal.compacting = true
+            compactor(CompactionJob(document: documents.values[index], journal: journal))
+            return
+        }
         do {
             try journal.rewrite(documents.values[index])
         } catch {
@@ -347,6 +390,47 @@ final class UndoStore {
         guard !directoryReady else { return }
         try UndoFiles.makeDirectory(directory)
         directoryReady = true
+    }
+
+    // MARK: For syncing off the loop (UndoStore+BackgroundSync.swift)
+
+    /// Ends a background compaction on the loop.
+    func finishCompaction(_ job: CompactionJob) {
+        let journal = job.journal
+        guard documents[job.key]?.journal === journal else {
+            // The document went meanwhile: only the temporary file is left.
+            journal.compacting = false
+            if job.fd >= 0 { UndoFiles.close(job.fd) }
+            try? UndoFiles.remove(job.temporary)
+            return
+        }
+        do {
+            try journal.finishCompaction(job)
+        } catch {
+            journal.compactionRetrySize = journal.size + Self.compactionSlackBytes
+            problems.append(UndoStorageProblem(activity: "compaction", key: job.key, error: error))
+        }
+        if journal.needsDirectorySync { directoryNeedsSync = true }
+    }
+
+    var unsyncedKeys: [UndoDocumentKey] { Array(unsynced) }
+
+    func recordProblem(_ problem: UndoStorageProblem) {
+        problems.append(problem)
+    }
+
+    func markDirectoryForSync() {
+        directoryNeedsSync = true
+    }
+
+    /// True once: the directory needs a sync, now handed to the caller.
+    func takeDirectorySync() -> Bool {
+        defer { directoryNeedsSync = false }
+        return directoryNeedsSync
+    }
+
+    func dropSyncedKeys() {
+        unsynced = unsynced.filter { documents[$0].map { $0.journal.hasUnsyncedWrites || $0.journal.isBroken } == true }
     }
 
     // MARK: For loading (UndoStore+Loading.swift)

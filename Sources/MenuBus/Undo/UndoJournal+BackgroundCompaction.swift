@@ -1,0 +1,86 @@
+/// Compaction off the loop: the snapshot of a copy of the document is
+/// written and fsynced to its own temporary file on another thread; back on
+/// the loop, the records appended meanwhile are copied after it, and the
+/// file is renamed over the journal. A crash at any point leaves the old
+/// journal (temporary files are removed at the next load).
+final class CompactionJob: @unchecked Sendable {
+    let key: UndoDocumentKey
+    let document: UndoDocument
+    let journal: UndoJournal
+    let temporary: String
+    /// The journal's size and rewrites when the snapshot was taken.
+    let startSize: Int
+    let startRewrites: Int
+    var written = 0
+    var fd: Int32 = -1
+    var error: UndoFileError?
+
+    init(document: UndoDocument, journal: UndoJournal) {
+        key = document.key
+        self.document = document
+        self.journal = journal
+        let base = journal.path.hasSuffix(UndoFileName.suffix) ? String(journal.path.dropLast(UndoFileName.suffix.count)) : journal.path
+        temporary = base + ".compacting" + UndoFileName.temporarySuffix
+        startSize = journal.size
+        startRewrites = journal.rewrites
+    }
+}
+
+extension UndoJournal {
+    /// Runs on the background queue: the snapshot into the temporary file, fsynced.
+    static func runCompaction(_ job: CompactionJob) {
+        do {
+            let fd = try UndoFiles.openForRewriting(job.temporary)
+            job.fd = fd
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(snapshotChunkBytes + 4096)
+            var written = 0
+            try snapshotRecords(of: job.document) { record throws(UndoFileError) in
+                record.encode(into: &buffer)
+                if buffer.count >= snapshotChunkBytes {
+                    try UndoFiles.write(fd, buffer, path: job.temporary)
+                    written += buffer.count
+                    buffer.removeAll(keepingCapacity: true)
+                }
+            }
+            try UndoFiles.write(fd, buffer, path: job.temporary)
+            written += buffer.count
+            try UndoFiles.syncData(fd, path: job.temporary)
+            job.written = written
+        } catch {
+            job.error = error
+        }
+    }
+
+    /// On the loop: the tail written since the snapshot, then the rename.
+    /// Throws (and leaves the journal as it was) when any step fails.
+    func finishCompaction(_ job: CompactionJob) throws(UndoFileError) {
+        defer { compacting = false }
+        func discard() {
+            if job.fd >= 0 { UndoFiles.close(job.fd) }
+            try? UndoFiles.remove(job.temporary)
+        }
+        if let error = job.error {
+            discard()
+            throw error
+        }
+        // Repaired or replaced meanwhile: this snapshot is stale.
+        guard !isBroken, rewrites == job.startRewrites, size >= job.startSize else {
+            discard()
+            return
+        }
+        do {
+            if size > job.startSize {
+                let tail = try UndoFiles.read(path, from: job.startSize, count: size - job.startSize)
+                try UndoFiles.write(job.fd, tail, path: job.temporary)
+                try UndoFiles.syncData(job.fd, path: job.temporary)
+            }
+            try UndoFiles.rename(job.temporary, to: path)
+        } catch {
+            discard()
+            throw error
+        }
+        closeFile()
+        adoptCompacted(fd: job.fd, size: job.written + (size - job.startSize))
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import XCTest
+@testable import MenuBus
+
+/// Memory budgets through the real menubusd, with small budgets so a test
+/// can fill them: refused before anything is stored, the budget named,
+/// nothing already stored lost.
+final class BudgetTests: BusTestCase {
+    /// About `kib` KiB of items on the wire.
+    private func items(kib: Int, prefix: String = "e") -> [MenuElement] {
+        (0..<max(1, kib / 4)).map { MenuElement(id: "\(prefix)\($0)", title: String(repeating: "x", count: 4_000)) }
+    }
+
+    private func budgetDaemon() throws {
+        _ = try startDaemon(["--connection-budget", "1", "--daemon-budget", "3"])
+    }
+
+    func testAContextPastTheConnectionBudgetIsRefusedAndTheOldOneKept() throws {
+        try budgetDaemon()
+        let app = try app("org.example.Filler")
+        try app.publishContext("a", ContextInfo(kind: .file), items: items(kib: 400))
+        let refused = assertBusError(BusError.Domain.limitExceeded.errorName) {
+            _ = try app.publishContext("b", ContextInfo(kind: .file), items: self.items(kib: 700))
+        }
+        XCTAssertTrue(refused?.message.contains("connection budget") == true, refused?.message ?? "")
+        XCTAssertTrue(refused?.message.contains("--connection-budget") == true, refused?.message ?? "")
+        let kept = try app.contextMenu(contextId: "a")
+        XCTAssertNotNil(kept.element("e0"), "the stored context is intact")
+        assertBusError(BusError.Domain.noSuchContext.errorName) { _ = try app.contextMenu(contextId: "b") }
+        // Replacing a context counts what it frees.
+        try app.publishContext("a", ContextInfo(kind: .file), items: items(kib: 900))
+        // Growing it past the budget by UpdateItems is refused too, and the items stay.
+        assertBusError(BusError.Domain.limitExceeded.errorName) { _ = try app.updateItems("a", self.items(kib: 1_100)) }
+        XCTAssertEqual(try app.contextMenu(contextId: "a").elements.filter { $0.id.hasPrefix("e") }.count, 225)
+    }
+
+    func testTheDaemonBudgetBoundsAllConnectionsAndLeavingFreesIt() throws {
+        try budgetDaemon()
+        var fillers: [MenuBusClient] = []
+        for index in 0..<3 {
+            let filler = try app("org.example.Filler\(index)")
+            try filler.publishContext("a", ContextInfo(kind: .file), items: items(kib: 900))
+            fillers.append(filler)
+        }
+        let late = try app("org.example.Late")
+        let refused = assertBusError(BusError.Domain.limitExceeded.errorName) {
+            _ = try late.publishContext("a", ContextInfo(kind: .file), items: self.items(kib: 600))
+        }
+        XCTAssertTrue(refused?.message.contains("daemon budget") == true, refused?.message ?? "")
+        // One leaves: its share is free again.
+        let probe = try connect()
+        let gone = fillers.removeLast().uniqueName
+        XCTAssertTrue(eventually { !nameHasOwner(probe, gone) })
+        XCTAssertTrue(eventually { (try? late.publishContext("a", ContextInfo(kind: .file), items: self.items(kib: 600))) != nil })
+    }
+
+    func testPresentationsCountAgainstThePresenter() throws {
+        try budgetDaemon()
+        let owner = try app("org.example.Owner")
+        try owner.publishContext("a", ContextInfo(kind: .file), items: items(kib: 200))
+        let presenter = try client()
+        _ = try presenter.present(owner: "org.example.Owner", contextId: "a", kind: .context)
+        let refused = assertBusError(BusError.Domain.limitExceeded.errorName) {
+            for _ in 0..<4 { _ = try presenter.present(owner: "org.example.Owner", contextId: "a", kind: .context) }
+        }
+        XCTAssertTrue(refused?.message.contains("connection budget") == true, refused?.message ?? "")
+    }
+
+    func testACallLargerThanAnyBudgetAllowsIsRefusedBeforeItIsRead() throws {
+        try budgetDaemon()
+        let app = try app("org.example.Big")
+        let refused = assertBusError(BusError.Domain.limitExceeded.errorName) {
+            _ = try app.publishContext("a", ContextInfo(kind: .file), items: self.items(kib: 3_000))
+        }
+        XCTAssertTrue(refused?.message.contains("the call holds more than") == true, refused?.message ?? "")
+        assertBusError(BusError.Domain.noSuchContext.errorName) { _ = try app.contextMenu(contextId: "a") }
+    }
+
+    func testHelpNamesTheBudgetsAndTheirDefaults() throws {
+        let help = try bus.run("menubusd", ["--help"])
+        XCTAssertTrue(help.stdout.contains("--connection-budget MIB"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("(default 8)"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("--daemon-budget MIB"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("(default 128)"), help.stdout)
+        let bad = try bus.run("menubusd", ["--connection-budget", "0"])
+        XCTAssertEqual(bad.status, 2)
+    }
+}

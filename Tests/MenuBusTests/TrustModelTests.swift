@@ -1,0 +1,186 @@
+import Foundation
+import XCTest
+@testable import MenuBus
+
+/// Who may choose from a menu, and what a sandboxed app may reach. The
+/// sandboxed caller is simulated: menubus-cli in its own mount namespace
+/// under a root with a /.flatpak-info (Tests/sandbox/run-sandboxed, as root).
+final class TrustModelTests: BusTestCase {
+    private let field = ContextInfo(kind: .text, editable: true, hasContent: true)
+
+    private func editorWithSelection() throws -> MenuBusClient {
+        let editor = try app("org.example.Editor")
+        try editor.publishContext("doc", field)
+        try editor.updateSelection("doc", Selection(kind: .range, length: 5, text: "hello"))
+        return editor
+    }
+
+    // MARK: Choosing
+
+    func testOnlyThePresenterOrTheOwnerMayActivate() throws {
+        _ = try startDaemon()
+        let editor = try editorWithSelection()
+        var commands: [CommandInvocation] = []
+        editor.onCommand = { commands.append($0) }
+        let shell = try client()
+        let bystander = try connect()
+        let menu = try shell.present(owner: "org.example.Editor", contextId: "doc", kind: .edit)
+        let denied = assertBusError(BusError.Domain.accessDenied.errorName) {
+            _ = try callDaemon(bystander, path: menu.path, interface: MenuBusServer.menuInterface, "Activate",
+                               [.string("menubus:copy"), .array("{sv}", [])])
+        }
+        XCTAssertTrue(denied?.message.contains("presented") == true, denied?.message ?? "")
+        assertBusError(BusError.Domain.accessDenied.errorName) {
+            _ = try callDaemon(bystander, path: menu.path, interface: MenuBusServer.menuInterface, "Dismiss")
+        }
+        // The refusal changed nothing: the presenter still chooses.
+        try shell.activate(menu, itemId: "menubus:copy")
+        XCTAssertTrue(editor.run(until: { commands.count == 1 }, timeout: 5))
+        // And the owner may choose from a menu someone else presented.
+        let second = try shell.present(owner: "org.example.Editor", contextId: "doc", kind: .edit)
+        try editor.activate(second, itemId: "menubus:copy")
+        XCTAssertTrue(editor.run(until: { commands.count == 2 }, timeout: 5))
+    }
+
+    func testEveryProtocolsActivationHasTheSameRule() throws {
+        _ = try startDaemon()
+        let editor = try editorWithSelection()
+        var commands: [CommandInvocation] = []
+        editor.onCommand = { commands.append($0) }
+        let shell = try client()
+        let bystander = try connect()
+        let menu = try shell.present(owner: "org.example.Editor", contextId: "doc", kind: .edit)
+        // com.canonical.dbusmenu Event, with the id GetLayout gives Copy.
+        let layout = try callDaemon(bystander, path: menu.path, interface: "com.canonical.dbusmenu", "GetLayout",
+                                    [.int32(0), .int32(-1), .array("s", [])])
+        let copyId = try XCTUnwrap(Self.dbusmenuId(of: "Copy", in: layout))
+        assertBusError(BusError.Domain.accessDenied.errorName) {
+            _ = try callDaemon(bystander, path: menu.path, interface: "com.canonical.dbusmenu", "Event",
+                               [.int32(copyId), .string("clicked"), .variant(.int32(0)), .uint32(0)])
+        }
+        // org.gtk.Actions Activate.
+        let actions = try callDaemon(bystander, path: menu.path, interface: "org.gtk.Actions", "List")
+        guard case .array(_, let names)? = actions.first, let first = names.first, case .string(let action) = first else {
+            return XCTFail("no actions: \(actions)")
+        }
+        assertBusError(BusError.Domain.accessDenied.errorName) {
+            _ = try callDaemon(bystander, path: menu.path, interface: "org.gtk.Actions", "Activate",
+                               [.string(action), .array("v", []), .array("{sv}", [])])
+        }
+        XCTAssertFalse(editor.run(until: { !commands.isEmpty }, timeout: 0.3), "nothing reached the app")
+    }
+
+    private static func dbusmenuId(of label: String, in reply: [DBusValue]) -> Int32? {
+        func search(_ node: DBusValue) -> Int32? {
+            guard case .structure(let members) = node.unwrapped, members.count == 3, case .int32(let id) = members[0] else { return nil }
+            if let properties = members[1].dictEntries,
+               properties.contains(where: { $0.key == .string("label") && $0.value.unwrapped == .string(label) }) {
+                return id
+            }
+            guard case .array(_, let children) = members[2] else { return nil }
+            for child in children { if let found = search(child) { return found } }
+            return nil
+        }
+        guard reply.count == 2 else { return nil }
+        return search(reply[1])
+    }
+
+    // MARK: Sandboxed apps
+
+    private func requireSandbox() throws {
+        guard getuid() == 0 else { throw XCTSkip("simulating a sandbox needs root (unshare --mount)") }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { throw XCTSkip("no unshare") }
+    }
+
+    /// menubus-cli run as the Flatpak app `appId`.
+    private func sandboxed(_ appId: String, _ arguments: [String]) throws -> RunningProcess {
+        let process = Process()
+        process.executableURL = Repository.root.appendingPathComponent("Tests/sandbox/run-sandboxed")
+        process.arguments = [appId, Binaries.url("menubus-cli").path] + arguments
+        process.environment = try bus.environment.merging(["NO_COLOR": "1"]) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let running = RunningProcess(process: process, stdout: out, stderr: err)
+        addTeardownBlock {
+            if running.isRunning { running.signal(SIGTERM); _ = try? running.wait(timeout: 5) }
+        }
+        return running
+    }
+
+    private func menuFile() throws -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-trust-\(UUID().uuidString).json")
+        try #"[{"id": "rename", "title": "Rename"}]"#.write(to: file, atomically: true, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(at: file) }
+        return file.path
+    }
+
+    func testTheSandboxNamesTheAppAndNoOtherIdCanBeClaimed() throws {
+        try requireSandbox()
+        _ = try startDaemon()
+        let file = try menuFile()
+        // Another app's id, from inside the sandbox: refused, naming the sandbox's id.
+        let claim = try sandboxed("org.example.Sandboxed", ["publish", file, "--app", "org.example.Editor", "--for", "0"]).wait(timeout: 20)
+        XCTAssertNotEqual(claim.status, 0)
+        XCTAssertTrue(claim.stderr.contains("AccessDenied") && claim.stderr.contains("org.example.Sandboxed"), claim.stderr)
+        // Its own id: served.
+        let own = try sandboxed("org.example.Sandboxed", ["publish", file, "--app", "org.example.Sandboxed", "--context", "main"])
+        XCTAssertTrue(eventually(timeout: 15) { own.stdoutText.contains("published") || !own.isRunning }, own.stderrText)
+        XCTAssertTrue(own.isRunning, own.stderrText)
+        // An unsandboxed connection cannot take the id the sandboxed app holds.
+        let impostor = try client()
+        let refused = assertBusError(BusError.Domain.accessDenied.errorName) { try impostor.register(appId: "org.example.Sandboxed") }
+        XCTAssertTrue(refused?.message.contains("sandboxed") == true, refused?.message ?? "")
+        // The impostor's attempt left nothing behind: it is not registered.
+        assertBusError(BusError.Domain.notRegistered.errorName) { _ = try impostor.publishContext("main", ContextInfo()) }
+        // Unsandboxed readers still reach the sandboxed app's menu.
+        let reader = try client()
+        let menu = try reader.contextMenu(owner: "org.example.Sandboxed", contextId: "main")
+        XCTAssertTrue(menu.elements.contains { $0.id == "rename" }, "\(menu.elements)")
+    }
+
+    func testASandboxedAppReachesOnlyItsOwnContexts() throws {
+        try requireSandbox()
+        _ = try startDaemon()
+        let editor = try editorWithSelection()
+        var commands: [CommandInvocation] = []
+        editor.onCommand = { commands.append($0) }
+        let read = try sandboxed("org.example.Sandboxed", ["menu", "org.example.Editor", "doc", "--edit"]).wait(timeout: 20)
+        XCTAssertNotEqual(read.status, 0)
+        XCTAssertTrue(read.stderr.contains("AccessDenied"), read.stderr)
+        let choose = try sandboxed("org.example.Sandboxed", ["activate", "org.example.Editor", "doc", "menubus:copy", "--edit"]).wait(timeout: 20)
+        XCTAssertNotEqual(choose.status, 0)
+        XCTAssertTrue(choose.stderr.contains("AccessDenied"), choose.stderr)
+        let list = try sandboxed("org.example.Sandboxed", ["contexts", "--json"]).wait(timeout: 20)
+        XCTAssertEqual(list.status, 0, list.stderr)
+        XCTAssertFalse(list.stdout.contains("org.example.Editor"), list.stdout)
+        XCTAssertFalse(editor.run(until: { !commands.isEmpty }, timeout: 0.3), "nothing reached the editor")
+        // Its own app's contexts, from another connection of the same sandbox: reachable.
+        let own = try sandboxed("org.example.Sandboxed", ["publish", try menuFile(), "--app", "org.example.Sandboxed", "--context", "main"])
+        XCTAssertTrue(eventually(timeout: 15) { own.stdoutText.contains("published") || !own.isRunning }, own.stderrText)
+        let mine = try sandboxed("org.example.Sandboxed", ["menu", "org.example.Sandboxed", "main"]).wait(timeout: 20)
+        XCTAssertEqual(mine.status, 0, mine.stderr)
+        XCTAssertTrue(mine.stdout.contains("Rename"), mine.stdout)
+        let chosen = try sandboxed("org.example.Sandboxed", ["activate", "org.example.Sandboxed", "main", "rename"]).wait(timeout: 20)
+        XCTAssertEqual(chosen.status, 0, chosen.stderr)
+        XCTAssertTrue(eventually(timeout: 10) { own.stdoutText.contains("ActionInvoked main rename") }, own.stdoutText)
+    }
+
+    func testFlatpakInfoParsing() {
+        XCTAssertEqual(PeerIdentity.flatpakAppId(keyFile: "[Application]\nname=org.gnome.Maps\nruntime=x\n"), "org.gnome.Maps")
+        XCTAssertEqual(PeerIdentity.flatpakAppId(keyFile: "# c\r\n[Instance]\r\nname=wrong\r\n[Application]\r\nname = org.a.B \r\n"), "org.a.B")
+        XCTAssertNil(PeerIdentity.flatpakAppId(keyFile: "[Runtime]\nname=org.freedesktop.Platform\n"))
+        XCTAssertNil(PeerIdentity.flatpakAppId(keyFile: "[Application]\nname=\n"))
+        XCTAssertEqual(PeerIdentity.snapName(label: "snap.firefox.firefox (enforce)"), "firefox")
+        XCTAssertNil(PeerIdentity.snapName(label: "/usr/bin/evince (enforce)"))
+        XCTAssertNil(PeerIdentity.snapName(label: "unconfined"))
+    }
+
+    func testAHostProcessIsUnsandboxedAndAGonePidIsUnidentified() throws {
+        XCTAssertEqual(PeerIdentity.of(PeerCredentials(processId: UInt32(getpid()))), .host)
+        guard case .unidentified = PeerIdentity.of(PeerCredentials(processId: nil)) else { return XCTFail("no pid") }
+        guard case .unidentified = PeerIdentity.of(PeerCredentials(processId: 0x3FFF_FFF0)) else { return XCTFail("no such pid") }
+    }
+}

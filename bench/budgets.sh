@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Memory budgets and undo under hostile load, against a release menubusd on
+# a private bus: RSS with 1 and 50 hostile connections filling their budgets
+# (bench/hostile.py) and 2 s after they leave; start-up (exec to name owned)
+# (exec to the first answer) with an empty and a filled undo store; another app's GetEditMenu p50/p99
+# with and without a document compacting at its quota (bench/undo-load.py).
+# Usage: bench/budgets.sh   (about two minutes; prints a Markdown table)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TMP="$(mktemp -d /tmp/menubus-budgets.XXXXXX)"
+BUS_LIFETIME=900
+JOB_PID=""
+DAEMON_PID=""
+. bench/lib.sh
+cleanup() { stop "$DAEMON_PID"; stop "${BUS_PID:-}"; rm -rf "$TMP"; }
+trap cleanup EXIT
+PY=/usr/bin/python3
+
+echo "building (swift build -c release --product menubusd)..." >&2
+swift build -c release --product menubusd >"$TMP/build.log" 2>&1 || { cat "$TMP/build.log" >&2; exit 1; }
+start_private_bus budgets
+
+kib() { awk -v k="$1" '$1 == k ":" { print $2 }' "/proc/$DAEMON_PID/status"; }
+now_ms() { date +%s%3N; }
+
+# start_daemon STATE_DIR: starts menubusd, waits for its name; sets DAEMON_PID and STARTUP_MS.
+start_daemon() {
+    local begin; begin=$(now_ms)
+    .build/release/menubusd --address "$ADDR" --state-dir "$1" 2>>"$TMP/menubusd.log" &
+    DAEMON_PID=$!
+    for _ in $(seq 1 2000); do
+        has_owner org.menubus.MenuBus1 && break
+        sleep 0.005
+    done
+    # Answered once the name is owned and the undo store loaded (the loop
+    # serves nothing before): what an app waits for.
+    timeout 60 dbus-send --bus="$ADDR" --print-reply=literal --reply-timeout=60000 --dest=org.menubus.MenuBus1 \
+        /org/menubus/MenuBus1 org.freedesktop.DBus.Properties.Get \
+        string:org.menubus.MenuBus1 string:Version >/dev/null
+    STARTUP_MS=$(( $(now_ms) - begin ))
+}
+
+hostile() {  # hostile N: prints "start peak_during rss_full rss_after"
+    start_daemon "$TMP/state-hostile-$1"
+    sleep 0.5
+    local start; start=$(kib VmRSS)
+    mkfifo "$TMP/hold-$1"
+    "$PY" bench/hostile.py "$ADDR" "$1" <"$TMP/hold-$1" >"$TMP/hostile-$1.out" &
+    local pid=$!
+    exec 7>"$TMP/hold-$1"
+    for _ in $(seq 1 1200); do grep -q FULL "$TMP/hostile-$1.out" 2>/dev/null && break; sleep 0.1; done
+    local full; full=$(kib VmRSS)
+    local peak; peak=$(kib VmHWM)
+    exec 7>&-
+    wait "$pid" || true
+    sleep 2
+    local after; after=$(kib VmRSS)
+    echo "$start $peak $full $after $(cat "$TMP/hostile-$1.out")"
+    stop "$DAEMON_PID"; DAEMON_PID=""
+}
+
+read -r s1 p1 f1 a1 rest1 < <(hostile 1)
+read -r s50 p50 f50 a50 rest50 < <(hostile 50)
+
+# Start-up: empty store, then 48 documents of 8 MiB each (384 MiB of journals).
+start_daemon "$TMP/state-undo"; empty_ms=$STARTUP_MS
+"$PY" bench/undo-load.py "$ADDR" fill 48 8
+stop "$DAEMON_PID"; DAEMON_PID=""
+store_mib=$(du -sm "$TMP/state-undo" | cut -f1)
+start_daemon "$TMP/state-undo"; full_ms=$STARTUP_MS; full_rss=$(kib VmRSS)
+stop "$DAEMON_PID"; DAEMON_PID=""
+start_daemon "$TMP/state-empty-2"; empty2_ms=$STARTUP_MS; empty_rss=$(kib VmRSS)
+stop "$DAEMON_PID"; DAEMON_PID=""
+
+# GetEditMenu of another app, without and with a document compacting at its quota.
+start_daemon "$TMP/state-latency"
+quiet=$("$PY" bench/undo-load.py "$ADDR" latency 1000)
+busy=$("$PY" bench/undo-load.py "$ADDR" latency 1000 churn)
+stop "$DAEMON_PID"; DAEMON_PID=""
+
+cat <<TABLE
+| measurement | value |
+| --- | --- |
+| RSS at start (1 hostile run) | $((s1 / 1024)) MiB |
+| RSS, 1 hostile connection at its budget | $((f1 / 1024)) MiB (peak $((p1 / 1024)) MiB; $rest1) |
+| RSS 2 s after it left | $((a1 / 1024)) MiB ($(( (a1 - s1) * 100 / s1 ))% over start) |
+| RSS at start (50 hostile run) | $((s50 / 1024)) MiB |
+| RSS, 50 hostile connections at their budgets | $((f50 / 1024)) MiB (peak $((p50 / 1024)) MiB; $rest50) |
+| RSS 2 s after they left | $((a50 / 1024)) MiB ($(( (a50 - s50) * 100 / s50 ))% over start) |
+| start-up, empty store | ${empty_ms} ms, then ${empty2_ms} ms (RSS $((empty_rss / 1024)) MiB) |
+| start-up, ${store_mib} MiB store (48 documents) | ${full_ms} ms (RSS $((full_rss / 1024)) MiB) |
+| GetEditMenu ms, quiet | $quiet |
+| GetEditMenu ms, a document compacting at its quota | $busy |
+TABLE

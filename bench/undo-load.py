@@ -1,0 +1,93 @@
+#!/usr/bin/python3
+"""Undo load for bench/budgets.sh.
+  undo-load.py ADDRESS fill DOCUMENTS STEPS   fill the store: DOCUMENTS documents
+                                               of STEPS 1 MiB steps each
+  undo-load.py ADDRESS latency CALLS [churn]  GetEditMenu round trips of one app
+                                               (p50/p99 in ms), optionally while
+                                               another connection keeps a large
+                                               document compacting"""
+import sys
+import subprocess
+import threading
+import time
+
+from gi.repository import Gio, GLib
+
+BUS, PATH, IFACE = "org.menubus.MenuBus1", "/org/menubus/MenuBus1", "org.menubus.MenuBus1"
+MIB = b"u" * ((1 << 20) - 4096)
+
+
+def connect(address):
+    flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
+    return Gio.DBusConnection.new_for_address_sync(address, flags, None, None)
+
+
+def call(conn, member, signature, args, reply=None):
+    return conn.call_sync(BUS, PATH, IFACE, member, GLib.Variant(signature, args) if signature else None,
+                          GLib.VariantType(reply) if reply else None, Gio.DBusCallFlags.NONE, 60000, None)
+
+
+# GLib.Variant("ay", bytes) builds byte by byte; from GBytes it is one copy.
+AY = GLib.VariantType("ay")
+MIB_VARIANT = GLib.Variant.new_from_bytes(AY, GLib.Bytes.new(MIB), True)
+REDO_VARIANT = GLib.Variant.new_from_bytes(AY, GLib.Bytes.new(b"r"), True)
+
+
+def register_step(conn, document, name):
+    params = GLib.Variant.new_tuple(GLib.Variant("s", document), GLib.Variant("s", name), MIB_VARIANT,
+                                    REDO_VARIANT, GLib.Variant("a{sv}", {}))
+    conn.call_sync(BUS, PATH, IFACE, "RegisterUndo", params, GLib.VariantType("(u)"),
+                   Gio.DBusCallFlags.NONE, 60000, None)
+
+
+def fill(address, documents, steps):
+    conn = connect(address)
+    call(conn, "Register", "(soa{sv})", ("org.example.Filler", "/c", {}))
+    for d in range(documents):
+        for s in range(steps):
+            register_step(conn, f"doc{d}", f"Step {s}")
+
+
+def churn(address, stop):
+    """A document kept near its quota, its oldest steps dropped by the level
+    limit, so its journal keeps outgrowing what is live and compacts."""
+    conn = connect(address)
+    call(conn, "Register", "(soa{sv})", ("org.example.Churner", "/c", {}))
+    call(conn, "SetUndoLimit", "(su)", ("big", 40), None)
+    index = 0
+    while not stop.is_set():
+        register_step(conn, "big", f"Step {index}")
+        index += 1
+
+
+def latency(address, calls, with_churn):
+    conn = connect(address)
+    call(conn, "Register", "(soa{sv})", ("org.example.Reader", "/c", {}))
+    call(conn, "PublishContext", "(sa{sv}a(ssa{sv}))",
+         ("field", {"kind": GLib.Variant("s", "text"), "editable": GLib.Variant("b", True)}, []), "(u)")
+    worker = None
+    if with_churn:
+        # Its own process, so the churn does not share this one's interpreter lock.
+        worker = subprocess.Popen([sys.executable, __file__, address, "churn"])
+        time.sleep(1.0)  # the document reaches its quota before measuring
+    samples = []
+    for _ in range(calls):
+        start = time.perf_counter()
+        call(conn, "GetEditMenu", "(ss)", ("", "field"), "(ua(ssa{sv}))")
+        samples.append((time.perf_counter() - start) * 1000)
+        time.sleep(0.002)
+    if worker:
+        worker.terminate()
+        worker.wait()
+    samples.sort()
+    print(f"p50={samples[len(samples) // 2]:.3f} p99={samples[int(len(samples) * 0.99)]:.3f} max={samples[-1]:.3f}")
+
+
+if __name__ == "__main__":
+    address, mode = sys.argv[1], sys.argv[2]
+    if mode == "churn":
+        churn(address, threading.Event())
+    elif mode == "fill":
+        fill(address, int(sys.argv[3]), int(sys.argv[4]))
+    else:
+        latency(address, int(sys.argv[3]), len(sys.argv) > 4)
