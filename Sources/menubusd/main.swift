@@ -8,8 +8,9 @@ let usage = """
                     [--undo-retention-days DAYS] [--verbose]
 
     The MenuBus session service: owns org.menubus.MenuBus1 on the session bus
-    and serves /org/menubus/MenuBus1. Logs go to stderr with sd-daemon level
-    prefixes. SIGTERM or SIGINT releases the name and exits 0.
+    and serves /org/menubus/MenuBus1. Logs go to stderr, with sd-daemon level
+    prefixes when stderr is the journal ($JOURNAL_STREAM). SIGTERM, SIGINT or
+    SIGHUP syncs the undo journals, releases the name and exits 0.
 
     Options:
       --address ADDRESS  connect to this D-Bus address instead of the session bus
@@ -97,7 +98,7 @@ do {
 }
 
 // Signals are watched before the name is owned: a client may signal at once.
-server.watchSignals([SIGTERM, SIGINT])
+server.watchSignals([SIGTERM, SIGINT, SIGHUP])
 
 do {
     try server.claimName()

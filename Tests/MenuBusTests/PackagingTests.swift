@@ -103,3 +103,41 @@ final class PackagingTests: XCTestCase {
         kill(pid_t(pid) ?? 0, SIGTERM)
     }
 }
+
+/// scripts/setup, run with recording stand-ins for apt-get and dpkg-query
+/// (so nothing is installed and the real dpkg lock is never touched).
+final class SetupScriptTests: XCTestCase {
+    func testAptGetWaitsForTheDpkgLockAndSaysSo() throws {
+        guard getuid() == 0 else { throw XCTSkip("the root branch of scripts/setup runs apt-get directly") }
+        let bin = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-setup-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: bin) }
+        let log = bin.appendingPathComponent("apt-get.log")
+        try "#!/bin/sh\necho \"$*\" >> \(log.path)\n".write(to: bin.appendingPathComponent("apt-get"), atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nexit 1\n".write(to: bin.appendingPathComponent("dpkg-query"), atomically: true, encoding: .utf8)
+        for tool in ["apt-get", "dpkg-query"] {
+            chmod(bin.appendingPathComponent(tool).path, 0o755)
+        }
+        let process = Process()
+        process.executableURL = Repository.root.appendingPathComponent("scripts/setup")
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["MENUBUS_DPKG_LOCK_TIMEOUT"] = "42"
+        process.environment = environment
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, stderr)
+        XCTAssertTrue(stderr.contains("dpkg lock") && stderr.contains("42s"), "it says what it waits for: \(stderr)")
+        let calls = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(calls.count, 2, "update, then install: \(calls)")
+        for call in calls {
+            XCTAssertTrue(call.hasPrefix("-o DPkg::Lock::Timeout=42 "), String(call))
+        }
+        XCTAssertTrue(calls.last?.contains("install -y --no-install-recommends") ?? false)
+        XCTAssertTrue(calls.last?.contains(" debhelper ") ?? false, "the packaging tools are on the list")
+    }
+}
