@@ -41,7 +41,8 @@ enum Completions {
                         return
                     fi
                     case "$command" in
-                        menu|present) COMPREPLY=($(compgen -W "--edit --json --changes --help" -- "$cur")) ;;
+                        menu) COMPREPLY=($(compgen -W "--edit --json --changes --help" -- "$cur")) ;;
+                        present) COMPREPLY=($(compgen -W "--edit --json --changes --follow --help" -- "$cur")) ;;
                         monitor) COMPREPLY=($(compgen -W "--count --json --help" -- "$cur")) ;;
                         lint) COMPREPLY=($(compgen -W "--edit --json --help" -- "$cur") $(compgen -f -- "$cur")) ;;
                         publish) COMPREPLY=($(compgen -W "--app --context --for --json --help" -- "$cur") $(compgen -f -- "$cur")) ;;
@@ -73,7 +74,8 @@ enum Completions {
                             case $words[1] in
                                 lint|publish) _files ;;
                                 completions) _values 'shell' bash zsh ;;
-                                menu|present) _arguments '--edit[the edit menu]' '--json[JSON output]' ;;
+                                menu) _arguments '--edit[the edit menu]' '--json[JSON output]' ;;
+                                present) _arguments '--edit[the edit menu]' '--json[JSON output]' '--changes[stop after N changes]:N' '--follow[present again after a daemon restart]' ;;
                             esac ;;
                     esac
                 }

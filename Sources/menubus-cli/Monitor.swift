@@ -9,7 +9,8 @@ enum Monitor {
 
             Prints every signal menubusd emits (LayoutChanged, Closed,
             UndoStateChanged, PropertiesChanged, and those of the other menu
-            protocols) until Ctrl-C, or until N signals were printed.
+            protocols) until Ctrl-C, or until N signals were printed. Follows
+            menubusd across a restart.
 
             """,
         run: run)
@@ -33,6 +34,8 @@ enum Monitor {
             }
             if let limit, seen >= limit { client.stopRunning() }
         }
+        client.onDaemonLost = { Output.err("menubusd left the bus; waiting for it to come back\n") }
+        client.onDaemonRestart = { Output.err("menubusd restarted; monitoring the new one\n") }
         if !options.json { Output.err("monitoring menubusd's signals; Ctrl-C stops\n") }
         while limit.map({ seen < $0 }) ?? true, client.isConnected {
             client.runForever()

@@ -5,19 +5,23 @@ enum Present {
     static let command = CommandLineTool.Command(
         name: "present", summary: "present a menu and print it on every change",
         usage: """
-            Usage: menubus-cli present APP CONTEXT [--edit] [--changes N] [--json]
+            Usage: menubus-cli present APP CONTEXT [--edit] [--changes N] [--follow] [--json]
 
             Presents the context (or edit) menu of CONTEXT as a live menu object,
             prints its path and layout, then prints every LayoutChanged until the
             menu closes, Ctrl-C, or N changes were printed. Only this command may
             choose from the menu it presents; 'menubus-cli activate APP CONTEXT
-            ITEM' presents a menu of its own and chooses from it.
+            ITEM' presents a menu of its own and chooses from it. When
+            menubusd leaves the bus the menu is reported closed; with --follow
+            the menu is presented again once menubusd is back and the app has
+            published CONTEXT again.
 
             """,
         run: run)
 
     static func run(_ arguments: inout Arguments, _ options: CommandLineTool.Options) throws -> Int32 {
         let edit = arguments.remove("--edit")
+        let follow = arguments.remove("--follow")
         let limit = try arguments.option("--changes").map { value -> Int in
             guard let n = Int(value), n >= 0 else { throw UsageError("--changes needs a whole number") }
             return n
@@ -28,6 +32,7 @@ enum Present {
         let client = try CommandLineTool.connect(options)
         var changes = 0
         var closed = false
+        var lostDaemon = false
         var presented: PresentedMenu?
         try client.observeMenus({ menu, layout in
             guard menu == presented else { return }
@@ -36,17 +41,34 @@ enum Present {
             if let limit, changes >= limit { client.stopRunning() }
         }, closed: { menu in
             guard menu == presented else { return }
-            closed = true
+            presented = nil
+            lostDaemon = !client.isDaemonRunning
             Output.out(options.json ? "{\"closed\": \(MenuJSON.quote(menu.path.rawValue))}\n" : Output.styled("Closed", .yellow) + "\n")
+            if !(follow && lostDaemon) { closed = true }
             client.stopRunning()
         })
-        let menu = try client.present(owner: app, contextId: context, kind: edit ? .edit : .context)
-        presented = menu
-        print(try client.layout(of: menu), path: menu.path.rawValue, options: options, heading: "Presented")
-        if limit != 0 {
-            while !closed, limit.map({ changes < $0 }) ?? true, client.isConnected {
-                client.runForever()
+        func presentOnce() throws {
+            let menu = try client.present(owner: app, contextId: context, kind: edit ? .edit : .context)
+            presented = menu
+            print(try client.layout(of: menu), path: menu.path.rawValue, options: options, heading: "Presented")
+        }
+        try presentOnce()
+        guard limit != 0 else { return 0 }
+        while !closed, limit.map({ changes < $0 }) ?? true, client.isConnected {
+            client.runForever()
+            guard follow, lostDaemon, !closed, client.isConnected else { continue }
+            // The daemon is back (or about to be): the app republishes on its
+            // own, so keep asking for a few seconds until its context is there.
+            var again = false
+            for _ in 0..<1500 where !again && client.isConnected {  // up to 30 s
+                client.run(until: { false }, timeout: 0.02)
+                if client.isDaemonRunning, (try? presentOnce()) != nil { again = true }
             }
+            if !again {
+                Output.err("menubus-cli: menubusd did not come back with \(context) within 30 s\n")
+                return 1
+            }
+            lostDaemon = false
         }
         return 0
     }

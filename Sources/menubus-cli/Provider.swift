@@ -11,7 +11,7 @@ enum Provider {
             app's edit menu for selected text in editable contexts, and answers
             each Process with the text in upper case, which menubusd sends back to
             the app as replace-selection. Prints each request. Runs until Ctrl-C,
-            or for SECONDS.
+            or for SECONDS. When menubusd restarts, it registers again.
 
             """,
         run: run)
@@ -29,6 +29,8 @@ enum Provider {
             Output.out("Process from \(app): \(text.count) characters\n")
             return text.uppercased()
         }
+        client.onDaemonLost = { Output.out("menubusd left the bus; waiting for it to come back\n") }
+        client.onDaemonRestart = { Output.out("menubusd restarted; provider \(id) registered again\n") }
         Output.out("provider \(id) (\"\(title)\") registered as \(client.uniqueName); Ctrl-C stops\n")
         CommandLineTool.serve(client, for: seconds)
         return 0

@@ -12,7 +12,8 @@ enum Publish {
             "context-id", else "main") with the file's "context" (default: an item
             context), and serves it: chosen items and commands are printed as they
             arrive. Runs until Ctrl-C, or for SECONDS. Contexts live as long as
-            their connection, so the menu goes when this command ends.
+            their connection, so the menu goes when this command ends. When
+            menubusd restarts, it registers and publishes again.
 
             """,
         run: run)
@@ -38,6 +39,14 @@ enum Publish {
             Output.out(options.json
                 ? "{\"event\": \"PerformCommand\", \"context\": \(MenuJSON.quote(command.contextId)), \"command\": \(MenuJSON.quote(command.name))}\n"
                 : "PerformCommand \(command.contextId) \(command.name) \(args)\n")
+        }
+        client.onDaemonLost = {
+            Output.out(options.json ? "{\"event\": \"daemon-lost\"}\n" : "menubusd left the bus; waiting for it to come back\n")
+        }
+        client.onDaemonRestart = {
+            Output.out(options.json
+                ? "{\"event\": \"republished\", \"context-id\": \(MenuJSON.quote(contextId))}\n"
+                : "menubusd restarted; published \(contextId) again\n")
         }
         try client.register(appId: appId)
         let revision = try client.publishContext(contextId, document.context ?? ContextInfo(), items: document.items)

@@ -6,11 +6,13 @@ import MenuBus
 let usage = """
     Usage: menubusd [--address ADDRESS] [--deferred-timeout SECONDS] [--state-dir DIR]
                     [--undo-retention-days DAYS] [--connection-budget MIB]
-                    [--daemon-budget MIB] [--verbose]
+                    [--daemon-budget MIB] [--replace] [--idle-timeout SECONDS]
+                    [--verbose]
 
     The MenuBus session service: owns org.menubus.MenuBus1 on the session bus
-    and serves /org/menubus/MenuBus1. Logs go to stderr with sd-daemon level
-    prefixes. SIGTERM or SIGINT releases the name and exits 0.
+    and serves /org/menubus/MenuBus1. Logs go to stderr, with sd-daemon level
+    prefixes when stderr is the journal ($JOURNAL_STREAM). SIGTERM, SIGINT or
+    SIGHUP syncs the undo journals, releases the name and exits 0.
 
     Options:
       --address ADDRESS  connect to this D-Bus address instead of the session bus
@@ -18,8 +20,9 @@ let usage = """
       --deferred-timeout SECONDS
                          how long an app may take to fill a deferred menu
                          element before it disappears (default 3)
-      --state-dir DIR    where undo journals live (default $XDG_STATE_HOME/menubus,
-                         else ~/.local/state/menubus)
+      --state-dir DIR    where undo journals live (default $STATE_DIRECTORY, as the
+                         systemd unit sets it, else $XDG_STATE_HOME/menubus, else
+                         ~/.local/state/menubus)
       --undo-retention-days DAYS
                          at start, remove undo documents untouched for DAYS days
                          (default 90; 0 keeps them forever)
@@ -33,6 +36,13 @@ let usage = """
                          what all connections together may make menubusd hold
                          (default 128)
       --verbose          log debug messages too
+      --replace          take the name over from a running menubusd, which syncs
+                         its undo journals and exits 0 (the name is always owned so
+                         that a later --replace may take it)
+      --idle-timeout SECONDS
+                         exit 0 after SECONDS with no app, presented menu or
+                         provider; the activation file and the unit set it, so an
+                         activated daemon leaves when unused (default: never)
       --version          print the version and exit
       -h, --help         print this help and exit
 
@@ -53,6 +63,7 @@ func writeOut(_ text: String) {
 
 var configuration = MenuBusServer.Configuration()
 var verbose = false
+var replace = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -98,6 +109,14 @@ while let argument = arguments.popFirst() {
         } else {
             configuration.budgets.daemonBytes = mib << 20
         }
+    case "--replace":
+        replace = true
+    case "--idle-timeout":
+        guard let value = arguments.popFirst(), let seconds = Double(value), seconds > 0, seconds <= 86_400 else {
+            writeErr("menubusd: --idle-timeout needs a number of seconds between 0 and 86400\n")
+            exit(2)
+        }
+        configuration.idleTimeout = seconds
     case _ where argument.hasPrefix("--address="):
         configuration.address = String(argument.dropFirst("--address=".count))
     default:
@@ -117,12 +136,12 @@ do {
 }
 
 // Signals are watched before the name is owned: a client may signal at once.
-server.watchSignals([SIGTERM, SIGINT])
+server.watchSignals([SIGTERM, SIGINT, SIGHUP])
 
 do {
-    try server.claimName()
+    try server.claimName(replace: replace)
 } catch let taken as MenuBusServer.NameTaken {
-    MenuBusLogging.error("\(taken); is another menubusd running?")
+    MenuBusLogging.error("\(taken); is another menubusd running? (menubusd --replace takes over from it)")
     server.shutdown()
     exit(3)
 } catch {
@@ -137,6 +156,12 @@ server.shutdown()
 switch reason {
 case .signal(let number):
     MenuBusLogging.info("stopping on signal \(number)")
+    exit(0)
+case .replaced:
+    MenuBusLogging.info("replaced by another menubusd; exiting")
+    exit(0)
+case .idle:
+    MenuBusLogging.info("idle for \(Int(configuration.idleTimeout ?? 0)) s with no app, menu or provider; exiting")
     exit(0)
 case .disconnected:
     MenuBusLogging.error("the bus connection was lost")

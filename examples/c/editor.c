@@ -2,7 +2,9 @@
  *
  * Registers with menubusd, publishes one text field and its selection, keeps
  * its undo history in menubusd, and handles Copy and Undo chosen in its edit
- * menu. With --demo it plays a short scripted session and exits.
+ * menu. With --demo it plays a short scripted session and exits. It watches
+ * the name org.menubus.MenuBus1: when menubusd restarts (a crash, an upgrade,
+ * menubusd --replace) it registers and publishes again.
  *
  *   cc -o editor editor.c $(pkg-config --cflags --libs gio-2.0)
  *   ./editor --demo
@@ -30,7 +32,7 @@ typedef struct {
     GString *text;
     char *clipboard;
     char *last_command;
-    char *daemon; /* menubusd's unique name */
+    char *daemon; /* the unique name of the menubusd we published to; "" while it is gone */
 } Editor;
 
 static GVariant *call(Editor *editor, const char *path, const char *interface, const char *member,
@@ -89,10 +91,12 @@ static gboolean from_menubusd(Editor *editor, const char *sender) {
                                                   "org.freedesktop.DBus", "GetNameOwner", g_variant_new("(s)", BUS_NAME),
                                                   G_VARIANT_TYPE("(s)"), G_DBUS_CALL_FLAGS_NONE, 5000, NULL, NULL);
     if (!reply) return FALSE;
-    g_free(editor->daemon);
-    g_variant_get(reply, "(s)", &editor->daemon);
+    /* Not stored: the name watcher records a new owner and publishes again. */
+    const char *owner = NULL;
+    g_variant_get(reply, "(&s)", &owner);
+    gboolean same = sender && strcmp(sender, owner) == 0;
     g_variant_unref(reply);
-    return sender && strcmp(sender, editor->daemon) == 0;
+    return same;
 }
 
 static void on_call(GDBusConnection *bus, const char *sender, const char *path, const char *interface,
@@ -141,6 +145,41 @@ static void choose(Editor *editor, const char *item, const char *expected) {
     }
 }
 
+/* What menubusd keeps only in memory: the registration and the context. */
+static void register_and_publish(Editor *editor) {
+    g_variant_unref(manager(editor, "Register", g_variant_new("(soa{sv})", "org.example.CEditor", CLIENT_PATH, NULL), NULL));
+    GVariantBuilder context;
+    g_variant_builder_init(&context, G_VARIANT_TYPE("a{sv}"));
+    g_variant_builder_add(&context, "{sv}", "kind", g_variant_new_string("text"));
+    g_variant_builder_add(&context, "{sv}", "editable", g_variant_new_boolean(TRUE));
+    g_variant_builder_add(&context, "{sv}", "has-content", g_variant_new_boolean(TRUE));
+    g_variant_builder_add(&context, "{sv}", "document", g_variant_new_string(DOCUMENT));
+    g_variant_unref(manager(editor, "PublishContext",
+                            g_variant_new("(sa{sv}a(ssa{sv}))", FIELD, &context, NULL), "(u)"));
+}
+
+/* A menubusd owns the name: a new one after a restart gets everything again. */
+static void daemon_appeared(GDBusConnection *bus, const char *name, const char *owner, gpointer data) {
+    Editor *editor = data;
+    if (editor->daemon && strcmp(editor->daemon, owner) != 0) {
+        register_and_publish(editor);
+        printf("menubusd restarted (%s); registered and published \"%s\" again\n", owner, FIELD);
+        fflush(stdout);
+    }
+    g_free(editor->daemon);
+    editor->daemon = g_strdup(owner);
+}
+
+static void daemon_vanished(GDBusConnection *bus, const char *name, gpointer data) {
+    Editor *editor = data;
+    if (editor->daemon && *editor->daemon) {
+        printf("menubusd left the bus; waiting for it to come back\n");
+        fflush(stdout);
+        g_free(editor->daemon);
+        editor->daemon = g_strdup("");
+    }
+}
+
 int main(int argc, char **argv) {
     gboolean demo = argc > 1 && strcmp(argv[1], "--demo") == 0;
     GError *error = NULL;
@@ -151,18 +190,12 @@ int main(int argc, char **argv) {
     }
     GDBusNodeInfo *info = g_dbus_node_info_new_for_xml(client_xml, NULL);
     g_dbus_connection_register_object(editor.bus, CLIENT_PATH, info->interfaces[0], &vtable, &editor, NULL, NULL);
-    g_variant_unref(manager(&editor, "Register", g_variant_new("(soa{sv})", "org.example.CEditor", CLIENT_PATH, NULL), NULL));
-
-    GVariantBuilder context;
-    g_variant_builder_init(&context, G_VARIANT_TYPE("a{sv}"));
-    g_variant_builder_add(&context, "{sv}", "kind", g_variant_new_string("text"));
-    g_variant_builder_add(&context, "{sv}", "editable", g_variant_new_boolean(TRUE));
-    g_variant_builder_add(&context, "{sv}", "has-content", g_variant_new_boolean(TRUE));
-    g_variant_builder_add(&context, "{sv}", "document", g_variant_new_string(DOCUMENT));
-    g_variant_unref(manager(&editor, "PublishContext",
-                            g_variant_new("(sa{sv}a(ssa{sv}))", FIELD, &context, NULL), "(u)"));
+    register_and_publish(&editor);
+    g_bus_watch_name_on_connection(editor.bus, BUS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE, daemon_appeared,
+                                   daemon_vanished, &editor, NULL);
     if (!demo) {
         printf("org.example.CEditor is serving; Ctrl-C stops\n");
+        fflush(stdout);
         g_main_loop_run(g_main_loop_new(NULL, FALSE));
         return 0;
     }

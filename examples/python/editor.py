@@ -3,7 +3,10 @@
 
 It registers with menubusd, publishes one text field, follows its selection,
 keeps its undo history in menubusd, and handles the commands chosen in its
-menus: Copy, Undo and the app's own "Insert Date".
+menus: Copy, Undo and the app's own "Insert Date". It watches the name
+org.menubus.MenuBus1: when menubusd restarts (a crash, an upgrade,
+`menubusd --replace`), it registers and publishes again; its undo history
+is kept by menubusd's journal.
 
     /usr/bin/python3 examples/python/editor.py          # serve until Ctrl-C
     /usr/bin/python3 examples/python/editor.py --demo   # play a short scripted session and exit
@@ -56,7 +59,8 @@ class Editor:
         self.selection = (0, 0)  # start, length
         self.clipboard = None
         self.events = []
-        self.daemon = None  # menubusd's unique name
+        self.selection_published = False
+        self.daemon = None  # the unique name of the menubusd we published to
 
     # --- talking to menubusd -------------------------------------------------
 
@@ -68,6 +72,24 @@ class Editor:
     def start(self):
         info = Gio.DBusNodeInfo.new_for_xml(CLIENT_XML)
         self.bus.register_object(CLIENT_PATH, info.interfaces[0], self.on_call, None, None)
+        self.register_and_publish()
+        Gio.bus_watch_name_on_connection(self.bus, BUS_NAME, Gio.BusNameWatcherFlags.NONE,
+                                         self.on_daemon_appeared, self.on_daemon_vanished)
+
+    def on_daemon_appeared(self, connection, name, owner):
+        """A menubusd owns the name: a new one after a restart gets everything again."""
+        if self.daemon is not None and owner != self.daemon:
+            self.register_and_publish()
+            print(f"menubusd restarted ({owner}); registered and published {FIELD!r} again", flush=True)
+        self.daemon = owner
+
+    def on_daemon_vanished(self, connection, name):
+        if self.daemon:
+            print("menubusd left the bus; waiting for it to come back", flush=True)
+            self.daemon = ""
+
+    def register_and_publish(self):
+        """What menubusd keeps only in memory: the registration, the context, the selection."""
         self.call("Register", "(soa{sv})", (APP_ID, CLIENT_PATH, {}))
         context = {
             "kind": GLib.Variant("s", "text"),
@@ -80,6 +102,8 @@ class Editor:
         own_items = [("insert-date", "", {"title": GLib.Variant("s", "Insert Date"),
                                            "icon": GLib.Variant("s", "x-office-calendar")})]
         self.call("PublishContext", "(sa{sv}a(ssa{sv}))", (FIELD, context, own_items), "(u)")
+        if self.selection_published:
+            self.publish_selection()
 
     def publish_selection(self):
         start, length = self.selection
@@ -90,6 +114,7 @@ class Editor:
             "pasteboard-types": GLib.Variant("as", ["text/plain"] if self.clipboard else []),
         }
         self.call("UpdateSelection", "(sa{sv})", (FIELD, selection))
+        self.selection_published = True
 
     def type_text(self, typed):
         """Typing: the text changes and one undo step per keystroke, merged by menubusd."""
@@ -106,7 +131,8 @@ class Editor:
         """Only menubusd may call the client object: any connection of the
         session can send a call to our path, so compare the sender with the
         unique name that owns org.menubus.MenuBus1 (asked again when it
-        differs, since menubusd may have restarted)."""
+        differs, since menubusd may have restarted; the name watcher, not
+        this check, records the new owner and publishes again)."""
         if sender is not None and sender == self.daemon:
             return True
         try:
@@ -115,7 +141,6 @@ class Editor:
                                        Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
         except GLib.Error:
             return False
-        self.daemon = owner
         return sender == owner
 
     def on_call(self, connection, sender, path, interface, method, params, invocation):
@@ -191,7 +216,7 @@ def main():
     loop = GLib.MainLoop()
     editor.start()
     if not demo:
-        print(f"{APP_ID} is serving its text field; Ctrl-C stops")
+        print(f"{APP_ID} is serving its text field; Ctrl-C stops", flush=True)
         loop.run()
         return
     for letter in "hello":

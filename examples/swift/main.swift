@@ -41,6 +41,8 @@ do {
     try app.register(appId: "org.example.SwiftEditor")
     try app.publishContext("body", ContextInfo(kind: .text, contentTypes: ["text/plain"], editable: true,
                                                hasContent: true, document: document, title: "Letter"))
+    // After a menubusd restart the library has registered and published again.
+    app.onDaemonRestart = { print("menubusd restarted; registered and published \"body\" again") }
     guard demo else {
         print("org.example.SwiftEditor is serving; Ctrl-C stops")
         while app.isConnected { app.runForever() }

@@ -48,27 +48,34 @@ extension MenuBusClient {
         connection.export(clientPath, [clientInterface()])
         _ = try resolveDaemonOwner()
         _ = try callManager("Register", [.string(appId), .objectPath(clientPath), .array("{sv}", [])])
+        replay.registration = (appId, clientPath)
     }
 
     /// Creates or replaces a context and its items; returns its revision.
     @discardableResult
     public func publishContext(_ contextId: String, _ context: ContextInfo, items: [MenuElement] = []) throws -> UInt32 {
-        try revision(callManager("PublishContext", [.string(contextId), Wire.encode(context), Wire.encode(items)]))
+        let result = try revision(callManager("PublishContext", [.string(contextId), Wire.encode(context), Wire.encode(items)]))
+        replay.published(contextId, context, items)
+        return result
     }
 
     /// Replaces the context's own items; open menus of it update.
     @discardableResult
     public func updateItems(_ contextId: String, _ items: [MenuElement]) throws -> UInt32 {
-        try revision(callManager("UpdateItems", [.string(contextId), Wire.encode(items)]))
+        let result = try revision(callManager("UpdateItems", [.string(contextId), Wire.encode(items)]))
+        replay.contexts[contextId]?.items = items
+        return result
     }
 
     /// Tells menubusd what is selected now; open edit menus update.
     public func updateSelection(_ contextId: String, _ selection: Selection) throws {
         _ = try callManager("UpdateSelection", [.string(contextId), Wire.encode(selection)])
+        replay.contexts[contextId]?.selection = selection
     }
 
     public func removeContext(_ contextId: String) throws {
         _ = try callManager("RemoveContext", [.string(contextId)])
+        replay.removed(contextId)
     }
 
     /// The composed context menu of `contextId`; `owner` is an app id, a unique name, or "" for this app.
@@ -92,6 +99,7 @@ extension MenuBusClient {
         if let locale { options["locale"] = .string(locale) }
         let reply = try callManager("PresentMenu", [.string(owner), .string(contextId), .string(kind.rawValue), options.dbusValue])
         guard let first = reply.first, case .objectPath(let path) = first else { throw unexpected("PresentMenu", reply) }
+        replay.presented.insert(path)
         return PresentedMenu(path: path)
     }
 
@@ -133,19 +141,23 @@ extension MenuBusClient {
         }
     }
 
-    /// Calls `handler` with every new layout of presented menus; returns when the bus has the match.
+    /// Calls `handler` with every new layout of presented menus; returns when
+    /// the bus has the match. `closed` also runs for the menus this client
+    /// presented when menubusd leaves the bus (they die with it).
     public func observeMenus(_ handler: @escaping (PresentedMenu, Menu) -> Void,
                              closed: @escaping (PresentedMenu) -> Void = { _ in }) throws {
-        let owner = try resolveDaemonOwner()
-        connection.subscribe(interface: MenuBusServer.menuInterface, member: "LayoutChanged", sender: owner) { [weak self] message in
+        _ = try resolveDaemonOwner()
+        subscribeToDaemon(interface: MenuBusServer.menuInterface, member: "LayoutChanged") { [weak self] message in
             guard let self, let path = message.path, let args = try? message.arguments(),
                   let menu = try? self.menu(args) else { return }
             handler(PresentedMenu(path: ObjectPath(stringLiteral: path)), menu)
         }
-        connection.subscribe(interface: MenuBusServer.menuInterface, member: "Closed", sender: owner) { message in
+        subscribeToDaemon(interface: MenuBusServer.menuInterface, member: "Closed") { [weak self] message in
             guard let path = message.path else { return }
+            self?.replay.presented.remove(ObjectPath(stringLiteral: path))
             closed(PresentedMenu(path: ObjectPath(stringLiteral: path)))
         }
+        replay.closedHandlers.append(closed)
         try syncWithBus()
     }
 
@@ -187,8 +199,8 @@ public struct MenuBusSignal: Sendable {
 extension MenuBusClient {
     /// Calls `handler` with every signal menubusd emits (menus, undo state, properties).
     public func observeAllSignals(_ handler: @escaping (MenuBusSignal) -> Void) throws {
-        let owner = try resolveDaemonOwner()
-        connection.subscribe(sender: owner) { message in
+        _ = try resolveDaemonOwner()
+        subscribeToDaemon { message in
             guard let path = message.path, let interface = message.interface, let member = message.member,
                   let arguments = try? message.arguments() else { return }
             handler(MenuBusSignal(path: path, interface: interface, member: member, arguments: arguments))

@@ -45,6 +45,8 @@ extension MenuBusClient {
         connection.export(path, [provider])
         _ = try resolveDaemonOwner()
         _ = try callManager("RegisterProvider", [.string(description.id), .objectPath(path), description.properties])
+        replay.providers[description.id] = (description, path)
+        if !replay.providerOrder.contains(description.id) { replay.providerOrder.append(description.id) }
     }
 
     /// `org.menubus.MenuBus1.Provider`, served at the path given to `registerProvider`.
@@ -66,5 +68,7 @@ extension MenuBusClient {
     public func unregisterProvider(_ id: String) throws {
         _ = try callManager("UnregisterProvider", [.string(id)])
         providerHandlers[id] = nil
+        replay.providers[id] = nil
+        replay.providerOrder.removeAll { $0 == id }
     }
 }

@@ -107,8 +107,8 @@ extension MenuBusClient {
 
     /// Calls `handler` with (document, state) whenever one of this app's documents changes.
     public func observeUndoState(_ handler: @escaping (String, UndoStateInfo) -> Void) throws {
-        let owner = try resolveDaemonOwner()
-        connection.subscribe(interface: MenuBusServer.managerInterface, member: "UndoStateChanged", sender: owner) { message in
+        _ = try resolveDaemonOwner()
+        subscribeToDaemon(interface: MenuBusServer.managerInterface, member: "UndoStateChanged") { message in
             guard let args = try? message.arguments(), args.count == 3, let document = args[1].stringValue,
                   let state = try? UndoStateInfo(args[2]) else { return }
             handler(document, state)

@@ -23,13 +23,25 @@ public final class MenuBusClient {
     public var selectedText: ((String) throws -> String)?
     var providerHandlers: [String: (String, [String: DBusValue]) throws -> String] = [:]
     /// The unique name of menubusd's connection, once asked: callbacks and
-    /// signals from anyone else are refused.
+    /// signals from anyone else are refused. It follows `NameOwnerChanged`
+    /// of `org.menubus.MenuBus1`, so a restarted daemon is believed at once.
     var daemonOwner: String?
+
+    /// menubusd came back (a crash under `Restart=`, an upgrade, `--replace`)
+    /// and this client has registered, republished its contexts and
+    /// selections and offered its providers again. Menus it had presented
+    /// are gone (their `closed` handlers ran): present again if needed.
+    public var onDaemonRestart: (() -> Void)?
+    /// menubusd left the bus; `onDaemonRestart` follows when a new one takes the name.
+    public var onDaemonLost: (() -> Void)?
+    /// What to say again to a new daemon (MenuBusClient+Restart.swift).
+    var replay = ReplayState()
 
     /// Connects to `address`, or to the session bus.
     public init(address: String? = nil) throws {
         connection = try Connection(address: address, loop: loop)
         connection.disconnected = { [loop] in loop.stop() }
+        followDaemonOwner()
     }
 
     /// A dropped client leaves the bus, so menubusd drops its contexts.

@@ -29,12 +29,15 @@ public final class MenuBusServer {
         public var address: String?
         /// Seconds to wait for an app's `ProvideElements` before the element disappears.
         public var deferredTimeout: Double
-        /// Where undo journals live: `$XDG_STATE_HOME/menubus`, else `~/.local/state/menubus`.
+        /// Where undo journals live: `$STATE_DIRECTORY`, else `$XDG_STATE_HOME/menubus`, else `~/.local/state/menubus`.
         public var stateDirectory: String
         /// Undo documents untouched for this many days are removed at start; nil keeps them.
         public var undoRetentionDays: Int?
         /// Memory budgets per connection and daemon-wide.
         public var budgets = Budgets()
+        /// Seconds with no app, presentation or provider after which `run`
+        /// returns `.idle`; nil never (the default when started by hand).
+        public var idleTimeout: Double?
 
         public init(address: String? = nil, deferredTimeout: Double = 3, stateDirectory: String? = nil,
                     undoRetentionDays: Int? = 90) {
@@ -44,12 +47,25 @@ public final class MenuBusServer {
             self.undoRetentionDays = undoRetentionDays
         }
 
-        /// `$XDG_STATE_HOME/menubus`, else `$HOME/.local/state/menubus`.
+        /// `$STATE_DIRECTORY` (the first entry), else `$XDG_STATE_HOME/menubus`,
+        /// else `$HOME/.local/state/menubus`.
         public static func defaultStateDirectory() -> String {
-            if let state = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), state.hasPrefix("/") {
+            defaultStateDirectory(environment: { getenv($0).map { String(cString: $0) } })
+        }
+
+        /// The same rule on any environment. systemd sets `STATE_DIRECTORY`
+        /// for `StateDirectory=`, the one place a sandboxed unit may write
+        /// (under `$XDG_CONFIG_HOME` on systemd 252, `$XDG_STATE_HOME` later);
+        /// with several directories it is colon-separated.
+        static func defaultStateDirectory(environment: (String) -> String?) -> String {
+            if let given = environment("STATE_DIRECTORY"),
+               let first = given.split(separator: ":").first, first.hasPrefix("/") {
+                return String(first)
+            }
+            if let state = environment("XDG_STATE_HOME"), state.hasPrefix("/") {
                 return state + "/menubus"
             }
-            let home = getenv("HOME").map { String(cString: $0) } ?? "/tmp"
+            let home = environment("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
             return home + "/.local/state/menubus"
         }
     }
@@ -58,6 +74,10 @@ public final class MenuBusServer {
     public enum StopReason: Equatable, Sendable {
         case signal(Int32)
         case disconnected
+        /// Another menubusd took the name (`--replace`); journals are synced.
+        case replaced
+        /// `--idle-timeout` passed with no app, presentation or provider.
+        case idle
     }
 
     /// Raised by `claimName` when another connection owns the name.
@@ -100,9 +120,11 @@ public final class MenuBusServer {
               presentations: UInt32(presentations.count),
               providers: UInt32(providers.count))
     }
-    private var ownsName = false
-    private var stopReason: StopReason?
+    var ownsName = false
+    var stopReason: StopReason?
     private var signalWatcher: SignalWatcher?
+    /// Since when nothing needs this daemon (MenuBusServer+Lifecycle.swift).
+    var idleSince: UInt64?
 
     /// Connects to the bus; throws `BusError` when it cannot.
     public init(configuration: Configuration) throws {
@@ -124,25 +146,33 @@ public final class MenuBusServer {
             if name.hasPrefix(":") { self.peerLeft(name) }
         }
         connection.trackPeers()
+        connection.onNameLost { [unowned self] name in self.lostName(name) }
     }
 
     /// This connection's unique name on the bus.
     public var uniqueName: String { connection.uniqueName }
 
-    /// Takes `org.menubus.MenuBus1`; throws `NameTaken` when someone has it.
-    public func claimName() throws {
-        switch try connection.requestName(MenuBusServer.busName) {
+    /// Takes `org.menubus.MenuBus1`, allowing a later `--replace` to take it
+    /// over; throws `NameTaken` when someone has it. With `replace`, takes it
+    /// from the running daemon and loads the undo journals once that daemon
+    /// (which syncs them before it goes) has left the bus.
+    public func claimName(replace: Bool = false) throws {
+        let previous = replace ? connection.nameOwner(MenuBusServer.busName) : nil
+        switch try connection.requestName(MenuBusServer.busName, replaceExisting: replace) {
         case .owned, .alreadyOwner:
             ownsName = true
+            if let previous, previous != uniqueName { awaitDeparture(of: previous) }
             loadUndoDocuments()
         case .taken:
             throw NameTaken(name: MenuBusServer.busName)
         }
     }
 
-    /// Serves until a signal given to `watchSignals` arrives or the bus goes away.
+    /// Serves until a signal given to `watchSignals` arrives, the bus goes
+    /// away, another daemon replaces this one, or the idle timeout passes.
     public func run() -> StopReason {
         stopReason = nil
+        startIdleWatch()
         while stopReason == nil {
             loop.run()
         }

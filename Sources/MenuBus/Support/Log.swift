@@ -2,14 +2,31 @@
 import Glibc
 #endif
 
-/// Log lines on stderr with the sd-daemon(3) level prefixes journald reads.
-/// Never log a payload or a selection's text.
+/// Log lines on stderr, with the sd-daemon(3) level prefixes journald reads
+/// when stderr is the journal (`JOURNAL_STREAM` names it), plain on a
+/// terminal or a pipe. Never log a payload or a selection's text.
 enum Log {
     enum Level: Int {
         case error = 3, warning = 4, notice = 5, info = 6, debug = 7
     }
 
     nonisolated(unsafe) static var threshold: Level = .info
+
+    /// Whether lines carry `<N>` prefixes: decided once, from the environment
+    /// the process started with.
+    static let prefixesLevels: Bool = stderrIsJournal(getenv("JOURNAL_STREAM").map { String(cString: $0) })
+
+    /// True when `journalStream` ("DEVICE:INODE", as systemd sets
+    /// `JOURNAL_STREAM`) names the file open on fd 2. A child that inherits
+    /// the variable but has its stderr redirected elsewhere logs plain text.
+    static func stderrIsJournal(_ journalStream: String?) -> Bool {
+        guard let journalStream else { return false }
+        let parts = journalStream.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+        var info = stat()
+        guard fstat(2, &info) == 0 else { return false }
+        return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
+    }
 
     static func error(_ text: @autoclosure () -> String) { write(.error, text()) }
     static func warning(_ text: @autoclosure () -> String) { write(.warning, text()) }
@@ -82,7 +99,7 @@ enum Log {
 
     private static func write(_ level: Level, _ text: String) {
         guard level.rawValue <= threshold.rawValue else { return }
-        let line = "<\(level.rawValue)>" + text.replacing("\n", with: " ") + "\n"
+        let line = (prefixesLevels ? "<\(level.rawValue)>" : "") + text.replacing("\n", with: " ") + "\n"
         if let sink { sink(line); return }
         var bytes = Array(line.utf8)
         bytes.withUnsafeMutableBytes { buffer in

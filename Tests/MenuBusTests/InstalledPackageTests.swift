@@ -1,0 +1,152 @@
+import Foundation
+import XCTest
+@testable import MenuBus
+
+/// The installed Debian package (scripts/package --install, as CI runs it):
+/// its files where Debian keeps them, binaries that need nothing of the
+/// toolchain, D-Bus activation and the unit from the installed files.
+/// Skipped when the menubus package is not installed.
+final class InstalledPackageTests: BusTestCase {
+    private func shell(_ command: String, environment: [String: String] = [:]) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+                             stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    private func installedFiles() throws -> [String] {
+        let status = try shell("dpkg-query -W -f='${Status}' menubus 2>/dev/null")
+        guard status.stdout.contains("install ok installed") else {
+            throw XCTSkip("the menubus package is not installed (scripts/package --install)")
+        }
+        return try shell("dpkg -L menubus").stdout.split(separator: "\n").map(String.init)
+    }
+
+    /// The directory the `swift` on PATH belongs to (/opt/swift for /opt/swift/usr/bin/swift).
+    private func toolchainRoot() throws -> String {
+        let swift = try shell("readlink -f \"$(command -v swift)\"").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !swift.isEmpty else { throw XCTSkip("no swift on PATH to hide") }
+        var url = URL(fileURLWithPath: swift).deletingLastPathComponent()  // usr/bin
+        if url.lastPathComponent == "bin" { url.deleteLastPathComponent() }
+        if url.lastPathComponent == "usr" { url.deleteLastPathComponent() }
+        return url.path
+    }
+
+    func testFilesAreWhereDebianKeepsThem() throws {
+        let files = Set(try installedFiles())
+        for path in ["/usr/bin/menubusd", "/usr/bin/menubus-cli",
+                     try shell("pkg-config --variable=systemduserunitdir systemd").stdout.trimmingCharacters(in: .whitespacesAndNewlines) + "/menubusd.service",
+                     "/usr/share/dbus-1/services/org.menubus.MenuBus1.service",
+                     "/usr/share/dbus-1/interfaces/org.menubus.MenuBus1.xml",
+                     "/usr/share/dbus-1/interfaces/org.menubus.MenuBus1.Menu.xml",
+                     "/usr/share/man/man8/menubusd.8.gz", "/usr/share/man/man1/menubus-cli.1.gz",
+                     "/usr/share/bash-completion/completions/menubus-cli",
+                     "/usr/share/zsh/vendor-completions/_menubus-cli", "/usr/share/doc/menubus/copyright"] {
+            XCTAssertTrue(files.contains(path), "\(path) in dpkg -L menubus")
+        }
+        let man = try shell("man -l /usr/share/man/man8/menubusd.8.gz", environment: ["MANWIDTH": "80"])
+        XCTAssertTrue(man.stdout.contains("SIGHUP") && man.stdout.contains("STATE_DIRECTORY"), man.stderr)
+    }
+
+    func testBinariesAreStrippedWithNoRunpathAndOnlyDebianLibraries() throws {
+        _ = try installedFiles()
+        let toolchain = try toolchainRoot()
+        for binary in ["/usr/bin/menubusd", "/usr/bin/menubus-cli"] {
+            let dynamic = try shell("readelf -d \(binary)").stdout
+            XCTAssertFalse(dynamic.contains("RUNPATH") || dynamic.contains("RPATH"), "no library search path: \(dynamic)")
+            XCTAssertFalse(dynamic.contains(toolchain))
+            XCTAssertFalse(dynamic.contains("libswift"), "the Swift runtime is linked in: \(dynamic)")
+            XCTAssertFalse(try shell("readelf -S \(binary)").stdout.contains(".debug_info"), "\(binary) is stripped")
+            let ldd = try shell("ldd \(binary)")
+            XCTAssertEqual(ldd.status, 0, ldd.stderr)
+            XCTAssertFalse(ldd.stdout.contains("not found"), ldd.stdout)
+            let libraries = ldd.stdout.split(separator: "\n").compactMap { line -> String? in
+                guard let arrow = line.range(of: "=> ") else {
+                    let field = line.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init)
+                    return field?.hasPrefix("/") == true ? field : nil
+                }
+                return line[arrow.upperBound...].split(separator: " ").first.map(String.init)
+            }
+            XCTAssertFalse(libraries.isEmpty)
+            for library in libraries {
+                XCTAssertFalse(library.hasPrefix(toolchain), library)
+                // dpkg -S knows the file under its real or its /usr-merged name.
+                let owner = try shell("dpkg -S '\(library)' || dpkg -S \"$(readlink -f '\(library)')\" || dpkg -S '/usr\(library)'")
+                XCTAssertEqual(owner.status, 0, "\(library) belongs to a Debian package: \(owner.stderr)")
+            }
+        }
+    }
+
+    func testBinariesRunWithTheToolchainHidden() throws {
+        _ = try installedFiles()
+        guard getuid() == 0 else { throw XCTSkip("needs root for a mount namespace") }
+        let toolchain = try toolchainRoot()
+        let address = try bus.address
+        // An empty directory over the toolchain, then the packaged daemon and
+        // command line against the suite's bus, inside the same namespace.
+        let script = """
+            set -e
+            mount -t tmpfs -o ro,size=1k empty "$TOOLCHAIN"
+            test -z "$(ls -A "$TOOLCHAIN")"
+            /usr/bin/menubusd --version
+            /usr/bin/menubusd --address "$ADDRESS" --state-dir "$STATE" 2>/dev/null &
+            daemon=$!
+            i=0
+            until /usr/bin/menubus-cli --address "$ADDRESS" status >/tmp/menubus-hidden-$$ 2>&1; do
+                i=$((i + 1)); [ $i -lt 200 ] || { cat /tmp/menubus-hidden-$$; kill $daemon; exit 1; }
+                sleep 0.05
+            done
+            cat /tmp/menubus-hidden-$$; rm -f /tmp/menubus-hidden-$$
+            kill -TERM $daemon; wait $daemon
+            """
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-hidden-\(UUID().uuidString)").path
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: state) }
+        let result = try shell("unshare --mount --propagation private /bin/sh -c '\(script.replacingOccurrences(of: "'", with: "'\\''"))'",
+                               environment: ["TOOLCHAIN": toolchain, "ADDRESS": address, "STATE": state])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("menubusd \(MenuBusServer.softwareVersion)"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("menubusd API version 1"), result.stdout)
+    }
+
+    func testInstalledActivationFileStartsThePackagedDaemon() throws {
+        _ = try installedFiles()
+        let services = "/usr/share/dbus-1/services"
+        let activation = try String(contentsOfFile: services + "/org.menubus.MenuBus1.service", encoding: .utf8)
+        XCTAssertTrue(activation.contains("Exec=/usr/bin/menubusd --idle-timeout 300\n"), activation)
+        let activating = try PrivateBus(configExtra: "<servicedir>\(services)</servicedir>")
+        defer { activating.stop() }
+        let status = try shell("/usr/bin/menubus-cli status", environment: ["DBUS_SESSION_BUS_ADDRESS": activating.address])
+        XCTAssertEqual(status.status, 0, status.stderr)
+        XCTAssertTrue(status.stdout.hasPrefix("menubusd API version 1"), status.stdout)
+        let pid = try shell("dbus-send --bus='\(activating.address)' --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.GetConnectionUnixProcessID string:org.menubus.MenuBus1")
+            .stdout.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+        guard let number = pid_t(pid), number > 0 else { return XCTFail("no pid for the activated daemon: \(pid)") }
+        defer { kill(number, SIGTERM) }
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(number)/exe"), "/usr/bin/menubusd")
+        let commandLine = try String(contentsOfFile: "/proc/\(number)/cmdline", encoding: .utf8).split(separator: "\0")
+        XCTAssertEqual(commandLine, ["/usr/bin/menubusd", "--idle-timeout", "300"], "activated with the idle timeout")
+    }
+
+    func testInstalledUnitPassesSystemdVerify() throws {
+        _ = try installedFiles()
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") else { throw XCTSkip("no systemd-analyze") }
+        let unit = try shell("pkg-config --variable=systemduserunitdir systemd").stdout.trimmingCharacters(in: .whitespacesAndNewlines) + "/menubusd.service"
+        let text = try String(contentsOfFile: unit, encoding: .utf8)
+        XCTAssertTrue(text.contains("ExecStart=/usr/bin/menubusd --idle-timeout 300\n"), text)
+        XCTAssertTrue(text.contains("StateDirectory=menubus\n") && text.contains("ProtectHome=read-only\n"))
+        let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-verify-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: runtime) }
+        let verify = try shell("systemd-analyze verify --user '\(unit)'", environment: ["XDG_RUNTIME_DIR": runtime.path])
+        XCTAssertEqual(verify.status, 0, verify.stderr + verify.stdout)
+        XCTAssertEqual(verify.stderr.trimmingCharacters(in: .whitespacesAndNewlines), "", "no findings")
+    }
+}
