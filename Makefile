@@ -13,6 +13,10 @@ SYSTEMD_USER_DIR = $(PREFIX)/lib/systemd/user
 MAN_DIR = $(PREFIX)/share/man
 BASH_COMPLETION_DIR = $(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETION_DIR = $(PREFIX)/share/zsh/site-functions
+# Declared providers (key files menubusd reads) and the programs that serve them.
+PROVIDERS_DIR = $(PREFIX)/share/menubus/providers
+PROVIDER_FILES = $(notdir $(wildcard data/providers/*.provider))
+PROVIDER_SERVICES = $(notdir $(wildcard data/services/*.service))
 
 .PHONY: all build install uninstall test clean
 
@@ -24,7 +28,7 @@ build:
 # Installs what `make build` produced; it does not build, so that
 # `sudo make install` never runs the compiler as root.
 install:
-	@test -x $(BUILDDIR)/menubusd -a -x $(BUILDDIR)/menubus-cli || \
+	@test -x $(BUILDDIR)/menubusd -a -x $(BUILDDIR)/menubus-cli -a -x $(BUILDDIR)/menubus-provider || \
 		{ echo "make install: no binaries in $(BUILDDIR); run 'make' first" >&2; exit 1; }
 	install -D -m 0755 $(BUILDDIR)/menubusd $(DESTDIR)$(BINDIR)/menubusd
 	install -D -m 0755 $(BUILDDIR)/menubus-cli $(DESTDIR)$(BINDIR)/menubus-cli
@@ -41,6 +45,13 @@ install:
 	install -d -m 0755 $(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(ZSH_COMPLETION_DIR)
 	$(BUILDDIR)/menubus-cli completions bash > $(DESTDIR)$(BASH_COMPLETION_DIR)/menubus-cli
 	$(BUILDDIR)/menubus-cli completions zsh > $(DESTDIR)$(ZSH_COMPLETION_DIR)/_menubus-cli
+	install -D -m 0755 $(BUILDDIR)/menubus-provider $(DESTDIR)$(BINDIR)/menubus-provider
+	install -d -m 0755 $(DESTDIR)$(PROVIDERS_DIR)
+	install -m 0644 $(addprefix data/providers/,$(PROVIDER_FILES)) $(DESTDIR)$(PROVIDERS_DIR)/
+	for service in $(PROVIDER_SERVICES); do \
+		sed 's|^Exec=[^ ]*|Exec=$(BINDIR)/menubus-provider|' data/services/$$service \
+			> $(DESTDIR)$(DBUS_SERVICES_DIR)/$$service && chmod 0644 $(DESTDIR)$(DBUS_SERVICES_DIR)/$$service; \
+	done
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/menubusd $(DESTDIR)$(BINDIR)/menubus-cli \
@@ -52,6 +63,9 @@ uninstall:
 		$(DESTDIR)$(DBUS_INTERFACES_DIR)/org.menubus.MenuBus1.Provider.xml \
 		$(DESTDIR)$(MAN_DIR)/man8/menubusd.8 $(DESTDIR)$(MAN_DIR)/man1/menubus-cli.1 \
 		$(DESTDIR)$(BASH_COMPLETION_DIR)/menubus-cli $(DESTDIR)$(ZSH_COMPLETION_DIR)/_menubus-cli
+	rm -f $(DESTDIR)$(BINDIR)/menubus-provider $(addprefix $(DESTDIR)$(PROVIDERS_DIR)/,$(PROVIDER_FILES)) \
+		$(addprefix $(DESTDIR)$(DBUS_SERVICES_DIR)/,$(PROVIDER_SERVICES))
+	-rmdir $(DESTDIR)$(PROVIDERS_DIR) $(DESTDIR)$(PREFIX)/share/menubus 2>/dev/null
 
 test:
 	scripts/test

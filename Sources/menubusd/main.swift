@@ -5,7 +5,8 @@ import MenuBus
 
 let usage = """
     Usage: menubusd [--address ADDRESS] [--deferred-timeout SECONDS] [--state-dir DIR]
-                    [--undo-retention-days DAYS] [--verbose]
+                    [--undo-retention-days DAYS] [--provider-start-timeout SECONDS]
+                    [--verbose]
 
     The MenuBus session service: owns org.menubus.MenuBus1 on the session bus
     and serves /org/menubus/MenuBus1. Logs go to stderr with sd-daemon level
@@ -22,6 +23,10 @@ let usage = """
       --undo-retention-days DAYS
                          at start, remove undo documents untouched for DAYS days
                          (default 90; 0 keeps them forever)
+      --provider-start-timeout SECONDS
+                         how long a declared provider (a key file in
+                         $XDG_DATA_DIRS/menubus/providers) may take to start
+                         and answer when chosen (default 10)
       --verbose          log debug messages too
       --version          print the version and exit
       -h, --help         print this help and exit
@@ -78,6 +83,12 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         configuration.undoRetentionDays = days == 0 ? nil : days
+    case "--provider-start-timeout":
+        guard let value = arguments.popFirst(), let seconds = Double(value), seconds > 0, seconds <= 600 else {
+            writeErr("menubusd: --provider-start-timeout needs a number of seconds between 0 and 600\n")
+            exit(2)
+        }
+        configuration.providerStartTimeout = seconds
     case _ where argument.hasPrefix("--address="):
         configuration.address = String(argument.dropFirst("--address=".count))
     default:

@@ -57,6 +57,7 @@ extension MenuBusServer {
             return []
         }
         declareUndo(in: &manager)
+        declareProviderCatalog(in: &manager)
         manager.method("ListContexts", out: [arg("contexts", signature: "a(sss)")]) { [unowned self] _ in
             [self.listContexts()]
         }

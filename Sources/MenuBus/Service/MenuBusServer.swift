@@ -33,6 +33,8 @@ public final class MenuBusServer {
         public var stateDirectory: String
         /// Undo documents untouched for this many days are removed at start; nil keeps them.
         public var undoRetentionDays: Int?
+        /// Seconds a declared provider has to start and answer its first `Process`.
+        public var providerStartTimeout: Double = 10
 
         public init(address: String? = nil, deferredTimeout: Double = 3, stateDirectory: String? = nil,
                     undoRetentionDays: Int? = 90) {
@@ -77,6 +79,10 @@ public final class MenuBusServer {
     var exports: [UInt64: PresentationExports] = [:]
     /// Registered providers by id.
     var providers: [String: RegisteredProvider] = [:]
+    /// Declared providers and the user's policy (MenuBusServer+DeclaredProviders.swift).
+    let providerCatalog = ProviderCatalog()
+    var catalogWatcher: DirectoryWatcher?
+    var catalogReloadScheduled = false
     /// `ProvideElements` calls made so far (for tests and diagnostics).
     var deferredCallsStarted = 0
     /// Undo documents and their journals.
@@ -108,6 +114,7 @@ public final class MenuBusServer {
             if name.hasPrefix(":") { self.peerLeft(name) }
         }
         connection.trackPeers()
+        startProviderCatalog()
     }
 
     /// This connection's unique name on the bus.
