@@ -60,6 +60,11 @@ struct Translate {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["apertium", "-u", pair]
+        // Apertium's tools abort under a locale that is not generated; the
+        // text is UTF-8 whatever the user's language.
+        var environment = ProcessInfo.processInfo.environment
+        environment["LC_ALL"] = "C.UTF-8"
+        process.environment = environment
         let input = Pipe(), output = Pipe(), errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
@@ -73,7 +78,7 @@ struct Translate {
         let result = output.fileHandleForReading.readDataToEndOfFile()
         let message = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        guard process.terminationStatus == 0, !result.isEmpty || text.isEmpty else {
             let reason = String(decoding: message, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "failed"
             throw BusError(name: "org.menubus.MenuBus1.Error.ClientFailed", message: "apertium \(pair): \(reason)")
         }
