@@ -333,6 +333,53 @@ final class DeclaredProviderTests: BusTestCase {
         XCTAssertTrue(commands.isEmpty)
     }
 
+    // MARK: The examples name the undo step
+
+    /// Runs an example against the declared Make Uppercase: it starts by
+    /// activation, and the example's next edit menu offers its undo by name.
+    private func runExampleAgainstUppercase(_ command: [String]) throws -> ProcessResult {
+        try installKeyFile("org.menubus.TextTransforms.Uppercase.provider")
+        try writeService("org.menubus.TextTransforms", exec: providerExec("text"))
+        _ = try startDeclaredDaemon()
+        return try runProgram(command[0], Array(command.dropFirst()) +
+                              ["--demo-provider", "menubus:provider:org.menubus.TextTransforms.Uppercase"])
+    }
+
+    /// Runs a program that is not one of the package's with this bus as the session bus.
+    private func runProgram(_ path: String, _ arguments: [String], timeout: Double = 60) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = try bus.environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let running = RunningProcess(process: process, stdout: out, stderr: err)
+        try process.run()
+        return try running.wait(timeout: timeout)
+    }
+
+    func testPythonExampleRegistersTheReplacementAsOneNamedUndoStep() throws {
+        let python = "/usr/bin/python3"
+        guard FileManager.default.isExecutableFile(atPath: python) else { throw XCTSkip("no /usr/bin/python3") }
+        let result = try runExampleAgainstUppercase([python, Self.repository.appendingPathComponent("examples/python/editor.py").path])
+        XCTAssertEqual(result.status, 0, result.stderr + result.stdout)
+        XCTAssertTrue(result.stdout.contains("text is now 'HELLO'; the edit menu offers 'Undo Make Uppercase'"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("undid 'Make Uppercase': text is now 'hello'"), result.stdout)
+    }
+
+    func testCExampleRegistersTheReplacementAsOneNamedUndoStep() throws {
+        let binary = root.appendingPathComponent("c-editor").path
+        let source = Self.repository.appendingPathComponent("examples/c/editor.c").path
+        let build = try runProgram("/bin/sh", ["-c", "gcc -Wall -o '\(binary)' '\(source)' $(pkg-config --cflags --libs gio-2.0)"],
+                                timeout: 120)
+        XCTAssertEqual(build.status, 0, build.stderr)
+        let result = try runExampleAgainstUppercase([binary])
+        XCTAssertEqual(result.status, 0, result.stderr + result.stdout)
+        XCTAssertTrue(result.stdout.contains("text is now \"HI THERE\"; the edit menu offers \"Undo Make Uppercase\""), result.stdout)
+        XCTAssertTrue(result.stdout.contains("undid \"Make Uppercase\": text is now \"hi there\""), result.stdout)
+    }
+
     // MARK: Bundled Search Web and Translate
 
     func testSearchWebOpensTheSearchURLWithXdgOpen() throws {
