@@ -42,10 +42,12 @@ enum ProvidersCommand {
         } catch {
             throw CommandFailure("\(path): \(error); fix or remove the file")
         }
-        if let enable { policy.enable(enable) }
-        if let disable { policy.disable(disable) }
-        if let prefer {
-            do { try policy.prefer(role: prefer.role, id: prefer.id) } catch { throw UsageError("\(error)") }
+        do {
+            if let enable { try policy.enable(enable) }
+            if let disable { try policy.disable(disable) }
+            if let prefer { try policy.prefer(role: prefer.role, id: prefer.id) }
+        } catch {
+            throw UsageError("\(error)")
         }
         do {
             try policy.save(path: path)

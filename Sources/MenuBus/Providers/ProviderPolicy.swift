@@ -73,14 +73,28 @@ public struct ProviderPolicy: Equatable, Sendable {
         try Data(text.utf8).write(to: url, options: .atomic)
     }
 
-    public mutating func enable(_ id: String) { disabled.removeAll { $0 == id } }
+    /// Provider ids are 1–255 bytes of `[A-Za-z0-9._:-]`, so lists need no escapes.
+    static func check(_ id: String) throws {
+        do throws(ModelError) {
+            try ElementID.check(id, field: "ID", maxBytes: Limits.maxProviderIdBytes)
+        } catch {
+            throw PolicyError(description: "'\(id)' is not a provider id: \(error.message)")
+        }
+    }
 
-    public mutating func disable(_ id: String) {
+    public mutating func enable(_ id: String) throws {
+        try ProviderPolicy.check(id)
+        disabled.removeAll { $0 == id }
+    }
+
+    public mutating func disable(_ id: String) throws {
+        try ProviderPolicy.check(id)
         if !disabled.contains(id) { disabled.append(id) }
     }
 
     /// Makes `id` the provider of `role`; throws when `role` is not one.
     public mutating func prefer(role: String, id: String) throws {
+        try ProviderPolicy.check(id)
         guard ProviderRole(rawValue: role) != nil else {
             throw PolicyError(description: "'\(role)' is not a role (\(ProviderRole.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
