@@ -333,6 +333,52 @@ final class DeclaredProviderTests: BusTestCase {
         XCTAssertTrue(commands.isEmpty)
     }
 
+    // MARK: Files and links
+
+    func testSelectedFilesReachAProviderAsAURIList() throws {
+        try writeKeyFile("org.example.OpenWith.provider", """
+            [MenuBus Provider]
+            Id=org.example.Declared.Links
+            Title=Declared Links
+            ContentTypes=text/uri-list;
+            DBusName=org.example.Declared.Links
+            """)
+        _ = try startDeclaredDaemon()
+        let app = try app()
+        try app.publishContext("files", ContextInfo(kind: .file, editable: false, hasContent: true))
+        var selection = Selection(kind: .range, length: 2)
+        selection.uris = ["file:///home/user/report.pdf", "https://example.org/a%20b"]
+        try app.updateSelection("files", selection)
+        let provider = try client()
+        var received: [(String, [String: DBusValue])] = []
+        try provider.registerProvider(ProviderDescription(id: "org.example.Links", title: "Send Links",
+                                                          contentTypes: ["text/uri-list"])) { text, context in
+            received.append((text, context))
+            return ""
+        }
+        let menu = try app.contextMenu(contextId: "files")
+        XCTAssertNotNil(menu.element("menubus:provider:org.example.Links"), "\(menu)")
+        XCTAssertNotNil(menu.element("menubus:provider:org.example.Declared.Links"), "declared ones match too")
+        let presented = try app.present(contextId: "files", kind: .context)
+        try app.activate(presented, itemId: "menubus:provider:org.example.Links")
+        XCTAssertTrue(pump([app, provider]) { !received.isEmpty })
+        XCTAssertEqual(received.first?.0, "file:///home/user/report.pdf\r\nhttps://example.org/a%20b\r\n")
+        XCTAssertEqual(received.first?.1["content-type"], .string("text/uri-list"))
+
+        // A text selection that carries a link offers it as well; plain text alone does not.
+        try app.publishContext("f", field)
+        try app.updateSelection("f", Selection(kind: .range, length: 4, text: "here"))
+        XCTAssertNil(try app.editMenu(contextId: "f").element("menubus:provider:org.example.Links"))
+        var linked = Selection(kind: .range, length: 4, text: "here")
+        linked.uris = ["https://example.org/"]
+        try app.updateSelection("f", linked)
+        XCTAssertNotNil(try app.editMenu(contextId: "f").element("menubus:provider:org.example.Links"))
+
+        var bad = Selection(kind: .range, length: 1)
+        bad.uris = ["no scheme here"]
+        assertBusError(BusError.Standard.invalidArgs) { try app.updateSelection("files", bad) }
+    }
+
     // MARK: The examples name the undo step
 
     /// Runs an example against the declared Make Uppercase: it starts by

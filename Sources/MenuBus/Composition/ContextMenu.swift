@@ -36,7 +36,7 @@ enum ContextMenu {
             menu.append(.system(.copy, parent: section))
         }
         if (context.kind != .text || selection.hasSelectedContent) && !providers.isEmpty {
-            let matching = MatchingProviders(providers, context: context)
+            let matching = MatchingProviders(providers, context: context, selection: selection)
             for role in EditMenu.roleOrder where offers(role.command) {
                 if let provider = matching.provider(for: role) {
                     menu.append(.system(role.command, parent: section, icon: provider.icon))

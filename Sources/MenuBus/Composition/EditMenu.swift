@@ -73,7 +73,8 @@ enum EditMenu {
             menu.append(.systemSection(section))
             appendFormat(to: &menu, parent: section, context: context, selection: selection)
             if selection.hasSelectedContent && !providers.isEmpty {
-                let matching = MatchingProviders(providers, contextTypes: contextTypes, editable: context.editable)
+                let matching = MatchingProviders(providers, contextTypes: selection.offeredContentTypes(contextTypes),
+                                                 editable: context.editable)
                 for role in roleOrder where context.supports(role.command) {
                     if let provider = matching.provider(for: role) {
                         menu.append(.system(role.command, parent: section, icon: provider.icon))

@@ -28,6 +28,10 @@ public struct Selection: Hashable, Sendable {
     public var attributes: Set<TextAttribute>
     /// MIME types the clipboard offers now.
     public var pasteboardTypes: [String]
+    /// The selected files and links as URIs (`file:///…`, `https://…`):
+    /// the selection then carries `text/uri-list`, and providers that take
+    /// it are offered (see Selection+URIs.swift).
+    public var uris: [String] = []
 
     /// A selection; every property has the API's default.
     public init(
@@ -50,5 +54,6 @@ public struct Selection: Hashable, Sendable {
     func validate(field: String = "selection") throws(ModelError) {
         if let text { try StringCheck.length(text, field: field + ".text", maxBytes: Limits.maxSelectionTextBytes) }
         try StringCheck.list(pasteboardTypes, field: field + ".pasteboard-types", maxCount: Limits.maxContentTypes)
+        try validateURIs(field: field + ".uris")
     }
 }

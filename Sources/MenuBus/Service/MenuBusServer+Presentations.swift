@@ -223,7 +223,7 @@ extension MenuBusServer {
             if let provider = provider(id: providerId) { runProvider(provider, app: app, context: context) }
         } else if let command = ElementID.command(in: element.id) {
             if let role = ProviderRole.allCases.first(where: { $0.command == command }),
-               let info = EditMenu.provider(for: role, context: context.info, providers: providerInfos),
+               let info = MatchingProviders(providerInfos, context: context.info, selection: context.selection).provider(for: role),
                let provider = provider(id: info.id) {
                 runProvider(provider, app: app, context: context)
             } else {

@@ -48,12 +48,15 @@ extension MenuBusServer {
     /// provider's `Process`; replacement text back to the owner.
     func runProvider(_ provider: RegisteredProvider, app: App, context: PublishedContext) {
         let contextId = context.id
+        let uriList = context.selection.uriList(for: provider.info)
+        let contentType = uriList == nil ? "text/plain" : Selection.uriListType
         let process: (String) -> Void = { [weak self] text in
             guard let self else { return }
             var contextValue = Wire.encode(context.info)
             if case .array(let signature, var entries) = contextValue {
                 entries.append(.dictEntry(.string("app-id"), .variant(.string(app.appId))))
                 entries.append(.dictEntry(.string("context-id"), .variant(.string(contextId))))
+                entries.append(.dictEntry(.string("content-type"), .variant(.string(contentType))))
                 contextValue = .array(signature, entries)
             }
             self.connection.call(destination: provider.owner, path: provider.path, interface: MenuBusServer.providerInterface,
@@ -79,7 +82,7 @@ extension MenuBusServer {
                 }
             }
         }
-        if let text = context.selection.text {
+        if let text = uriList ?? context.selection.text {
             process(text)
             return
         }

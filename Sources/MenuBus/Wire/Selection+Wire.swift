@@ -1,6 +1,6 @@
 extension Selection {
     /// Decodes the selection `a{sv}` of `UpdateSelection`: `kind`, `length`,
-    /// `text`, `attributes`, `pasteboard-types`; unknown keys are ignored.
+    /// `text`, `attributes`, `pasteboard-types`, `uris`; unknown keys are ignored.
     init(wire value: DBusValue, field: String = "selection") throws(BusError) {
         do throws(ModelError) {
             self.init()
@@ -15,6 +15,7 @@ extension Selection {
                         value, TextAttribute.self, field: path(), maxCount: Limits.maxAttributesPerElement))
                 case "pasteboard-types":
                     pasteboardTypes = try WireValue.strings(value, field: path(), maxCount: Limits.maxContentTypes)
+                case "uris": uris = try WireValue.strings(value, field: path(), maxCount: Selection.maxURIs)
                 default: continue
                 }
             }
@@ -37,6 +38,7 @@ extension Selection {
         if !pasteboardTypes.isEmpty {
             entries.append(WireValue.entry("pasteboard-types", WireValue.stringArray(pasteboardTypes)))
         }
+        if !uris.isEmpty { entries.append(WireValue.entry("uris", WireValue.stringArray(uris))) }
         return .array("{sv}", entries)
     }
 }
