@@ -333,6 +333,51 @@ final class DeclaredProviderTests: BusTestCase {
         XCTAssertTrue(commands.isEmpty)
     }
 
+    // MARK: Installed
+
+    func testMakeInstallInstallsTheBundledProvidersAndTheyStartFromThere() throws {
+        let prefix = root.appendingPathComponent("prefix")
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        make.arguments = ["make", "install", "PREFIX=\(prefix.path)", "BUILDDIR=\(Binaries.directory.path)"]
+        make.currentDirectoryURL = Self.repository
+        let out = Pipe(), err = Pipe()
+        make.standardOutput = out
+        make.standardError = err
+        let result = try RunningProcess(process: make, stdout: out, stderr: err).runAndWait(timeout: 120)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let installed = prefix.appendingPathComponent("share/menubus/providers")
+        let files = try FileManager.default.contentsOfDirectory(atPath: installed.path).sorted()
+        XCTAssertEqual(files, try FileManager.default.contentsOfDirectory(
+            atPath: Self.repository.appendingPathComponent("data/providers").path).sorted())
+        let service = try String(contentsOf: prefix.appendingPathComponent("share/dbus-1/services/org.menubus.TextTransforms.service"),
+                                 encoding: .utf8)
+        let binary = prefix.appendingPathComponent("bin/menubus-provider").path
+        XCTAssertTrue(service.contains("Exec=\(binary) text\n"), service)
+
+        // The installed files alone: the bus finds the service, menubusd the declaration.
+        servicesDirectory = prefix.appendingPathComponent("share/dbus-1/services")
+        _ = try startDaemon([], extraEnvironment: environment.merging(["XDG_DATA_DIRS": prefix.appendingPathComponent("share").path]) { $1 })
+        let app = try editor(text: "installed")
+        var commands: [CommandInvocation] = []
+        app.onCommand = { commands.append($0) }
+        let menu = try app.present(contextId: "f", kind: .edit)
+        try app.activate(menu, itemId: "menubus:provider:org.menubus.TextTransforms.Uppercase")
+        XCTAssertTrue(pump([app], timeout: 20) { !commands.isEmpty })
+        XCTAssertEqual(commands.first?.arguments["text"], .string("INSTALLED"))
+
+        let uninstall = Process()
+        uninstall.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        uninstall.arguments = ["make", "uninstall", "PREFIX=\(prefix.path)"]
+        uninstall.currentDirectoryURL = Self.repository
+        let out2 = Pipe(), err2 = Pipe()
+        uninstall.standardOutput = out2
+        uninstall.standardError = err2
+        XCTAssertEqual(try RunningProcess(process: uninstall, stdout: out2, stderr: err2).runAndWait(timeout: 60).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: binary))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: installed.path))
+    }
+
     // MARK: Files and links
 
     func testSelectedFilesReachAProviderAsAURIList() throws {
@@ -400,9 +445,7 @@ final class DeclaredProviderTests: BusTestCase {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        let running = RunningProcess(process: process, stdout: out, stderr: err)
-        try process.run()
-        return try running.wait(timeout: timeout)
+        return try RunningProcess(process: process, stdout: out, stderr: err).runAndWait(timeout: timeout)
     }
 
     func testPythonExampleRegistersTheReplacementAsOneNamedUndoStep() throws {
@@ -499,5 +542,13 @@ final class DeclaredProviderTests: BusTestCase {
         XCTAssertNil(try app.editMenu(contextId: "f").element("menubus:translate"))
         let listed = try app.listProviders()
         XCTAssertFalse(listed.contains { $0.id == "org.menubus.Translate" })
+    }
+}
+
+extension RunningProcess {
+    /// Starts the process and waits for it (bounded by `timeout`).
+    func runAndWait(timeout: Double) throws -> ProcessResult {
+        try process.run()
+        return try wait(timeout: timeout)
     }
 }
