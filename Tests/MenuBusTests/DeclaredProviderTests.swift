@@ -491,6 +491,35 @@ final class DeclaredProviderTests: BusTestCase {
 
     }
 
+    func testSearchWebGoesThroughThePortalWhereOneRuns() throws {
+        let python = "/usr/bin/python3"
+        guard FileManager.default.isExecutableFile(atPath: python) else { throw XCTSkip("no /usr/bin/python3") }
+        let bin = root.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let xdgRecord = root.appendingPathComponent("xdg-open.txt"), portalRecord = root.appendingPathComponent("portal.txt")
+        let standIn = bin.appendingPathComponent("xdg-open")
+        try "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(xdgRecord.path)'\n".write(to: standIn, atomically: true, encoding: .utf8)
+        chmod(standIn.path, 0o755)
+        try installKeyFile("org.menubus.SearchWeb.provider")
+        try writeService("org.menubus.SearchWeb", exec: providerExec("search-web", path: "\(bin.path):/usr/bin:/bin"))
+        _ = try startDeclaredDaemon()
+        let portal = Process()
+        portal.executableURL = URL(fileURLWithPath: python)
+        portal.arguments = [Self.repository.appendingPathComponent("Tests/MenuBusTests/Fixtures/portal-openuri.py").path,
+                            portalRecord.path]
+        portal.environment = try bus.environment
+        try portal.run()
+        defer { portal.terminate(); portal.waitUntilExit() }
+        XCTAssertTrue(try eventually(timeout: 10) { try self.isRunning("org.freedesktop.portal.Desktop") })
+        let app = try editor(text: "portal test", editable: false)
+        let menu = try app.present(contextId: "f", kind: .edit)
+        try app.activate(menu, itemId: "menubus:search-web")
+        func read(_ url: URL) -> String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
+        XCTAssertTrue(pump([app], timeout: 20) { !read(portalRecord).isEmpty })
+        XCTAssertEqual(read(portalRecord), "https://duckduckgo.com/?q=portal%20test\n")
+        XCTAssertEqual(read(xdgRecord), "", "xdg-open is only the fallback")
+    }
+
     func testSearchWebEngineComesFromTheUsersSettings() throws {
         let bin = root.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
