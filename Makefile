@@ -23,6 +23,10 @@ BINDIR = $(PREFIX)/bin
 DATADIR = $(PREFIX)/share
 MAN_DIR = $(DATADIR)/man
 LOCALE_BUILD_DIR = .build/share/locale
+# Declared providers (key files menubusd reads) and the programs that serve them.
+PROVIDERS_DIR = $(DATADIR)/menubus/providers
+PROVIDER_FILES = $(notdir $(wildcard data/providers/*.provider))
+PROVIDER_SERVICES = $(notdir $(wildcard data/services/*.service))
 
 # pkg-config's variable $(2) of package $(1), with prefix and datadir set to
 # this PREFIX's; $(3) when pkg-config or the package's .pc file is missing.
@@ -50,7 +54,7 @@ LOCALE_DIR ?= $(DATADIR)/locale
 
 INTERFACES = dbus/org.menubus.MenuBus1.xml dbus/org.menubus.MenuBus1.Menu.xml \
 	dbus/org.menubus.MenuBus1.Client.xml dbus/org.menubus.MenuBus1.Provider.xml
-BINARIES = $(BUILDDIR)/menubusd $(BUILDDIR)/menubus-cli
+BINARIES = $(BUILDDIR)/menubusd $(BUILDDIR)/menubus-cli $(BUILDDIR)/menubus-provider
 
 # Who runs the compiler: under `sudo make install`, the user who ran sudo.
 BUILD_USER := $(if $(and $(SUDO_USER),$(filter 0,$(shell id -u))),$(filter-out root,$(SUDO_USER)))
@@ -82,6 +86,7 @@ install: install-binaries install-service-files install-data
 install-binaries: $(BINARIES)
 	install -D -m 0755 $(BUILDDIR)/menubusd $(DESTDIR)$(BINDIR)/menubusd
 	install -D -m 0755 $(BUILDDIR)/menubus-cli $(DESTDIR)$(BINDIR)/menubus-cli
+	install -D -m 0755 $(BUILDDIR)/menubus-provider $(DESTDIR)$(BINDIR)/menubus-provider
 
 # The unit and the activation file name the installed daemon; their
 # arguments (--idle-timeout) stay as written.
@@ -108,6 +113,12 @@ install-data: $(BUILDDIR)/menubus-cli
 	# Localisation: po/*.po compiled by msgfmt straight into the tree
 	# (msgfmt is no toolchain, so this is safe as root).
 	scripts/build-locale $(DESTDIR)$(LOCALE_DIR)
+	install -d -m 0755 $(DESTDIR)$(PROVIDERS_DIR) $(DESTDIR)$(DBUS_SERVICES_DIR)
+	install -m 0644 $(addprefix data/providers/,$(PROVIDER_FILES)) $(DESTDIR)$(PROVIDERS_DIR)/
+	for service in $(PROVIDER_SERVICES); do \
+		sed 's|^Exec=[^ ]*|Exec=$(BINDIR)/menubus-provider|' data/services/$$service \
+			> $(DESTDIR)$(DBUS_SERVICES_DIR)/$$service && chmod 0644 $(DESTDIR)$(DBUS_SERVICES_DIR)/$$service; \
+	done
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/menubusd $(DESTDIR)$(BINDIR)/menubus-cli \
@@ -116,6 +127,9 @@ uninstall:
 		$(addprefix $(DESTDIR)$(DBUS_INTERFACES_DIR)/,$(notdir $(INTERFACES))) \
 		$(DESTDIR)$(MAN_DIR)/man8/menubusd.8 $(DESTDIR)$(MAN_DIR)/man1/menubus-cli.1 \
 		$(DESTDIR)$(BASH_COMPLETION_DIR)/menubus-cli $(DESTDIR)$(ZSH_COMPLETION_DIR)/_menubus-cli
+	rm -f $(DESTDIR)$(BINDIR)/menubus-provider $(addprefix $(DESTDIR)$(PROVIDERS_DIR)/,$(PROVIDER_FILES)) \
+		$(addprefix $(DESTDIR)$(DBUS_SERVICES_DIR)/,$(PROVIDER_SERVICES))
+	-rmdir $(DESTDIR)$(PROVIDERS_DIR) $(DESTDIR)$(DATADIR)/menubus 2>/dev/null
 	rm -f $(DESTDIR)$(LOCALE_DIR)/*/LC_MESSAGES/menubus.mo
 
 # Prints where `make install` would put things (for scripts and tests).

@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "MenuBus", targets: ["MenuBus"]),
         .executable(name: "menubusd", targets: ["menubusd"]),
         .executable(name: "menubus-cli", targets: ["menubus-cli"]),
+        .executable(name: "menubus-provider", targets: ["menubus-provider"]),
     ],
     targets: [
         .systemLibrary(
@@ -19,6 +20,7 @@ let package = Package(
         .target(name: "MenuBus", dependencies: ["CDBus", "CGettext"]),
         .executableTarget(name: "menubusd", dependencies: ["MenuBus"]),
         .executableTarget(name: "menubus-cli", dependencies: ["MenuBus"]),
+        .executableTarget(name: "menubus-provider", dependencies: ["MenuBus"]),
         .executableTarget(name: "menubus-bench", dependencies: ["MenuBus"], path: "bench/menubus-bench"),
         .executableTarget(name: "menubus-example", dependencies: ["MenuBus"], path: "examples/swift"),
         .executableTarget(name: "menubus-undo-bench", dependencies: ["MenuBus"], path: "bench/undo-bench"),
@@ -26,7 +28,7 @@ let package = Package(
         .testTarget(name: "MenuBusUndoTests", dependencies: ["MenuBus"]),
         .testTarget(
             name: "MenuBusTests",
-            dependencies: ["MenuBus", "menubusd", "menubus-cli", "menubus-example"],
+            dependencies: ["MenuBus", "menubusd", "menubus-cli", "menubus-example", "menubus-provider"],
             exclude: ["Fixtures", "Golden"]
         ),
     ],

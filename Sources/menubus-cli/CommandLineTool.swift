@@ -20,7 +20,7 @@ enum CommandLineTool {
 
     static let commands: [Command] = [
         Status.command, Contexts.command, MenuCommand.command, Present.command, Activate.command,
-        Monitor.command, Lint.command, Publish.command, UndoState.command, Provider.command,
+        Monitor.command, Lint.command, Publish.command, UndoState.command, Provider.command, ProvidersCommand.command,
         Demo.command, Completions.command,
     ]
 

@@ -47,6 +47,7 @@ enum Completions {
                         lint) COMPREPLY=($(compgen -W "--edit --json --help" -- "$cur") $(compgen -f -- "$cur")) ;;
                         publish) COMPREPLY=($(compgen -W "--app --context --for --json --help" -- "$cur") $(compgen -f -- "$cur")) ;;
                         provider) COMPREPLY=($(compgen -W "--id --title --for --help" -- "$cur")) ;;
+                        providers) COMPREPLY=($(compgen -W "--enable --disable --prefer --json --help" -- "$cur")) ;;
                         *) COMPREPLY=($(compgen -W "--json --help" -- "$cur")) ;;
                     esac
                 }

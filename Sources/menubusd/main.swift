@@ -7,6 +7,7 @@ let usage = """
     Usage: menubusd [--address ADDRESS] [--deferred-timeout SECONDS] [--state-dir DIR]
                     [--undo-retention-days DAYS] [--connection-budget MIB]
                     [--daemon-budget MIB] [--replace] [--idle-timeout SECONDS]
+                    [--provider-start-timeout SECONDS]
                     [--verbose]
 
     The MenuBus session service: owns org.menubus.MenuBus1 on the session bus
@@ -35,6 +36,10 @@ let usage = """
       --daemon-budget MIB
                          what all connections together may make menubusd hold
                          (default 128)
+      --provider-start-timeout SECONDS
+                         how long a declared provider (a key file in
+                         $XDG_DATA_DIRS/menubus/providers) may take to start
+                         and answer when chosen (default 10)
       --verbose          log debug messages too
       --replace          take the name over from a running menubusd, which syncs
                          its undo journals and exits 0 (the name is always owned so
@@ -117,6 +122,12 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         configuration.idleTimeout = seconds
+    case "--provider-start-timeout":
+        guard let value = arguments.popFirst(), let seconds = Double(value), seconds > 0, seconds <= 600 else {
+            writeErr("menubusd: --provider-start-timeout needs a number of seconds between 0 and 600\n")
+            exit(2)
+        }
+        configuration.providerStartTimeout = seconds
     case _ where argument.hasPrefix("--address="):
         configuration.address = String(argument.dropFirst("--address=".count))
     default:

@@ -1,10 +1,12 @@
 /* A text field's side of MenuBus in C with GLib's GDBus.
  *
  * Registers with menubusd, publishes one text field and its selection, keeps
- * its undo history in menubusd, and handles Copy and Undo chosen in its edit
- * menu. With --demo it plays a short scripted session and exits. It watches
- * the name org.menubus.MenuBus1: when menubusd restarts (a crash, an upgrade,
- * menubusd --replace) it registers and publishes again.
+ * its undo history in menubusd, and handles Copy, Undo and a provider's
+ * replace-selection chosen in its edit menu. With --demo it plays a short
+ * scripted session and exits; with --demo-provider ITEM it chooses a
+ * provider's item instead and shows the undo step the replacement left. It
+ * watches the name org.menubus.MenuBus1: when menubusd restarts (a crash, an
+ * upgrade, menubusd --replace) it registers and publishes again.
  *
  *   cc -o editor editor.c $(pkg-config --cflags --libs gio-2.0)
  *   ./editor --demo
@@ -52,7 +54,10 @@ static GVariant *manager(Editor *editor, const char *member, GVariant *args, con
     return call(editor, MANAGER, "org.menubus.MenuBus1", member, args, reply_type);
 }
 
-static void perform(Editor *editor, const char *command) {
+static void register_undo(Editor *editor, const char *name, const char *before, gsize before_len,
+                          GVariant *options);
+
+static void perform(Editor *editor, const char *command, GVariant *arguments) {
     g_free(editor->last_command);
     editor->last_command = g_strdup(command);
     if (strcmp(command, "copy") == 0) {
@@ -79,6 +84,19 @@ static void perform(Editor *editor, const char *command) {
         printf("undid \"%s\": text is now \"%s\"\n", name, editor->text->str);
         g_variant_iter_free(payloads);
         g_variant_unref(reply);
+    } else if (strcmp(command, "replace-selection") == 0) {
+        /* A provider's result: one undo step named as the menu item was
+         * ("Make Uppercase"), so the next edit menu offers "Undo Make Uppercase".
+         * The demo's selection is all of the text. */
+        const char *replacement = "", *undo_name = "Replace";
+        g_variant_lookup(arguments, "text", "&s", &replacement);
+        g_variant_lookup(arguments, "undo-name", "&s", &undo_name);
+        char *before = g_strdup(editor->text->str);
+        gsize before_len = editor->text->len;
+        g_string_assign(editor->text, replacement);
+        register_undo(editor, undo_name, before, before_len, NULL);
+        g_free(before);
+        printf("replaced the selection with \"%s\"\n", editor->text->str);
     }
 }
 
@@ -108,23 +126,54 @@ static void on_call(GDBusConnection *bus, const char *sender, const char *path, 
         return;
     }
     const char *context, *what;
-    g_variant_get(params, "(&s&s@a{sv})", &context, &what, NULL);
-    if (strcmp(method, "PerformCommand") == 0) perform(editor, what);
+    GVariant *arguments;
+    g_variant_get(params, "(&s&s@a{sv})", &context, &what, &arguments);
+    if (strcmp(method, "PerformCommand") == 0) perform(editor, what, arguments);
     else printf("item %s chosen\n", what);
+    g_variant_unref(arguments);
     g_dbus_method_invocation_return_value(invocation, NULL);
 }
 
 static const GDBusInterfaceVTable vtable = {on_call, NULL, NULL, {0}};
 
+/* One undo step from `before` to the current text; `options` may be NULL. */
+static void register_undo(Editor *editor, const char *name, const char *before, gsize before_len,
+                          GVariant *options) {
+    GVariant *undo = g_variant_new_fixed_array(G_VARIANT_TYPE_BYTE, before, before_len, 1);
+    GVariant *redo = g_variant_new_fixed_array(G_VARIANT_TYPE_BYTE, editor->text->str, editor->text->len, 1);
+    if (!options) options = g_variant_new_array(G_VARIANT_TYPE("{sv}"), NULL, 0);
+    g_variant_unref(manager(editor, "RegisterUndo",
+                            g_variant_new("(ss@ay@ay@a{sv})", DOCUMENT, name, undo, redo, options), "(u)"));
+}
+
 static void type_text(Editor *editor, const char *typed) {
-    GVariant *before = g_variant_new_fixed_array(G_VARIANT_TYPE_BYTE, editor->text->str, editor->text->len, 1);
+    char *before = g_strdup(editor->text->str);
+    gsize before_len = editor->text->len;
     g_string_append(editor->text, typed);
-    GVariant *after = g_variant_new_fixed_array(G_VARIANT_TYPE_BYTE, editor->text->str, editor->text->len, 1);
     GVariantBuilder options;
     g_variant_builder_init(&options, G_VARIANT_TYPE("a{sv}"));
     g_variant_builder_add(&options, "{sv}", "merge-key", g_variant_new_string("typing"));
-    g_variant_unref(manager(editor, "RegisterUndo",
-                            g_variant_new("(ss@ay@aya{sv})", DOCUMENT, "Typing", before, after, &options), "(u)"));
+    register_undo(editor, "Typing", before, before_len, g_variant_builder_end(&options));
+    g_free(before);
+}
+
+/* The title menubusd gives the Undo item of the edit menu now ("Undo Typing"). */
+static char *undo_title(Editor *editor) {
+    GVariant *reply = manager(editor, "GetEditMenu", g_variant_new("(ss)", "", FIELD), "(ua(ssa{sv}))");
+    GVariantIter *elements;
+    const char *id, *parent;
+    GVariant *props;
+    char *title = NULL;
+    g_variant_get(reply, "(ua(ssa{sv}))", NULL, &elements);
+    while (g_variant_iter_next(elements, "(&s&s@a{sv})", &id, &parent, &props)) {
+        const char *found;
+        if (!title && strcmp(id, "menubus:undo") == 0 && g_variant_lookup(props, "title", "&s", &found))
+            title = g_strdup(found);
+        g_variant_unref(props);
+    }
+    g_variant_iter_free(elements);
+    g_variant_unref(reply);
+    return title;
 }
 
 static void choose(Editor *editor, const char *item, const char *expected) {
@@ -182,6 +231,7 @@ static void daemon_vanished(GDBusConnection *bus, const char *name, gpointer dat
 
 int main(int argc, char **argv) {
     gboolean demo = argc > 1 && strcmp(argv[1], "--demo") == 0;
+    const char *provider_item = argc > 2 && strcmp(argv[1], "--demo-provider") == 0 ? argv[2] : NULL;
     GError *error = NULL;
     Editor editor = {g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, &error), g_string_new(""), NULL, NULL, NULL};
     if (!editor.bus) {
@@ -193,6 +243,22 @@ int main(int argc, char **argv) {
     register_and_publish(&editor);
     g_bus_watch_name_on_connection(editor.bus, BUS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE, daemon_appeared,
                                    daemon_vanished, &editor, NULL);
+    if (provider_item) {
+        type_text(&editor, "hi there");
+        GVariantBuilder selected;
+        g_variant_builder_init(&selected, G_VARIANT_TYPE("a{sv}"));
+        g_variant_builder_add(&selected, "{sv}", "kind", g_variant_new_string("all"));
+        g_variant_builder_add(&selected, "{sv}", "length", g_variant_new_uint32(editor.text->len));
+        g_variant_builder_add(&selected, "{sv}", "text", g_variant_new_string(editor.text->str));
+        g_variant_unref(manager(&editor, "UpdateSelection", g_variant_new("(sa{sv})", FIELD, &selected), NULL));
+        choose(&editor, provider_item, "replace-selection");
+        char *title = undo_title(&editor);
+        printf("text is now \"%s\"; the edit menu offers \"%s\"\n", editor.text->str, title ? title : "");
+        g_free(title);
+        choose(&editor, "menubus:undo", "undo");
+        printf("done\n");
+        return 0;
+    }
     if (!demo) {
         printf("org.example.CEditor is serving; Ctrl-C stops\n");
         fflush(stdout);

@@ -180,8 +180,15 @@ class Editor:
                 self.text = bytes(payloads[-1]).decode()
             print(f"undid {name!r}: text is now {self.text!r}")
         elif command == "replace-selection":
+            # A provider's result (Make Uppercase, Translate): one undo step,
+            # named as the menu item was, so the next menu offers "Undo Make Uppercase".
             replacement = arguments.get("text", "")
+            before = self.text
             self.text = self.text[:start] + replacement + self.text[start + length:]
+            self.selection = (start, len(replacement))
+            self.call("RegisterUndo", "(ssayaya{sv})",
+                      (DOCUMENT, arguments.get("undo-name") or "Replace", before.encode(), self.text.encode(), {}), "(u)")
+            self.publish_selection()
             print(f"replaced the selection with {replacement!r}")
         else:
             print(f"command {command} is not handled by this example")
@@ -191,6 +198,12 @@ def edit_menu_ids(editor, menu_path):
     reply = editor.bus.call_sync(BUS_NAME, menu_path, "org.menubus.MenuBus1.Menu", "GetLayout", None,
                                  GLib.VariantType("(ua(ssa{sv}))"), Gio.DBusCallFlags.NONE, 5000, None)
     return [element[0] for element in reply.unpack()[1]]
+
+
+def edit_menu_title(editor, item):
+    """The title of one item of our edit menu as menubusd composes it now."""
+    revision, elements = editor.call("GetEditMenu", "(ss)", ("", FIELD), "(ua(ssa{sv}))").unpack()
+    return next((props.get("title") for ident, _, props in elements if ident == item), None)
 
 
 def present_and_choose(editor, loop, item, expected_event):
@@ -211,10 +224,22 @@ def present_and_choose(editor, loop, item, expected_event):
 
 def main():
     demo = "--demo" in sys.argv[1:]
+    # --demo-provider ITEM: type, select, choose a provider's item (such as
+    # menubus:provider:org.menubus.TextTransforms.Uppercase) and show the undo step it left.
+    provider_item = sys.argv[sys.argv.index("--demo-provider") + 1] if "--demo-provider" in sys.argv[1:-1] else None
     connection = Gio.bus_get_sync(Gio.BusType.SESSION, None)
     editor = Editor(connection)
     loop = GLib.MainLoop()
     editor.start()
+    if provider_item:
+        editor.type_text("hello")
+        editor.selection = (0, 5)
+        editor.publish_selection()
+        present_and_choose(editor, loop, provider_item, "replace-selection")
+        print(f"text is now {editor.text!r}; the edit menu offers {edit_menu_title(editor, 'menubus:undo')!r}")
+        present_and_choose(editor, loop, "menubus:undo", "undo")
+        print("done")
+        return
     if not demo:
         print(f"{APP_ID} is serving its text field; Ctrl-C stops", flush=True)
         loop.run()

@@ -42,7 +42,7 @@ enum ContextMenu {
 
         if hasCopyableContent(context: context, selection: selection) { suggest(.copy) }
         if (context.kind != .text || selection.hasSelectedContent) && !providers.isEmpty {
-            let matching = MatchingProviders(providers, context: context)
+            let matching = MatchingProviders(providers, context: context, selection: selection)
             for role in EditMenu.roleOrder {
                 if let provider = matching.provider(for: role) { suggest(role.command, icon: provider.icon) }
             }

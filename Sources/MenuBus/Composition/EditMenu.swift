@@ -71,7 +71,8 @@ enum EditMenu {
         appendFormat(to: &groups[2], parent: ElementID.section(3), context: context, selection: selection,
                      titles: titles, offer: offer)
         if selected && !providers.isEmpty {
-            let matching = MatchingProviders(providers, contextTypes: contextTypes, editable: context.editable)
+            let matching = MatchingProviders(providers, contextTypes: selection.offeredContentTypes(contextTypes),
+                                             editable: context.editable)
             for role in roleOrder where context.supports(role.command) {
                 if let provider = matching.provider(for: role) { add(3, role.command, icon: provider.icon) }
             }

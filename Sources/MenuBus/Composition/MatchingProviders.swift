@@ -9,6 +9,12 @@ struct MatchingProviders {
         self.init(all, contextTypes: ContentType.parse(context.effectiveContentTypes), editable: context.editable)
     }
 
+    /// For a selection: one that carries URIs offers `text/uri-list` too.
+    init(_ all: [ProviderInfo], context: ContextInfo, selection: Selection) {
+        self.init(all, contextTypes: selection.offeredContentTypes(ContentType.parse(context.effectiveContentTypes)),
+                  editable: context.editable)
+    }
+
     /// With the context's content types already parsed.
     init(_ all: [ProviderInfo], contextTypes: [ContentType], editable: Bool) {
         self.all = all

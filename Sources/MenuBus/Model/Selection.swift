@@ -31,6 +31,10 @@ public struct Selection: Hashable, Sendable {
     /// Where the selection is, in the app's surface coordinates, so a
     /// presenter can place the edit menu without covering it.
     public var rect: Rect?
+    /// The selected files and links as URIs (`file:///…`, `https://…`):
+    /// the selection then carries `text/uri-list`, and providers that take
+    /// it are offered (see Selection+URIs.swift).
+    public var uris: [String] = []
 
     /// A selection; every property has the API's default.
     public init(
@@ -55,5 +59,6 @@ public struct Selection: Hashable, Sendable {
         if let text { try StringCheck.length(text, field: field + ".text", maxBytes: Limits.maxSelectionTextBytes) }
         try StringCheck.list(pasteboardTypes, field: field + ".pasteboard-types", maxCount: Limits.maxContentTypes)
         try rect?.validate(field: field + ".rect")
+        try validateURIs(field: field + ".uris")
     }
 }

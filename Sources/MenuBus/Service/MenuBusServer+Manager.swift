@@ -58,6 +58,7 @@ extension MenuBusServer {
             return []
         }
         declareUndo(in: &manager)
+        declareProviderCatalog(in: &manager)
         manager.method("ListContexts", out: [arg("contexts", signature: "a(sss)")]) { [unowned self] call in
             [self.listContexts(caller: call.sender)]
         }

@@ -319,13 +319,13 @@ extension MenuBusServer {
     func deliver(_ element: MenuElement, owner: String, contextId: String, platformData: DBusValue) {
         guard let app = apps[owner], let context = app.contexts[contextId] else { return }
         if let providerId = ElementID.providerId(in: element.id) {
-            if let provider = providers[providerId] {
+            if let provider = provider(id: providerId) {
                 runProvider(provider, app: app, context: context, platformData: platformData)
             }
         } else if let command = ElementID.command(in: element.id) {
             if let role = ProviderRole.allCases.first(where: { $0.command == command }),
-               let info = EditMenu.provider(for: role, context: context.info, providers: providerInfos),
-               let provider = providers[info.id] {
+               let info = MatchingProviders(providerInfos, context: context.info, selection: context.selection).provider(for: role),
+               let provider = provider(id: info.id) {
                 runProvider(provider, app: app, context: context, platformData: platformData)
             } else {
                 callClient(app, "PerformCommand", [.string(contextId), .string(command.rawValue),

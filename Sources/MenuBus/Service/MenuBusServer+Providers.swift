@@ -1,9 +1,10 @@
 extension MenuBusServer {
     static let providerInterface = "org.menubus.MenuBus1.Provider"
 
-    /// Providers in registration order, as composition takes them.
+    /// Providers in registration order, then declared ones, under the
+    /// user's policy, as composition takes them.
     var providerInfos: [ProviderInfo] {
-        providers.values.sorted { $0.sequence < $1.sequence }.map(\.info)
+        offeredProviders(registered: providers.values.sorted { $0.sequence < $1.sequence }.map(\.info))
     }
 
     func registerProvider(caller: String, providerId: String, path: ObjectPath, properties: DBusValue) throws {
@@ -48,6 +49,8 @@ extension MenuBusServer {
     func runProvider(_ provider: RegisteredProvider, app: App, context: PublishedContext,
                      platformData: DBusValue = .array("{sv}", [])) {
         let contextId = context.id
+        let uriList = context.selection.uriList(for: provider.info)
+        let contentType = uriList == nil ? "text/plain" : Selection.uriListType
         let process: (String) -> Void = { [weak self] text in
             guard let self else { return }
             var contextValue = Wire.encode(context.info)
@@ -55,11 +58,12 @@ extension MenuBusServer {
                 entries.append(.dictEntry(.string("app-id"), .variant(.string(app.appId))))
                 entries.append(.dictEntry(.string("context-id"), .variant(.string(contextId))))
                 entries += MenuBusServer.passedPlatformData(platformData)
+                entries.append(.dictEntry(.string("content-type"), .variant(.string(contentType))))
                 contextValue = .array(signature, entries)
             }
             self.connection.call(destination: provider.owner, path: provider.path, interface: MenuBusServer.providerInterface,
                                  member: "Process", arguments: [.string(provider.info.id), .string(text), contextValue],
-                                 timeout: ServiceLimits.providerCallTimeout) { [weak self] result in
+                                 timeout: self.processTimeout(for: provider)) { [weak self] result in
                 guard let self else { return }
                 switch result {
                 case .success(let values):
@@ -72,14 +76,15 @@ extension MenuBusServer {
                     self.callClient(app, "PerformCommand", [
                         .string(contextId), .string(StandardCommand.replaceSelection.rawValue),
                         .array("{sv}", [.dictEntry(.string("text"), .variant(.string(replacement))),
-                                        .dictEntry(.string("provider"), .variant(.string(provider.info.id)))]),
+                                        .dictEntry(.string("provider"), .variant(.string(provider.info.id))),
+                                        .dictEntry(.string("undo-name"), .variant(.string(provider.info.title)))]),
                     ])
                 case .failure(let error):
                     Log.warning("provider \(provider.info.id) Process failed: \(error.name)")
                 }
             }
         }
-        if let text = context.selection.text {
+        if let text = uriList ?? context.selection.text {
             process(text)
             return
         }

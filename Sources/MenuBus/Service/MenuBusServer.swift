@@ -38,6 +38,8 @@ public final class MenuBusServer {
         /// Seconds with no app, presentation or provider after which `run`
         /// returns `.idle`; nil never (the default when started by hand).
         public var idleTimeout: Double?
+        /// Seconds a declared provider has to start and answer its first `Process`.
+        public var providerStartTimeout: Double = 10
 
         public init(address: String? = nil, deferredTimeout: Double = 3, stateDirectory: String? = nil,
                     undoRetentionDays: Int? = 90) {
@@ -105,6 +107,10 @@ public final class MenuBusServer {
     var identities: [String: PeerIdentity] = [:]
     /// Registered providers by id.
     var providers: [String: RegisteredProvider] = [:]
+    /// Declared providers and the user's policy (MenuBusServer+DeclaredProviders.swift).
+    let providerCatalog = ProviderCatalog()
+    var catalogWatcher: DirectoryWatcher?
+    var catalogReloadScheduled = false
     /// `ProvideElements` calls made so far (for tests and diagnostics).
     var deferredCallsStarted = 0
     /// Undo documents and their journals.
@@ -147,6 +153,7 @@ public final class MenuBusServer {
         }
         connection.trackPeers()
         connection.onNameLost { [unowned self] name in self.lostName(name) }
+        startProviderCatalog()
     }
 
     /// This connection's unique name on the bus.

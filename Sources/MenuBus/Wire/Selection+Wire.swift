@@ -1,6 +1,6 @@
 extension Selection {
     /// Decodes the selection `a{sv}` of `UpdateSelection`: `kind`, `length`,
-    /// `text`, `attributes`, `pasteboard-types`, `rect`; unknown keys are ignored.
+    /// `text`, `attributes`, `pasteboard-types`, `rect`, `uris`; unknown keys are ignored.
     init(wire value: DBusValue, field: String = "selection") throws(BusError) {
         do throws(ModelError) {
             self.init()
@@ -16,6 +16,7 @@ extension Selection {
                 case "pasteboard-types":
                     pasteboardTypes = try WireValue.strings(value, field: path(), maxCount: Limits.maxContentTypes)
                 case "rect": rect = try WireValue.rect(value, field: path())
+                case "uris": uris = try WireValue.strings(value, field: path(), maxCount: Selection.maxURIs)
                 default: continue
                 }
             }
@@ -39,6 +40,7 @@ extension Selection {
             entries.append(WireValue.entry("pasteboard-types", WireValue.stringArray(pasteboardTypes)))
         }
         if let rect { entries.append(WireValue.entry("rect", WireValue.rectValue(rect))) }
+        if !uris.isEmpty { entries.append(WireValue.entry("uris", WireValue.stringArray(uris))) }
         return .array("{sv}", entries)
     }
 }

@@ -1,0 +1,91 @@
+import MenuBus
+
+/// `menubus-cli providers`: the providers menus may offer, and the user's
+/// choices about them (`$XDG_CONFIG_HOME/menubus/providers.conf`).
+enum ProvidersCommand {
+    static let command = CommandLineTool.Command(
+        name: "providers", summary: "list providers; switch them on or off, choose one for a role",
+        usage: """
+            Usage: menubus-cli providers [--json]
+                   menubus-cli providers --enable ID | --disable ID | --prefer ROLE ID
+
+            Without options, lists every provider menubusd knows: those running
+            (registered) and those declared by a key file in
+            $XDG_DATA_HOME/menubus/providers or $XDG_DATA_DIRS/menubus/providers,
+            which start on demand. Each line shows the id, the title, the role,
+            whether it runs and whether it is enabled.
+
+            --disable ID       never offer provider ID in a menu
+            --enable ID        offer it again
+            --prefer ROLE ID   let ID serve ROLE (translate, lookup, search-web,
+                               share) when several providers could
+
+            The choices are written to $XDG_CONFIG_HOME/menubus/providers.conf;
+            menubusd watches that file and updates open menus at once.
+
+            """,
+        run: run)
+
+    static func run(_ arguments: inout Arguments, _ options: CommandLineTool.Options) throws -> Int32 {
+        let enable = try arguments.option("--enable")
+        let disable = try arguments.option("--disable")
+        var prefer: (role: String, id: String)?
+        if arguments.remove("--prefer") {
+            prefer = (try arguments.required("ROLE"), try arguments.required("ID"))
+        }
+        try arguments.finish()
+        guard enable != nil || disable != nil || prefer != nil else { return try list(options) }
+        let path = ProviderPolicy.defaultPath()
+        var policy: ProviderPolicy
+        do {
+            policy = try ProviderPolicy.load(path: path)
+        } catch {
+            throw CommandFailure("\(path): \(error); fix or remove the file")
+        }
+        do {
+            if let enable { try policy.enable(enable) }
+            if let disable { try policy.disable(disable) }
+            if let prefer { try policy.prefer(role: prefer.role, id: prefer.id) }
+        } catch {
+            throw UsageError("\(error)")
+        }
+        do {
+            try policy.save(path: path)
+        } catch {
+            throw CommandFailure("cannot write \(path): \(error)")
+        }
+        if let enable { Output.out("enabled \(enable)\n") }
+        if let disable { Output.out("disabled \(disable)\n") }
+        if let prefer { Output.out("\(prefer.id) serves \(prefer.role)\n") }
+        return 0
+    }
+
+    static func list(_ options: CommandLineTool.Options) throws -> Int32 {
+        let client = try CommandLineTool.connect(options)
+        let providers = try client.listProviders()
+        func string(_ properties: [String: DBusValue], _ key: String) -> String {
+            if case .string(let value)? = properties[key]?.unwrapped { return value }
+            return ""
+        }
+        func flag(_ properties: [String: DBusValue], _ key: String) -> Bool {
+            properties[key]?.unwrapped == .boolean(true)
+        }
+        if options.json {
+            let rows = providers.map { provider in
+                let p = provider.properties
+                return "{\"id\": \(MenuJSON.quote(provider.id)), \"title\": \(MenuJSON.quote(string(p, "title"))), \"role\": \(MenuJSON.quote(string(p, "role"))), \"running\": \(flag(p, "running")), \"declared\": \(flag(p, "declared")), \"enabled\": \(flag(p, "enabled")), \"bus-name\": \(MenuJSON.quote(string(p, "bus-name")))}"
+            }
+            Output.out("[" + rows.joined(separator: ", ") + "]\n")
+            return 0
+        }
+        if providers.isEmpty { Output.out("no providers registered or declared\n") }
+        for provider in providers {
+            let p = provider.properties
+            let role = string(p, "role")
+            let state = flag(p, "running") ? "running" : "starts on demand"
+            let enabled = flag(p, "enabled") ? "" : Output.styled(", disabled", .bold)
+            Output.out("\(provider.id.padding(42))\(string(p, "title"))\(role.isEmpty ? "" : " (\(role))")  [\(state)\(enabled)]\n")
+        }
+        return 0
+    }
+}
