@@ -31,7 +31,7 @@ final class DaemonRestartTests: BusTestCase {
     }
 
     private func providerOffered(_ probe: Connection) -> Bool {
-        guard let reply = try? callDaemon(probe, "GetEditMenu", [.string("org.example.Restart"), .string("field")]),
+        guard let reply = try? callDaemon(probe, "GetEditMenu", [.string("org.example.Restart"), .string("field"), .array("{sv}", [])]),
               reply.count == 2, case .array(_, let elements) = reply[1] else { return false }
         return elements.contains { element in
             if case .structure(let fields) = element, fields.first?.stringValue == "menubus:provider:\(providerId)" { return true }

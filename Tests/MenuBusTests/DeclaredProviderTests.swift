@@ -84,7 +84,7 @@ final class DeclaredProviderTests: BusTestCase {
     }
 
     private func warnings(_ daemon: RunningProcess) -> [String] {
-        daemon.stderrText.split(separator: "\n").filter { $0.hasPrefix("<4>") }.map(String.init)
+        daemon.stderrText.split(separator: "\n").filter { $0.hasPrefix("warning: ") }.map(String.init)
     }
 
     private func isRunning(_ name: String) throws -> Bool {

@@ -197,7 +197,7 @@ final class PackagingTests: XCTestCase {
         let tree = try stagingPrefix()
         let fileManager = FileManager.default
         try fileManager.createDirectory(at: tree, withIntermediateDirectories: true)
-        for item in ["Makefile", "Package.swift", "dbus", "systemd", "docs"] {
+        for item in ["Makefile", "Package.swift", "dbus", "systemd", "docs", "data", "scripts", "po"] {
             try fileManager.copyItem(at: Repository.root.appendingPathComponent(item), to: tree.appendingPathComponent(item))
         }
         try fileManager.createDirectory(at: tree.appendingPathComponent("Sources/menubusd"), withIntermediateDirectories: true)
@@ -210,7 +210,8 @@ final class PackagingTests: XCTestCase {
             mkdir -p .build/release
             printf '#!/bin/sh\\necho daemon\\n' > .build/release/menubusd
             printf '#!/bin/sh\\necho "# completion $2 for menubus-cli, long enough to pass as one: ................................................................"\\n' > .build/release/menubus-cli
-            chmod 755 .build/release/menubusd .build/release/menubus-cli
+            printf '#!/bin/sh\\necho provider\\n' > .build/release/menubus-provider
+            chmod 755 .build/release/menubusd .build/release/menubus-cli .build/release/menubus-provider
             """.write(to: fakeSwift, atomically: true, encoding: .utf8)
         chmod(fakeSwift.path, 0o755)
         chmod(tree.path, 0o777)

@@ -159,7 +159,7 @@ static void type_text(Editor *editor, const char *typed) {
 
 /* The title menubusd gives the Undo item of the edit menu now ("Undo Typing"). */
 static char *undo_title(Editor *editor) {
-    GVariant *reply = manager(editor, "GetEditMenu", g_variant_new("(ss)", "", FIELD), "(ua(ssa{sv}))");
+    GVariant *reply = manager(editor, "GetEditMenu", g_variant_new("(ssa{sv})", "", FIELD, NULL), "(ua(ssa{sv}))");
     GVariantIter *elements;
     const char *id, *parent;
     GVariant *props;

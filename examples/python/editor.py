@@ -202,7 +202,7 @@ def edit_menu_ids(editor, menu_path):
 
 def edit_menu_title(editor, item):
     """The title of one item of our edit menu as menubusd composes it now."""
-    revision, elements = editor.call("GetEditMenu", "(ss)", ("", FIELD), "(ua(ssa{sv}))").unpack()
+    revision, elements = editor.call("GetEditMenu", "(ssa{sv})", ("", FIELD, {}), "(ua(ssa{sv}))").unpack()
     return next((props.get("title") for ident, _, props in elements if ident == item), None)
 
 

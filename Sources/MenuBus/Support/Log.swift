@@ -8,6 +8,15 @@ import Glibc
 enum Log {
     enum Level: Int {
         case error = 3, warning = 4, notice = 5, info = 6, debug = 7
+
+        /// What a plain line starts with: warnings and errors say so.
+        var plainPrefix: String {
+            switch self {
+            case .error: "error: "
+            case .warning: "warning: "
+            default: ""
+            }
+        }
     }
 
     nonisolated(unsafe) static var threshold: Level = .info
@@ -99,8 +108,12 @@ enum Log {
 
     private static func write(_ level: Level, _ text: String) {
         guard level.rawValue <= threshold.rawValue else { return }
-        let line = (prefixesLevels ? "<\(level.rawValue)>" : "") + text.replacing("\n", with: " ") + "\n"
-        if let sink { sink(line); return }
+        let body = text.replacing("\n", with: " ") + "\n"
+        // A test's sink always sees the level; stderr has it as journald's
+        // `<N>` prefix, or on a terminal or pipe as a word for what needs
+        // attention.
+        if let sink { sink("<\(level.rawValue)>" + body); return }
+        let line = (prefixesLevels ? "<\(level.rawValue)>" : level.plainPrefix) + body
         var bytes = Array(line.utf8)
         bytes.withUnsafeMutableBytes { buffer in
             var offset = 0
