@@ -19,6 +19,7 @@ import sys
 import gi
 
 gi.require_version("Gtk", "3.0")
+gi.require_version("Gdk", "3.0")  # with GTK 4 installed too, Gdk would otherwise be 4.0
 from gi.repository import Gdk, Gio, GLib, Gtk  # noqa: E402
 
 import gmenu  # noqa: E402

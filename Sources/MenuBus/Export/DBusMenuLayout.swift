@@ -10,9 +10,11 @@
 /// - `label` always (underscores doubled, see `MenuLabel`); `enabled` false
 ///   for disabled; `visible` false for hidden; `icon-name`; `shortcut` as
 ///   `aas` from the GTK accelerator; `toggle-type`/`toggle-state` as
-///   `ExportToggle` decides; `disposition` "alert" for destructive items
-///   (or children of a destructive menu); every other property is left at
-///   its default and not sent.
+///   `ExportToggle` decides, kept for the item's life (`ExportIDs.toggle`);
+///   every other property is left at its default and not sent. Destructive
+///   items send no `disposition`: KDE's importer warns about it
+///   (`Unhandled property update "disposition"`) and no named consumer
+///   draws it.
 struct DBusMenuLayout: Equatable {
     struct Node: Equatable {
         var properties: [ExportProperty]
@@ -144,7 +146,8 @@ struct DBusMenuLayout: Equatable {
                 }
                 let id = ids.item(element.id)
                 keys.insert(element.id)
-                var node = Node(properties: DBusMenuLayout.properties(of: element, parent: parent),
+                var node = Node(properties: DBusMenuLayout.properties(of: element, parent: parent,
+                                                                     toggle: ids.toggle(element, parent: parent)),
                                 children: [], elementId: element.id, isAction: element.kind == .action)
                 if element.isSubmenu {
                     node.children = flatten(element.id, parent: element, ids: &ids)
@@ -162,7 +165,8 @@ struct DBusMenuLayout: Equatable {
     }
 
     /// The non-default properties of an item (`label` always).
-    static func properties(of element: MenuElement, parent: MenuElement?) -> [ExportProperty] {
+    static func properties(of element: MenuElement, parent: MenuElement?,
+                           toggle: ExportToggle? = nil) -> [ExportProperty] {
         var properties = [ExportProperty("label", .string(MenuLabel.escaped(element.title)))]
         if element.has(.disabled) { properties.append(ExportProperty("enabled", .boolean(false))) }
         if element.has(.hidden) { properties.append(ExportProperty("visible", .boolean(false))) }
@@ -170,7 +174,7 @@ struct DBusMenuLayout: Equatable {
         if let shortcut = element.shortcut, let accelerator = Accelerator(gtk: shortcut) {
             properties.append(ExportProperty("shortcut", accelerator.dbusmenuValue))
         }
-        switch ExportToggle(element, parent: parent) {
+        switch toggle ?? ExportToggle(element, parent: parent) {
         case .none:
             break
         case .checkmark:
@@ -179,9 +183,6 @@ struct DBusMenuLayout: Equatable {
         case .radio:
             properties.append(ExportProperty("toggle-type", .string("radio")))
             properties.append(ExportProperty("toggle-state", .int32(ExportToggle.dbusmenuState(element.state))))
-        }
-        if element.isDestructive || (parent?.kind == .menu && parent?.has(MenuElement.MenuOption.destructive) == true) {
-            properties.append(ExportProperty("disposition", .string("alert")))
         }
         if element.isSubmenu { properties.append(ExportProperty("children-display", .string("submenu"))) }
         return properties

@@ -56,22 +56,38 @@ struct GtkMenusExport: Equatable {
     }
 
     /// `(uuuuaa{sv})` rows of `Changed` taking `old` to this export, for the
-    /// menus of `subscribed` groups whose items differ: each such menu is
-    /// replaced whole (position 0, every old item removed).
+    /// menus of `subscribed` groups whose items differ, as GLib's exporter
+    /// reports an edit: one row per changed menu covering only the items
+    /// between the unchanged ones at its start and its end, so an item
+    /// (and the section or submenu it links) that did not change is never
+    /// removed and added again. A menu new in a subscribed group (a new
+    /// section) comes whole; a menu no longer linked gets no row (the link
+    /// to it went).
     func changes(from old: GtkMenusExport, in subscribed: Set<UInt32>) -> [DBusValue] {
         var rows: [DBusValue] = []
         for group in subscribed.sorted() {
-            var menuIds = groups[group] ?? []
-            for menu in old.groups[group] ?? [] where !menuIds.contains(menu) { menuIds.append(menu) }
-            for menu in menuIds {
+            for menu in groups[group] ?? [] {
                 let id = MenuID(group: group, menu: menu)
                 let before = old.menus[id] ?? [], after = menus[id] ?? []
                 guard before != after else { continue }
-                rows.append(.structure([.uint32(group), .uint32(menu), .uint32(0), .uint32(UInt32(before.count)),
-                                        GtkMenusExport.itemsValue(after)]))
+                let change = GtkMenusExport.smallestChange(before, after)
+                rows.append(.structure([.uint32(group), .uint32(menu), .uint32(UInt32(change.position)),
+                                        .uint32(UInt32(change.removed)),
+                                        GtkMenusExport.itemsValue(Array(after[change.added]))]))
             }
         }
         return rows
+    }
+
+    /// The one contiguous replacement taking `before` to `after`: its
+    /// position, how many items it removes, and the range of `after` it adds.
+    static func smallestChange(_ before: [Item], _ after: [Item]) -> (position: Int, removed: Int, added: Range<Int>) {
+        var prefix = 0
+        while prefix < before.count, prefix < after.count, before[prefix] == after[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < before.count - prefix, suffix < after.count - prefix,
+              before[before.count - 1 - suffix] == after[after.count - 1 - suffix] { suffix += 1 }
+        return (prefix, before.count - prefix - suffix, prefix..<(after.count - suffix))
     }
 
     static func itemsValue(_ items: [Item]) -> DBusValue {

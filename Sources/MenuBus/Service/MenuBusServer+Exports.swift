@@ -77,7 +77,7 @@ extension MenuBusServer {
             if changes.propertiesChanged {
                 connection.emit(path, MenuBusServer.dbusMenuInterface, "ItemsPropertiesUpdated", changes.itemsPropertiesUpdated)
             }
-            if let parent = changes.layoutParent {
+            for parent in changes.layoutParents {
                 connection.emit(path, MenuBusServer.dbusMenuInterface, "LayoutUpdated",
                                 [.uint32(presentation.revision), .int32(parent)])
             }
@@ -85,13 +85,19 @@ extension MenuBusServer {
         if let old = state.gtk {
             let new = GtkMenusExport(presentation.elements, ids: &state.ids)
             state.gtk = new
+            let actionChanges = new.actions.changes(from: old.actions)
+            // Actions first, so an item never names an action its consumer
+            // does not know yet; removals last, once no item names them.
+            if let arguments = actionChanges.before {
+                connection.emit(path, MenuBusServer.gtkActionsInterface, "Changed", arguments)
+            }
             for (subscriber, groups) in state.groupsBySubscriber.sorted(by: { $0.key < $1.key }) {
                 let rows = new.changes(from: old, in: groups)
                 guard !rows.isEmpty else { continue }
                 connection.emit(path, MenuBusServer.gtkMenusInterface, "Changed", [.array("(uuuuaa{sv})", rows)],
                                 destination: subscriber)
             }
-            if let arguments = new.actions.changes(from: old.actions) {
+            if let arguments = actionChanges.after {
                 connection.emit(path, MenuBusServer.gtkActionsInterface, "Changed", arguments)
             }
         }
