@@ -375,6 +375,113 @@ final class ConsumerTests: BusTestCase {
         XCTAssertEqual(shellChanges.count, 2, "unsubscribed")
     }
 
+    // MARK: Closing
+
+    /// A presented file-row menu whose consumer read it in both protocols
+    /// and subscribed to the root and the submenu's group.
+    private func presentAndRead(_ shell: Connection) throws -> (path: ObjectPath, app: MenuBusClient) {
+        let app = try filesApp()
+        try app.publishContext("row", ContextInfo(kind: .file), items: Self.fileRowItems)
+        let path = try present(shell, owner: "org.example.Files", contextId: "row", kind: "context")
+        _ = try layoutRevision(shell, path)
+        _ = try callDaemon(shell, path: path, interface: MenuBusServer.gtkMenusInterface, "Start", [.array("u", [.uint32(0), .uint32(1)])])
+        _ = try callDaemon(shell, path: path, interface: MenuBusServer.gtkActionsInterface, "DescribeAll")
+        return (path, app)
+    }
+
+    func testAClosingMenuShowsEmptyInEveryProtocolThenGoes() throws {
+        let shell = try connect()
+        let (path, app) = try presentAndRead(shell)
+        defer { withExtendedLifetime(app) {} }
+        let revision = try layoutRevision(shell, path)
+        var events: [String] = []
+        var menuRows: [DBusValue] = [], removedActions: [DBusValue] = []
+        var layoutUpdated: [DBusValue] = []
+        shell.subscribe(interface: MenuBusServer.menuInterface, member: "Closed", path: path) { _ in events.append("Closed") }
+        shell.subscribe(interface: MenuBusServer.dbusMenuInterface, member: "LayoutUpdated", path: path) {
+            events.append("LayoutUpdated")
+            layoutUpdated = (try? $0.arguments()) ?? []
+        }
+        shell.subscribe(interface: MenuBusServer.gtkMenusInterface, member: "Changed", path: path) {
+            events.append("Menus.Changed")
+            if case .array(_, let rows)? = try? $0.arguments().first { menuRows += rows }
+        }
+        shell.subscribe(interface: MenuBusServer.gtkActionsInterface, member: "Changed", path: path) {
+            events.append("Actions.Changed")
+            if case .array(_, let names)? = try? $0.arguments().first { removedActions += names }
+        }
+        guard case .array(_, let actions)? = try callDaemon(shell, path: path, interface: MenuBusServer.gtkActionsInterface,
+                                                            "List").first else { return XCTFail("no actions") }
+        _ = try callDaemon(shell, path: path, interface: MenuBusServer.menuInterface, "Dismiss")
+        XCTAssertTrue(shell.loop.run(until: { events.count >= 4 }, timeout: 5), "\(events)")
+        XCTAssertEqual(events, ["Closed", "LayoutUpdated", "Menus.Changed", "Actions.Changed"])
+        XCTAssertEqual(layoutUpdated.last, .int32(0), "the root changed")
+        guard case .uint32(let closingRevision)? = layoutUpdated.first else { return XCTFail("no revision") }
+        XCTAssertGreaterThan(closingRevision, revision)
+        let empty = try dbusmenu(shell, path, "GetLayout", [.int32(0), .int32(-1), .array("s", [])])
+        XCTAssertEqual(empty.first, .uint32(closingRevision))
+        guard case .structure(let root)? = empty.last else { return XCTFail("no layout") }
+        XCTAssertEqual(root[2], .array("v", []), "an empty root")
+        let emptied = menuRows.compactMap { row -> [DBusValue]? in
+            guard case .structure(let fields) = row else { return nil }
+            return [fields[2], fields[4]]
+        }
+        XCTAssertEqual(emptied.count, 4, "the root, its two sections and the submenu each lose every item: \(menuRows)")
+        XCTAssertTrue(emptied.allSatisfy { $0 == [.uint32(0), .array("a{sv}", [])] })
+        XCTAssertEqual(Set(removedActions), Set(actions), "every action removed")
+        assertBusError(BusError.Standard.unknownObject) {
+            _ = try callDaemon(shell, path: path, interface: MenuBusServer.menuInterface, "GetLayout")
+        }
+        assertBusError(BusError.Standard.unknownObject) {
+            _ = try dbusmenu(shell, path, "Event", [.int32(0), .string("clicked"), .variant(.int32(0)), .uint32(0)])
+        }
+        // Then the object goes.
+        XCTAssertTrue(eventually(timeout: 5) {
+            (try? dbusmenu(shell, path, "GetLayout", [.int32(0), .int32(-1), .array("s", [])])) == nil
+        })
+        let gone = assertBusError(BusError.Standard.unknownObject) {
+            _ = try callDaemon(shell, path: path, interface: "org.freedesktop.DBus.Introspectable", "Introspect")
+        }
+        XCTAssertTrue(gone?.message.contains("No object") ?? false, "\(String(describing: gone))")
+    }
+
+    func testDbusmenuClosedOnTheRootEndsThePresentationButAClickRightAfterStillCounts() throws {
+        let shell = try connect()
+        let (path, app) = try presentAndRead(shell)
+        var actions: [ActionInvocation] = []
+        app.onAction = { actions.append($0) }
+        var closed = false
+        shell.subscribe(interface: MenuBusServer.menuInterface, member: "Closed", path: path) { _ in closed = true }
+        let rename = try dbusmenuId(shell, path, label: "Rename")
+        // As KDE's importer does: the popup hides (closed), then the click goes.
+        _ = try dbusmenu(shell, path, "Event", [.int32(0), .string("closed"), .variant(.string("")), .uint32(0)])
+        _ = try dbusmenu(shell, path, "Event", [.int32(rename), .string("clicked"), .variant(.string("")), .uint32(0)])
+        XCTAssertTrue(pumpClients([app], timeout: 5) { !actions.isEmpty })
+        XCTAssertEqual(actions.map(\.itemId), ["rename"])
+
+        let (second, secondApp) = try presentAndRead(shell)
+        defer { withExtendedLifetime(secondApp) {} }
+        var secondClosed = false
+        shell.subscribe(interface: MenuBusServer.menuInterface, member: "Closed", path: second) { _ in secondClosed = true }
+        _ = try dbusmenu(shell, second, "Event", [.int32(0), .string("closed"), .variant(.string("")), .uint32(0)])
+        XCTAssertTrue(shell.loop.run(until: { secondClosed }, timeout: 5), "closed on the root ends it as Dismiss does")
+        XCTAssertTrue(closed)
+    }
+
+    func testTheLastGtkSubscriberEndingItsSubscriptionEndsThePresentation() throws {
+        let shell = try connect(), other = try connect()
+        let (path, app) = try presentAndRead(shell)
+        defer { withExtendedLifetime(app) {} }
+        var closed = false
+        shell.subscribe(interface: MenuBusServer.menuInterface, member: "Closed", path: path) { _ in closed = true }
+        _ = try callDaemon(other, path: path, interface: MenuBusServer.gtkMenusInterface, "Start", [.array("u", [.uint32(0)])])
+        _ = try callDaemon(shell, path: path, interface: MenuBusServer.gtkMenusInterface, "End", [.array("u", [.uint32(0), .uint32(1)])])
+        shell.loop.run(until: { closed }, timeout: MenuBusServer.consumerCloseDelay * 2)
+        XCTAssertFalse(closed, "another consumer still holds the root")
+        _ = try callDaemon(other, path: path, interface: MenuBusServer.gtkMenusInterface, "End", [.array("u", [.uint32(0)])])
+        XCTAssertTrue(shell.loop.run(until: { closed }, timeout: 5))
+    }
+
     func testGtkActionsRefuseUnknownActionsAndWrongParameters() throws {
         let app = try filesApp()
         try app.publishContext("row", ContextInfo(kind: .file), items: Self.fileRowItems)

@@ -79,6 +79,21 @@ struct GtkMenusExport: Equatable {
         return rows
     }
 
+    /// `(uuuuaa{sv})` rows of `Changed` removing every item of every menu
+    /// of `subscribed` groups: what consumers are told when the menu closes.
+    func emptyingRows(in subscribed: Set<UInt32>) -> [DBusValue] {
+        var rows: [DBusValue] = []
+        for group in subscribed.sorted() {
+            for menu in groups[group] ?? [] {
+                let count = menus[MenuID(group: group, menu: menu)]?.count ?? 0
+                guard count > 0 else { continue }
+                rows.append(.structure([.uint32(group), .uint32(menu), .uint32(0), .uint32(UInt32(count)),
+                                        GtkMenusExport.itemsValue([])]))
+            }
+        }
+        return rows
+    }
+
     /// The one contiguous replacement taking `before` to `after`: its
     /// position, how many items it removes, and the range of `after` it adds.
     static func smallestChange(_ before: [Item], _ after: [Item]) -> (position: Int, removed: Int, added: Range<Int>) {

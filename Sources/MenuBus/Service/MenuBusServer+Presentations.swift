@@ -246,11 +246,11 @@ extension MenuBusServer {
         }
     }
 
-    /// Emits `Closed` and removes the menu object.
+    /// Emits `Closed`; the menu object empties itself in the other
+    /// protocols and goes (`exportsClosing`). Later calls answer `UnknownObject`.
     func closePresentation(_ presentation: Presentation) {
         guard presentations.removeValue(forKey: presentation.number) != nil else { return }
-        exportsClosed(presentation)
         connection.emit(presentation.path, MenuBusServer.menuInterface, "Closed", [])
-        connection.unexport(presentation.path)
+        exportsClosing(presentation)
     }
 }

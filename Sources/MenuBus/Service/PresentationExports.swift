@@ -5,12 +5,24 @@
 ///
 /// Each mapping is built the first time a consumer of that protocol asks,
 /// so a menu nobody reads through these protocols costs nothing here.
+///
+/// A presentation that closes leaves its exports behind for a moment,
+/// `isClosing`, showing an empty menu (so consumers that hold the menu
+/// see it empty before the object goes).
 final class PresentationExports {
     var ids = ExportIDs()
     /// The presentation revision `dbusMenu` and `gtk` show.
-    var revision: UInt32 = 0
+    private(set) var revision: UInt32 = 0
+    /// The composed elements of that revision (none once closing).
+    private(set) var elements: [MenuElement] = []
+    private(set) var isClosing = false
+    /// The mapping of `elements` consumers last read, if any did.
     var dbusMenu: DBusMenuLayout?
     var gtk: GtkMenusExport?
+    /// When the last `org.gtk.Menus` subscription or a dbusmenu `closed`
+    /// on the root was seen: the presentation ends if this still holds a
+    /// moment later. Counts so an older check does not act on a newer one.
+    var endRequests = 0
     /// Marshalled replies of this revision (GetLayout by query, Start by groups).
     var layoutReplies: [LayoutQuery: PreparedReply] = [:]
     var startReplies: [[UInt32]: PreparedReply] = [:]
@@ -44,11 +56,40 @@ final class PresentationExports {
     }
 
     /// A new revision: the caches go.
-    func startRevision(_ revision: UInt32) {
+    func startRevision(_ revision: UInt32, elements: [MenuElement]) {
         self.revision = revision
+        self.elements = elements
+        dbusMenu = nil
+        gtk = nil
         layoutReplies.removeAll()
         startReplies.removeAll()
     }
+
+    /// The presentation closed: from now on the exports show an empty menu
+    /// at a revision above every one consumers saw.
+    func close() {
+        startRevision(revision &+ 1, elements: [])
+        isClosing = true
+    }
+
+    /// The dbusmenu mapping of the current revision, built on first use.
+    func dbusMenuLayout() -> DBusMenuLayout {
+        if let dbusMenu { return dbusMenu }
+        let layout = DBusMenuLayout(elements, ids: &ids)
+        dbusMenu = layout
+        return layout
+    }
+
+    /// The GMenuModel mapping of the current revision, built on first use.
+    func gtkExport() -> GtkMenusExport {
+        if let gtk { return gtk }
+        let export = GtkMenusExport(elements, ids: &ids)
+        gtk = export
+        return export
+    }
+
+    /// Whether nobody holds an `org.gtk.Menus` subscription.
+    var hasNoSubscribers: Bool { subscriptions.isEmpty }
 
     func subscribe(_ subscriber: String, to group: UInt32) {
         subscriptions[group, default: [:]][subscriber, default: 0] += 1
