@@ -375,6 +375,76 @@ final class ConsumerTests: BusTestCase {
         XCTAssertEqual(shellChanges.count, 2, "unsubscribed")
     }
 
+    // MARK: AboutToShow while deferred elements load
+
+    /// A menu whose "Open Recent" submenu is filled late; the app answers
+    /// only while it is pumped.
+    private func presentWithDeferredSubmenu(_ shell: Connection) throws -> (MenuBusClient, ObjectPath, Int32) {
+        let app = try filesApp()
+        app.provideElements = { _, _ in [MenuElement(id: "recent-1", title: "Report.pdf")] }
+        try app.publishContext("row", ContextInfo(kind: .item), items: [
+            MenuElement(id: "open", title: "Open"),
+            MenuElement(id: "recent", kind: .menu, title: "Open Recent"),
+            MenuElement(id: "recent-files", parent: "recent", kind: .deferred, cached: false),
+        ])
+        let path = try present(shell, owner: "org.example.Files", contextId: "row", kind: "context")
+        return (app, path, try dbusmenuId(shell, path, label: "Open Recent"))
+    }
+
+    private func callAsync(_ connection: Connection, _ path: ObjectPath, _ member: String, _ arguments: [DBusValue],
+                           _ done: @escaping ([DBusValue]?) -> Void) {
+        connection.call(destination: MenuBusServer.busName, path: path, interface: MenuBusServer.dbusMenuInterface,
+                        member: member, arguments: arguments, timeout: 10) { done(try? $0.get()) }
+    }
+
+    func testAboutToShowWaitsForTheMenusDeferredElementsThenAsksForARefresh() throws {
+        let shell = try connect()
+        let (app, path, recent) = try presentWithDeferredSubmenu(shell)
+        var order: [String] = []
+        shell.subscribe(interface: MenuBusServer.dbusMenuInterface, member: "LayoutUpdated", path: path) { _ in
+            order.append("LayoutUpdated")
+        }
+        var answer: [DBusValue]?
+        callAsync(shell, path, "AboutToShow", [.int32(recent)]) {
+            answer = $0
+            order.append("answer")
+        }
+        XCTAssertEqual(try dbusmenu(shell, path, "AboutToShow", [.int32(0)]), [.boolean(false)],
+                       "nothing of the top level is loading")
+        shell.loop.run(until: { answer != nil }, timeout: 0.3)
+        XCTAssertNil(answer, "the answer waits while the submenu's element loads")
+        let deadline = Date().addingTimeInterval(MenuBusServer.aboutToShowWait / 2)
+        while (answer == nil || order.count < 2) && Date() < deadline {
+            _ = app.run(until: { false }, timeout: 0.01)
+            shell.loop.run(until: { answer != nil && order.count >= 2 }, timeout: 0.01)
+        }
+        XCTAssertEqual(answer, [.boolean(true)], "needUpdate: the consumer refreshes before it shows the menu")
+        XCTAssertEqual(order, ["answer", "LayoutUpdated"], "the answer goes before the signal, so one refresh does")
+        let layout = try dbusmenu(shell, path, "GetLayout", [.int32(recent), .int32(1), .array("s", [.string("label")])])
+        guard case .structure(let fields)? = layout.last, case .array(_, let children) = fields[2] else {
+            return XCTFail("no layout")
+        }
+        let whole = try dbusmenu(shell, path, "GetLayout", [.int32(0), .int32(-1), .array("s", [])])
+        XCTAssertEqual(children.count, 1, "\(whole)")
+        XCTAssertTrue("\(children)".contains("Report.pdf"))
+        XCTAssertEqual(try dbusmenu(shell, path, "AboutToShow", [.int32(recent)]), [.boolean(false)], "nothing loads now")
+    }
+
+    func testAboutToShowGroupAnswersWithinTwoSecondsWhenTheAppDoesNotAnswer() throws {
+        let shell = try connect()
+        let (app, path, recent) = try presentWithDeferredSubmenu(shell)
+        defer { withExtendedLifetime(app) {} }
+        var answer: [DBusValue]?
+        let started = Date()
+        callAsync(shell, path, "AboutToShowGroup", [.array("i", [.int32(0), .int32(recent), .int32(4242)])]) { answer = $0 }
+        XCTAssertTrue(shell.loop.run(until: { answer != nil }, timeout: MenuBusServer.aboutToShowWait + 1))
+        let waited = Date().timeIntervalSince(started)
+        XCTAssertEqual(answer, [.array("i", [.int32(recent)]), .array("i", [.int32(4242)])])
+        XCTAssertGreaterThan(waited, MenuBusServer.aboutToShowWait * 0.8, "it waited for the element")
+        XCTAssertLessThan(waited, MenuBusServer.aboutToShowWait + 0.8, "but not past the bound")
+        XCTAssertTrue(daemon.isRunning)
+    }
+
     // MARK: Closing
 
     /// A presented file-row menu whose consumer read it in both protocols

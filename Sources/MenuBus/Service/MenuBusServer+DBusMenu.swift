@@ -75,19 +75,34 @@ extension MenuBusServer {
             if delivered == 0, let firstError { throw firstError }
             return [.array("i", idErrors)]
         }
+        // While deferred elements of the menu load, the answer waits for
+        // them and is true (MenuBusServer+AboutToShow.swift).
         menu.method("AboutToShow", in: [arg("id", Int32.self)], out: [arg("needUpdate", Bool.self)]) { [unowned self] call in
             let state = try self.exported(number)
             let id: Int32 = try call.argument(0)
             guard state.dbusMenuLayout().node(id) != nil else { throw MenuBusServer.noItem(id, field: "id") }
-            // The layout is current as of this reply; changes are signalled.
-            return [.boolean(false)]
+            let pending = self.loadingDeferred(under: id, state, self.presentations[number])
+            return self.answerAboutToShow(call, state: state, pending: pending, group: nil, immediate: [.boolean(false)])
         }
         menu.method("AboutToShowGroup", in: [arg("ids", [Int32].self)],
                     out: [arg("updatesNeeded", [Int32].self), arg("idErrors", [Int32].self)]) { [unowned self] call in
             let state = try self.exported(number)
             let ids: [Int32] = try call.argument(0)
             let layout = state.dbusMenuLayout()
-            return [.array("i", []), .array("i", ids.filter { layout.node($0) == nil }.map(DBusValue.int32))]
+            var pending: Set<String> = [], updates: [Int32] = [], errors: [Int32] = []
+            for id in ids {
+                guard layout.node(id) != nil else {
+                    errors.append(id)
+                    continue
+                }
+                let loading = self.loadingDeferred(under: id, state, self.presentations[number])
+                if !loading.isEmpty {
+                    updates.append(id)
+                    pending.formUnion(loading)
+                }
+            }
+            return self.answerAboutToShow(call, state: state, pending: pending, group: (updates, errors),
+                                          immediate: [.array("i", []), .array("i", errors.map(DBusValue.int32))])
         }
         menu.signal("ItemsPropertiesUpdated", [arg("updatedProps", signature: "a(ia{sv})"),
                                                arg("removedProps", signature: "a(ias)")])

@@ -45,6 +45,7 @@ extension MenuBusServer {
         let number = presentation.number, path = presentation.path
         guard let state = exports[number] else { return connection.unexport(path) }
         guard !state.isClosing else { return }
+        releaseAboutToShow(state, nil)
         let dbusMenu = state.dbusMenu, gtk = state.gtk
         state.close()
         guard dbusMenu != nil || gtk != nil else {
@@ -111,6 +112,9 @@ extension MenuBusServer {
         guard !state.isClosing, state.revision != presentation.revision else { return }
         let dbusMenu = state.dbusMenu, gtk = state.gtk
         state.startRevision(presentation.revision, elements: presentation.elements)
+        // Answers first: a consumer refreshes on the answer and then skips
+        // the LayoutUpdated that follows (KDE's importer does).
+        releaseAboutToShow(state, presentation)
         signalChanges(presentation.path, state, dbusMenu: dbusMenu, gtk: gtk, emptying: false)
     }
 

@@ -77,6 +77,7 @@ extension MenuBusServer {
             if let cached = context.deferredCache[element.id] { available[element.id] = cached }
         }
         let resolution = DeferredElements.resolve(composed, provided: available, failed: presentation.failed)
+        presentation.waiting = Set(resolution.waiting.lazy.map(\.id))
         for element in resolution.waiting where !presentation.asked.contains(element.id) {
             askForDeferred(element, in: presentation)
         }

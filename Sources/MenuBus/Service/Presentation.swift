@@ -26,6 +26,8 @@ final class Presentation {
     var provided: [String: [MenuElement]] = [:]
     var failed: Set<String> = []
     var asked: Set<String> = []
+    /// Deferred elements shown as "Loading…" in the current layout.
+    var waiting: Set<String> = []
 
     /// Signal coalescing: a change waits for the flush; the last flush's time.
     var signalPending = false

@@ -23,6 +23,29 @@ final class PresentationExports {
     /// on the root was seen: the presentation ends if this still holds a
     /// moment later. Counts so an older check does not act on a newer one.
     var endRequests = 0
+    /// dbusmenu `AboutToShow`/`AboutToShowGroup` calls waiting for deferred
+    /// elements (`MenuBusServer+AboutToShow.swift`).
+    var aboutToShowWaiters: [AboutToShowWaiter] = []
+    /// Calls that may wait at once; more are answered at once.
+    static let maxAboutToShowWaiters = 32
+
+    /// A deferred `AboutToShow` reply: sent once none of `pending` is
+    /// still loading, or at the timeout.
+    struct AboutToShowWaiter {
+        let reply: PendingReply
+        /// Deferred element ids loading in the menus asked about.
+        let pending: Set<String>
+        /// `AboutToShowGroup`: the ids needing an update and the unknown ids; nil for `AboutToShow`.
+        let group: (updates: [Int32], errors: [Int32])?
+
+        func answer() {
+            if let group {
+                reply.reply([.array("i", group.updates.map(DBusValue.int32)), .array("i", group.errors.map(DBusValue.int32))])
+            } else {
+                reply.reply([.boolean(true)])
+            }
+        }
+    }
     /// Marshalled replies of this revision (GetLayout by query, Start by groups).
     var layoutReplies: [LayoutQuery: PreparedReply] = [:]
     var startReplies: [[UInt32]: PreparedReply] = [:]
