@@ -375,6 +375,30 @@ final class ConsumerTests: BusTestCase {
         XCTAssertEqual(shellChanges.count, 2, "unsubscribed")
     }
 
+    // MARK: Properties
+
+    func testTextDirectionComesFromThePresentersOption() throws {
+        let app = try filesApp()
+        try app.publishContext("row", ContextInfo(kind: .file), items: Self.fileRowItems)
+        let shell = try connect()
+        func direction(_ options: [DBusValue]) throws -> DBusValue? {
+            let reply = try callDaemon(shell, "PresentMenu", [.string("org.example.Files"), .string("row"), .string("context"),
+                                                              .array("{sv}", options)])
+            guard case .objectPath(let path)? = reply.first else { return nil }
+            return try callDaemon(shell, path: path, interface: "org.freedesktop.DBus.Properties", "Get",
+                                  [.string(MenuBusServer.dbusMenuInterface), .string("TextDirection")]).first?.unwrapped
+        }
+        XCTAssertEqual(try direction([.dictEntry(.string("text-direction"), .variant(.string("rtl")))]), .string("rtl"))
+        XCTAssertEqual(try direction([.dictEntry(.string("text-direction"), .variant(.string("ltr")))]), .string("ltr"))
+        XCTAssertEqual(try direction([]), .string(TextDirection.presentationDefault().rawValue))
+        for bad in [DBusValue.string("up"), .int32(1)] {
+            let error = assertBusError(BusError.Standard.invalidArgs) {
+                _ = try direction([.dictEntry(.string("text-direction"), .variant(bad))])
+            }
+            XCTAssertTrue(error?.message.contains("text-direction") ?? false, error?.message ?? "")
+        }
+    }
+
     // MARK: AboutToShow while deferred elements load
 
     /// A menu whose "Open Recent" submenu is filled late; the app answers

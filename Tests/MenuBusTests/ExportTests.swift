@@ -329,6 +329,26 @@ final class ExportTests: XCTestCase {
         XCTAssertEqual(after.changes(from: after, in: [0, moreGroup]).count, 0)
     }
 
+    func testTheContextsTitleIsTheRootLabelAndAGMenuSectionLabel() throws {
+        var ids = ExportIDs()
+        let elements = [item("a"), section("s", title: "Recent"), item("b", in: "s")]
+        let layout = DBusMenuLayout(elements, title: "Report_2.pdf", ids: &ids)
+        XCTAssertEqual(layout.node(0)?.properties.value(named: "label"), .string("Report__2.pdf"))
+        XCTAssertEqual(labels(layout), ["a", "-", "b"], "a section's title has no place in dbusmenu")
+        let export = GtkMenusExport(elements, title: "Report_2.pdf", ids: &ids)
+        let root = try XCTUnwrap(export.items(.init(group: 0, menu: 0)))
+        XCTAssertEqual(root.count, 1)
+        XCTAssertEqual(root[0].value(named: "label"), .string("Report__2.pdf"))
+        let top = try XCTUnwrap(link(root[0].value(named: ":section")))
+        let items = try XCTUnwrap(export.items(.init(group: 0, menu: top.menu)))
+        XCTAssertEqual(items.map { $0.value(named: "label") }, [.string("a"), .string("Recent")],
+                       "the top level, its section keeping its title")
+        guard case .array(_, let rows) = export.startRows([0]) else { return XCTFail("not rows") }
+        XCTAssertEqual(rows.count, 3, "the title's menu, the top level and the section")
+        let untitled = GtkMenusExport(elements, ids: &ids)
+        XCTAssertEqual(untitled.items(.init(group: 0, menu: 0))?.count, 2, "no title, no wrapping section")
+    }
+
     // MARK: org.gtk.Actions
 
     private var actionsMenu: [MenuElement] {

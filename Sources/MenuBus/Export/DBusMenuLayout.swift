@@ -2,6 +2,7 @@
 /// with integer ids under the root 0.
 ///
 /// Mapping from the composed elements:
+/// - the root carries the context's title as its `label`;
 /// - an action is a standard item; a submenu is an item with
 ///   `children-display` "submenu" and its children under it;
 /// - a section (an inline menu) has no item of its own: its children stand
@@ -29,16 +30,18 @@ struct DBusMenuLayout: Equatable {
 
     static let rootId: Int32 = 0
 
-    /// Maps `elements`, numbering new ones in `ids`.
-    init(_ elements: [MenuElement], ids: inout ExportIDs) {
+    /// Maps `elements`, numbering new ones in `ids`; a `title` (the
+    /// context's) is the root's `label`.
+    init(_ elements: [MenuElement], title: String? = nil, ids: inout ExportIDs) {
         var builder = Builder(tree: ExportTree(elements))
         let rootChildren = builder.flatten("", parent: nil, ids: &ids)
-        builder.nodes[DBusMenuLayout.rootId] = Node(
-            properties: [ExportProperty("children-display", .string("submenu"))],
-            children: rootChildren, elementId: nil, isAction: false)
+        var rootProperties = [ExportProperty("children-display", .string("submenu"))]
+        if let title, !title.isEmpty { rootProperties.insert(ExportProperty("label", .string(MenuLabel.escaped(title))), at: 0) }
+        builder.nodes[DBusMenuLayout.rootId] = Node(properties: rootProperties, children: rootChildren,
+                                                    elementId: nil, isAction: false)
         nodes = builder.nodes
         // Keep the GTK export's section and submenu numbers of this menu too.
-        ids.retain(builder.keys.union(elements.lazy.map(\.id)))
+        ids.retain(builder.keys.union(elements.lazy.map(\.id)).union([GtkMenusExport.titleSectionKey]))
     }
 
     func node(_ id: Int32) -> Node? {

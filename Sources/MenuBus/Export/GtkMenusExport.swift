@@ -2,7 +2,9 @@
 /// with the actions its items name (`org.gtk.Actions`, see `GtkActions`).
 ///
 /// Mapping from the composed elements:
-/// - the top level is menu 0 of group 0; a section is a menu of its own in
+/// - the top level is menu 0 of group 0; with the context's title, menu 0
+///   holds one section labelled with it, and the top level is that section
+///   (GTK draws a section label as a header); a section is a menu of its own in
 ///   the group of its parent, linked from an item with `:section`; a
 ///   submenu is menu 0 of a group of its own, linked with `:submenu`, so a
 ///   consumer subscribes to it only when it opens it (as GLib's exporter does);
@@ -31,14 +33,25 @@ struct GtkMenusExport: Equatable {
     private(set) var groups: [UInt32: [UInt32]] = [:]
     private(set) var actions = GtkActions()
 
+    /// The key of the section that holds the top level under a title (no element id has a `/`).
+    static let titleSectionKey = "/title"
+
     /// Maps `elements`, numbering new groups, menus and items in `ids`.
-    init(_ elements: [MenuElement], ids: inout ExportIDs) {
+    init(_ elements: [MenuElement], title: String? = nil, ids: inout ExportIDs) {
         let tree = ExportTree(elements)
-        fill(MenuID(group: 0, menu: 0), container: "", parent: nil, tree: tree, ids: &ids)
+        let root = MenuID(group: 0, menu: 0)
+        if let title, !title.isEmpty {
+            let top = MenuID(group: 0, menu: ids.menu(forSection: GtkMenusExport.titleSectionKey))
+            groups[0] = [0]
+            menus[root] = [[ExportProperty("label", .string(MenuLabel.escaped(title))), ExportProperty(":section", top.value)]]
+            fill(top, container: "", parent: nil, tree: tree, ids: &ids)
+        } else {
+            fill(root, container: "", parent: nil, tree: tree, ids: &ids)
+        }
         // Numbers of elements long gone are forgotten past the bound, as in
         // the dbusmenu layout, so an app that keeps sending new ids cannot
         // grow a presentation read only over org.gtk.Menus.
-        ids.retain(Set(elements.lazy.map(\.id)))
+        ids.retain(Set(elements.lazy.map(\.id)).union([GtkMenusExport.titleSectionKey]))
     }
 
     /// `a(uuaa{sv})` rows of `Start` for `groups`: each group's menus once,

@@ -109,7 +109,9 @@ extension MenuBusServer {
         menu.signal("LayoutUpdated", [arg("revision", UInt32.self), arg("parent", Int32.self)])
         menu.signal("ItemActivationRequested", [arg("id", Int32.self), arg("timestamp", UInt32.self)])
         menu.property("Version", UInt32.self) { 3 }
-        menu.property("TextDirection", String.self) { "ltr" }
+        menu.property("TextDirection", String.self) { [unowned self] in
+            (self.presentations[number]?.textDirection ?? TextDirection.presentationDefault()).rawValue
+        }
         menu.property("Status", String.self) { "normal" }
         menu.property("IconThemePath", [String].self) { [] }
         return menu

@@ -111,7 +111,7 @@ extension MenuBusServer {
     private func syncExports(_ presentation: Presentation, _ state: PresentationExports) {
         guard !state.isClosing, state.revision != presentation.revision else { return }
         let dbusMenu = state.dbusMenu, gtk = state.gtk
-        state.startRevision(presentation.revision, elements: presentation.elements)
+        state.startRevision(presentation.revision, elements: presentation.elements, title: presentation.title)
         // Answers first: a consumer refreshes on the answer and then skips
         // the LayoutUpdated that follows (KDE's importer does).
         releaseAboutToShow(state, presentation)

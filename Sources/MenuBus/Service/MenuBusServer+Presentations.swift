@@ -10,6 +10,7 @@ extension MenuBusServer {
             throw BusError.invalidArgs("kind: '\(kind)' is not 'context' or 'edit'")
         }
         try ServiceValidation.optionCount(options, field: "options")
+        let textDirection = try TextDirection.from(options: options)
         let (ownerName, _) = try resolveOwner(owner, caller: caller, contextId: contextId)
         let held = presentations.values.filter { $0.presenter == caller }.count
         guard held < ServiceLimits.maxPresentationsPerPresenter else {
@@ -18,6 +19,7 @@ extension MenuBusServer {
         nextPresentationNumber += 1
         let presentation = Presentation(number: nextPresentationNumber, kind: menuKind, owner: ownerName,
                                         contextId: contextId, presenter: caller)
+        if let textDirection { presentation.textDirection = textDirection }
         presentations[presentation.number] = presentation
         connection.export(presentation.path, [menuInterface(presentation.number)] + exportInterfaces(presentation.number))
         // Compose now, so deferred elements are asked for before the reply goes.
@@ -81,7 +83,7 @@ extension MenuBusServer {
         for element in resolution.waiting where !presentation.asked.contains(element.id) {
             askForDeferred(element, in: presentation)
         }
-        return presentation.update(resolution.elements)
+        return presentation.update(resolution.elements, title: context.info.title)
     }
 
     /// Marks every live menu of the context stale and schedules its signal.

@@ -16,6 +16,10 @@ final class Presentation {
     private(set) var revision: UInt32 = 1
     /// The layout as last composed, deferred elements resolved.
     private(set) var elements: [MenuElement] = []
+    /// The context's title as last composed; the exports show it as the menu's title.
+    private(set) var title: String?
+    /// dbusmenu's `TextDirection`: the `text-direction` option, else the default.
+    var textDirection = TextDirection.presentationDefault()
     /// The inputs changed since `elements` was composed.
     var isStale = true
     /// An item was chosen; the menu closes once the choice is delivered.
@@ -48,11 +52,13 @@ final class Presentation {
         self.presenter = presenter
     }
 
-    /// Takes a newly composed layout; returns true when it differs (and the revision grew).
-    func update(_ newElements: [MenuElement]) -> Bool {
+    /// Takes a newly composed layout and title; returns true when either
+    /// differs (and the revision grew).
+    func update(_ newElements: [MenuElement], title newTitle: String? = nil) -> Bool {
         isStale = false
-        guard newElements != elements else { return false }
+        guard newElements != elements || newTitle != title else { return false }
         elements = newElements
+        title = newTitle
         revision &+= 1
         cachedLayout = nil
         return true

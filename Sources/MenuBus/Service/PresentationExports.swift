@@ -15,6 +15,8 @@ final class PresentationExports {
     private(set) var revision: UInt32 = 0
     /// The composed elements of that revision (none once closing).
     private(set) var elements: [MenuElement] = []
+    /// The context's title of that revision.
+    private(set) var title: String?
     private(set) var isClosing = false
     /// The mapping of `elements` consumers last read, if any did.
     var dbusMenu: DBusMenuLayout?
@@ -79,9 +81,10 @@ final class PresentationExports {
     }
 
     /// A new revision: the caches go.
-    func startRevision(_ revision: UInt32, elements: [MenuElement]) {
+    func startRevision(_ revision: UInt32, elements: [MenuElement], title: String?) {
         self.revision = revision
         self.elements = elements
+        self.title = title
         dbusMenu = nil
         gtk = nil
         layoutReplies.removeAll()
@@ -91,14 +94,14 @@ final class PresentationExports {
     /// The presentation closed: from now on the exports show an empty menu
     /// at a revision above every one consumers saw.
     func close() {
-        startRevision(revision &+ 1, elements: [])
+        startRevision(revision &+ 1, elements: [], title: nil)
         isClosing = true
     }
 
     /// The dbusmenu mapping of the current revision, built on first use.
     func dbusMenuLayout() -> DBusMenuLayout {
         if let dbusMenu { return dbusMenu }
-        let layout = DBusMenuLayout(elements, ids: &ids)
+        let layout = DBusMenuLayout(elements, title: title, ids: &ids)
         dbusMenu = layout
         return layout
     }
@@ -106,7 +109,7 @@ final class PresentationExports {
     /// The GMenuModel mapping of the current revision, built on first use.
     func gtkExport() -> GtkMenusExport {
         if let gtk { return gtk }
-        let export = GtkMenusExport(elements, ids: &ids)
+        let export = GtkMenusExport(elements, title: title, ids: &ids)
         gtk = export
         return export
     }
