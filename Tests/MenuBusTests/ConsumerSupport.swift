@@ -62,24 +62,34 @@ extension BusTestCase {
 
     static let python = "/usr/bin/python3"
 
-    /// Skips (with the command that fixes it) when Debian's python3 lacks a module the consumer needs.
-    func requireConsumerPackages(_ script: String) throws {
-        let modules = script.hasPrefix("dbusmenu")
-            ? "gi.require_version('Dbusmenu', '0.4'); from gi.repository import Dbusmenu"
-            : script.hasPrefix("gtk")
-                ? "gi.require_version('Gtk', '3.0'); gi.require_version('Gdk', '3.0'); from gi.repository import Gdk, Gtk"
-                : "from gi.repository import Gio"
+    /// What each script imports, with the Debian package that brings it.
+    private static func modules(_ script: String) -> (check: String, package: String) {
+        switch script {
+        case _ where script.hasPrefix("dbusmenu"):
+            ("gi.require_version('Dbusmenu', '0.4'); from gi.repository import Dbusmenu", "gir1.2-dbusmenu-glib-0.4")
+        case _ where script.hasPrefix("gtk"):
+            ("gi.require_version('Gtk', '3.0'); gi.require_version('Gdk', '3.0'); from gi.repository import Gdk, Gtk",
+             "gir1.2-gtk-3.0")
+        default:
+            ("from gi.repository import Gio", "python3-gi")
+        }
+    }
+
+    /// Skips, naming the Debian package, when Debian's python3 cannot load
+    /// what the consumer script `key` needs.
+    func requireConsumerPackages(_ key: String) throws {
+        let (modules, package) = Self.modules(key)
         let check = Process()
         check.executableURL = URL(fileURLWithPath: Self.python)
         check.arguments = ["-c", "import gi; \(modules)"]
         check.standardError = FileHandle.nullDevice
         check.standardOutput = FileHandle.nullDevice
         guard FileManager.default.isExecutableFile(atPath: Self.python), (try? check.run()) != nil else {
-            throw XCTSkip("no \(Self.python); run scripts/setup")
+            throw XCTSkip("no \(Self.python) (python3-gi); run scripts/setup")
         }
         check.waitUntilExit()
         if check.terminationStatus != 0 {
-            throw XCTSkip("\(Self.python) cannot load what \(script) needs; run scripts/setup")
+            throw XCTSkip("\(Self.python) cannot load what \(key) needs: \(package) is not installed; run scripts/setup")
         }
     }
 
@@ -89,13 +99,22 @@ extension BusTestCase {
                        input: Pipe? = nil) throws -> Consumer {
         try requireConsumerPackages(script)
         let directory = Repository.root.appendingPathComponent("Tests/consumers")
+        return try startProgram(launcher + [Self.python, directory.appendingPathComponent(script).path] + arguments,
+                                input: input)
+    }
+
+    /// Starts `command` on the test bus in Tests/consumers, its output read
+    /// as consumer lines; ended when the test ends.
+    func startProgram(_ command: [String], environment extra: [String: String] = [:], input: Pipe? = nil) throws -> Consumer {
         let process = Process()
-        let command = launcher + [Self.python, directory.appendingPathComponent(script).path] + arguments
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
-        process.currentDirectoryURL = directory
+        process.currentDirectoryURL = Repository.root.appendingPathComponent("Tests/consumers")
         var environment = try bus.environment
         environment["PYTHONDONTWRITEBYTECODE"] = "1"
+        environment["GSK_RENDERER"] = "cairo"  // GTK 4 under Xvfb has no GL
+        environment["NO_AT_BRIDGE"] = "1"
+        environment.merge(extra) { $1 }
         process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -111,6 +130,50 @@ extension BusTestCase {
             }
         }
         return consumer
+    }
+
+    /// Runs a tool at an absolute path to its end (bounded by `timeout`).
+    private func runTool(_ path: String, _ arguments: [String], timeout: Double = 20) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let output = RunningProcess(process: process, stdout: out, stderr: err)
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning {
+            process.terminate()
+            throw TestFailure("\(path) did not finish in \(timeout) s")
+        }
+        usleep(50_000)  // let the output handlers drain the pipes
+        return ProcessResult(status: process.terminationStatus, stdout: output.stdoutText, stderr: output.stderrText)
+    }
+
+    /// KDE's importer program (Tests/consumers/kde_importer.cpp), built once
+    /// per test run with g++; skips, naming the package, without Qt or
+    /// libdbusmenu-qt5.
+    func kdeImporter() throws -> String {
+        if let built = KDEImporterBuild.path { return built }
+        for (tool, package) in [("/usr/bin/g++", "g++"), ("/usr/bin/pkg-config", "pkg-config")]
+        where !FileManager.default.isExecutableFile(atPath: tool) {
+            throw XCTSkip("no \(tool): \(package) is not installed; run scripts/setup")
+        }
+        let flags = try runTool("/usr/bin/pkg-config", ["--cflags", "--libs", "Qt5Widgets", "Qt5DBus", "dbusmenu-qt5"])
+        guard flags.status == 0 else {
+            throw XCTSkip("pkg-config finds no Qt5Widgets/Qt5DBus/dbusmenu-qt5: libdbusmenu-qt5-dev and qtbase5-dev are not installed; run scripts/setup")
+        }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-kde-importer-\(getpid())").path
+        let source = Repository.root.appendingPathComponent("Tests/consumers/kde_importer.cpp").path
+        let arguments = ["-std=c++17", "-fPIC", "-O0", source, "-o", output]
+            + flags.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+        let build = try runTool("/usr/bin/g++", arguments, timeout: 120)
+        guard build.status == 0 else { throw TestFailure("g++ failed: \(build.stderr)") }
+        KDEImporterBuild.path = output
+        return output
     }
 
     /// Runs a consumer to its end while pumping `clients`; fails unless it exits 0 and `done` holds.
@@ -145,4 +208,9 @@ extension BusTestCase {
     func label(_ node: [String: Any]) -> String {
         node["type"] as? String == "separator" ? "-" : node["label"] as? String ?? "?"
     }
+}
+
+/// The KDE importer program built in this run.
+private enum KDEImporterBuild {
+    nonisolated(unsafe) static var path: String?
 }

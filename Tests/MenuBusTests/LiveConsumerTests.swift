@@ -1,0 +1,142 @@
+import Foundation
+import XCTest
+@testable import MenuBus
+
+/// Live menus in the hands of the desktop's own consumers, each a real
+/// program run beside the daemon (Tests/consumers): KDE's DBusMenuImporter
+/// (a Qt program built with g++), libdbusmenu-glib's client and GLib's
+/// GDBusMenuModel with GDBusActionGroup.
+/// Each prints what it shows (`TREE {"items": [...]}`, see
+/// Tests/consumers/common.py `mark`) whenever that changed and settled.
+final class LiveConsumerTests: BusTestCase {
+    private var daemon: RunningProcess!
+
+    override func setUpWithError() throws {
+        daemon = try startDaemon(["--deferred-timeout", "1"])
+    }
+
+    private static let items = [
+        MenuElement(id: "pin", title: "Pin", state: .on),
+        MenuElement(id: "sort", kind: .menu, title: "Sort By", options: [.singleSelection]),
+        MenuElement(id: "sort-name", parent: "sort", title: "Name", state: .on),
+        MenuElement(id: "sort-date", parent: "sort", title: "Date"),
+        MenuElement(id: "sort-size", parent: "sort", title: "Size"),
+        MenuElement(id: "rename", title: "Rename"),
+    ]
+
+    /// One consumer program following a presentation of context `row` it presents itself.
+    private struct Follower {
+        let name: String
+        let consumer: Consumer
+    }
+
+    /// Starts the named consumer following `owner`'s context `row`.
+    private func follower(_ name: String, owner: String = "org.example.Files") throws -> Follower {
+        let present = [owner, "row", "context"]
+        let input = Pipe()
+        let consumer: Consumer
+        switch name {
+        case "libdbusmenu-glib":
+            consumer = try startConsumer("dbusmenu_client.py", present + ["follow"], input: input)
+        case "GDBusMenuModel":
+            consumer = try startConsumer("gmenu_client.py", present + ["follow"], input: input)
+        case "KDE":
+            consumer = try startProgram([try kdeImporter()] + present + ["--open"],
+                                        environment: ["QT_QPA_PLATFORM": "offscreen"], input: input)
+        default:
+            throw TestFailure("no consumer \(name)")
+        }
+        return Follower(name: name, consumer: consumer)
+    }
+
+    /// The consumer's last TREE, checkmarks compared only when on ("[ ] x" reads "x"),
+    /// as a menu draws them.
+    private func shown(_ follower: Follower) -> [String: Any]? {
+        guard var tree = follower.consumer.lines.last(where: { $0.tag == "TREE" })?.json else { return nil }
+        tree["items"] = (tree["items"] as? [String])?.map { $0.replacingOccurrences(of: "[ ] ", with: "") }
+        return tree
+    }
+
+    private func items(_ follower: Follower) -> [String]? {
+        shown(follower)?["items"] as? [String]
+    }
+
+    /// Pumps `app` until every follower shows `expected` (or `timeout`).
+    private func waitUntil(_ followers: [Follower], show expected: [String], pumping app: MenuBusClient,
+                           timeout: Double = 20, _ step: String) {
+        let done = { followers.allSatisfy { self.items($0) == expected } }
+        pumpClients([app], timeout: timeout, until: done)
+        for follower in followers where items(follower) != expected {
+            XCTFail("\(step): \(follower.name) shows \(items(follower) ?? []), not \(expected)\n\(follower.consumer.diagnostics)")
+        }
+    }
+
+    /// What a consumer printed on stderr about MenuBus's properties or calls.
+    private func complaints(_ follower: Follower) -> [String] {
+        follower.consumer.output.stderrText.split(separator: "\n").map(String.init).filter { line in
+            ["Unhandled property", "AboutToShow() failed", "CRITICAL", "disposition", "toggle-type", "No object at path"]
+                .contains { line.contains($0) }
+        }
+    }
+
+    static let allFollowers = ["libdbusmenu-glib", "GDBusMenuModel", "KDE"]
+
+    func testEveryConsumerFollowsACheckmarkOnOffOnAMovedRadioAndAChoiceThatEmptiesTheMenu() throws {
+        let app = try app("org.example.Files")
+        var chosen: [String] = []
+        app.onAction = { chosen.append($0.itemId) }
+        try app.publishContext("row", ContextInfo(kind: .item), items: Self.items)
+        var followers: [Follower] = []
+        for name in Self.allFollowers { followers.append(try follower(name)) }
+        let initial = ["[x] Pin", "Sort By", "Sort By>[x] Name", "Sort By>Date", "Sort By>Size", "Rename"]
+        waitUntil(followers, show: initial, pumping: app, timeout: 60, "the menu as presented")
+
+        var current = Self.items
+        current[0].state = .off
+        _ = try app.updateItems("row", current)
+        waitUntil(followers, show: ["Pin"] + initial.dropFirst(), pumping: app, "checkmark off")
+        current[0].state = .on
+        _ = try app.updateItems("row", current)
+        waitUntil(followers, show: initial, pumping: app, "checkmark on again")
+        current[2].state = .off
+        current[4].state = .on
+        _ = try app.updateItems("row", current)
+        let moved = ["[x] Pin", "Sort By", "Sort By>Name", "Sort By>Date", "Sort By>[x] Size", "Rename"]
+        waitUntil(followers, show: moved, pumping: app, "radio moved to Size")
+
+        // A choice: each consumer's own menu shows empty, then goes.
+        for follower in followers { follower.consumer.send("click Rename") }
+        waitUntil(followers, show: [], pumping: app, "chosen: the menu is empty")
+        XCTAssertEqual(chosen.filter { $0 == "rename" }.count, followers.count, "each click reached the app once")
+        for follower in followers {
+            XCTAssertEqual(complaints(follower), [], "\(follower.name) complained:\n\(follower.consumer.diagnostics)")
+            follower.consumer.send("quit")
+        }
+    }
+
+    func testAKDEMenuWithADeferredElementOpensCompleteAndStaysOpen() throws {
+        let app = try app("org.example.Files")
+        app.provideElements = { _, _ in [MenuElement(id: "recent-1", title: "Report.pdf")] }
+        try app.publishContext("row", ContextInfo(kind: .item), items: [
+            MenuElement(id: "open", title: "Open"),
+            MenuElement(id: "recent", kind: .deferred, cached: false),
+            MenuElement(id: "rename", title: "Rename"),
+        ])
+        let kde = try follower("KDE")
+        // The app answers late, as a real one looking up its recent files would.
+        let start = Date()
+        while Date().timeIntervalSince(start) < 0.3 { usleep(20_000) }
+        let complete = ["Open", "Report.pdf", "Rename"]
+        pumpClients([app], timeout: 20) { self.shown(kde)?["open"] as? Bool == true }
+        let trees = kde.consumer.lines.filter { $0.tag == "TREE" }.compactMap { $0.json }
+        XCTAssertEqual(trees.first?["items"] as? [String], complete,
+                       "the first menu shown is already complete\n\(kde.consumer.diagnostics)")
+        XCTAssertEqual(trees.first?["open"] as? Bool, true)
+        pumpClients([app], timeout: 1) { false }
+        XCTAssertEqual(shown(kde)?["open"] as? Bool, true, "still open\n\(kde.consumer.diagnostics)")
+        XCTAssertFalse(kde.consumer.lines.contains { $0.tag == "TREE" && "\($0.json ?? [:])".contains(DeferredElements.loadingTitle) },
+                       "never showed Loading…")
+        XCTAssertEqual(complaints(kde), [])
+        kde.consumer.send("quit")
+    }
+}
