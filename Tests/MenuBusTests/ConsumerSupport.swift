@@ -153,6 +153,21 @@ extension BusTestCase {
         return ProcessResult(status: process.terminationStatus, stdout: output.stdoutText, stderr: output.stderrText)
     }
 
+    /// An X server of its own for consumers that draw (Xvfb started
+    /// directly, not through xvfb-run, so the test reaps every process it
+    /// starts); returns the DISPLAY value.
+    func startXvfb() throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") else {
+            throw XCTSkip("no /usr/bin/Xvfb: xvfb is not installed; run scripts/setup")
+        }
+        let server = try startProgram(["/usr/bin/Xvfb", "-displayfd", "1", "-screen", "0", "640x400x24", "-nolisten", "tcp"])
+        guard eventually(timeout: 10, { server.output.stdoutText.contains("\n") || !server.process.isRunning }),
+              let number = Int(server.output.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw TestFailure("Xvfb did not start: \(server.diagnostics)")
+        }
+        return ":\(number)"
+    }
+
     /// KDE's importer program (Tests/consumers/kde_importer.cpp), built once
     /// per test run with g++; skips, naming the package, without Qt or
     /// libdbusmenu-qt5.

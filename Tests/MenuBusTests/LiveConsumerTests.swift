@@ -139,4 +139,53 @@ final class LiveConsumerTests: BusTestCase {
         XCTAssertEqual(complaints(kde), [])
         kde.consumer.send("quit")
     }
+
+    func testAnOpenGtkSubmenuStaysOpenThroughATimeoutARenameAndANewItem() throws {
+        let display = try startXvfb()
+        let app = try app("org.example.Files")
+        try app.publishContext("row", ContextInfo(kind: .item), items: Self.items + [
+            MenuElement(id: "late", kind: .deferred, cached: false),
+        ])
+        var gtks: [Follower] = []
+        for version in ["3", "4"] {
+            try requireConsumerPackages(version == "3" ? "gtk_follow.py" : "gtk_follow.py --gtk 4")
+            let directory = Repository.root.appendingPathComponent("Tests/consumers")
+            let consumer = try startProgram([Self.python, directory.appendingPathComponent("gtk_follow.py").path,
+                                             "--gtk", version, "--present", "org.example.Files", "row", "context",
+                                             "--open", "Sort By"], environment: ["DISPLAY": display], input: Pipe())
+            gtks.append(Follower(name: "GTK \(version)", consumer: consumer))
+        }
+        func waitOpen(showing expected: [String], _ step: String, pumpApp: Bool = true) {
+            let done = { gtks.allSatisfy { self.items($0) == expected && self.shown($0)?["submenu"] as? String == "Sort By" } }
+            if pumpApp {
+                pumpClients([app], timeout: 20, until: done)
+            } else {
+                _ = eventually(timeout: 20, done)
+            }
+            for gtk in gtks {
+                XCTAssertEqual(items(gtk), expected, "\(step): \(gtk.name)\n\(gtk.consumer.diagnostics)")
+                XCTAssertEqual(shown(gtk)?["submenu"] as? String, "Sort By", "\(step): \(gtk.name) kept the submenu open")
+                XCTAssertEqual(shown(gtk)?["open"] as? Bool, true, "\(step): \(gtk.name) kept the menu open")
+            }
+        }
+        let sorted = ["Sort By", "Sort By>[x] Name", "Sort By>Date", "Sort By>Size"]
+        // The app does not answer: "Loading…" stands in, then times out (1 s).
+        waitOpen(showing: ["[x] Pin"] + sorted + ["Rename"], "the deferred element timed out", pumpApp: false)
+        var current = Self.items
+        current[5].title = "Rename File"
+        _ = try app.updateItems("row", current)
+        waitOpen(showing: ["[x] Pin"] + sorted + ["Rename File"], "a rename beside the submenu")
+        current[3].title = "Date Modified"
+        _ = try app.updateItems("row", current)
+        waitOpen(showing: ["[x] Pin"] + sorted.map { $0 == "Sort By>Date" ? "Sort By>Date Modified" : $0 } + ["Rename File"],
+                 "a rename inside the submenu")
+        current.insert(MenuElement(id: "share", title: "Share"), at: 1)
+        _ = try app.updateItems("row", current)
+        waitOpen(showing: ["[x] Pin", "Share"] + sorted.map { $0 == "Sort By>Date" ? "Sort By>Date Modified" : $0 }
+                    + ["Rename File"], "a new item before the submenu")
+        for gtk in gtks {
+            XCTAssertEqual(complaints(gtk), [], "\(gtk.name) complained:\n\(gtk.consumer.diagnostics)")
+            gtk.consumer.send("quit")
+        }
+    }
 }
