@@ -40,6 +40,13 @@ final class LiveConsumerTests: BusTestCase {
             consumer = try startConsumer("dbusmenu_client.py", present + ["follow"], input: input)
         case "GDBusMenuModel":
             consumer = try startConsumer("gmenu_client.py", present + ["follow"], input: input)
+        case "GTK 3", "GTK 4":
+            // GTK fills a submenu when it opens: the one with the radio items is open.
+            let version = name == "GTK 3" ? "3" : "4"
+            try requireConsumerPackages(version == "3" ? "gtk_follow.py" : "gtk_follow.py --gtk 4")
+            let script = Repository.root.appendingPathComponent("Tests/consumers/gtk_follow.py").path
+            consumer = try startProgram([Self.python, script, "--gtk", version, "--present"] + present + ["--open", "Sort By"],
+                                        environment: ["DISPLAY": try display()], input: input)
         case "KDE":
             consumer = try startProgram([try kdeImporter()] + present + ["--open"],
                                         environment: ["QT_QPA_PLATFORM": "offscreen"], input: input)
@@ -79,7 +86,16 @@ final class LiveConsumerTests: BusTestCase {
         }
     }
 
-    static let allFollowers = ["libdbusmenu-glib", "GDBusMenuModel", "KDE"]
+    static let allFollowers = ["libdbusmenu-glib", "GDBusMenuModel", "GTK 3", "GTK 4", "KDE"]
+
+    /// One Xvfb for the test's drawing consumers.
+    private var xDisplay: String?
+    private func display() throws -> String {
+        if let xDisplay { return xDisplay }
+        let started = try startXvfb()
+        xDisplay = started
+        return started
+    }
 
     func testEveryConsumerFollowsACheckmarkOnOffOnAMovedRadioAndAChoiceThatEmptiesTheMenu() throws {
         let app = try app("org.example.Files")
@@ -141,7 +157,7 @@ final class LiveConsumerTests: BusTestCase {
     }
 
     func testAnOpenGtkSubmenuStaysOpenThroughATimeoutARenameAndANewItem() throws {
-        let display = try startXvfb()
+        let display = try display()
         let app = try app("org.example.Files")
         try app.publishContext("row", ContextInfo(kind: .item), items: Self.items + [
             MenuElement(id: "late", kind: .deferred, cached: false),

@@ -12,7 +12,7 @@ over GLib's GDBusMenuModel, actions from GDBusActionGroup under the prefix
       {"items": [...] (common.mark), "open": the menu is mapped,
        "submenu": the open submenu's label or null}.
       --reference follows a menu GLib's own exporter serves instead.
-      stdin: "quit".
+      stdin: "click LABEL" activates that item as a click does; "quit".
 """
 
 import argparse
@@ -32,7 +32,7 @@ gi.require_version("Gdk", version)  # with both GTKs installed, Gdk must match
 from gi.repository import Gdk, Gio, Gtk  # noqa: E402
 
 import gmenu  # noqa: E402
-from common import follow, mark, present  # noqa: E402
+from common import emit, fail, follow, mark, present  # noqa: E402
 
 
 def gtk3_text(child):
@@ -185,7 +185,24 @@ def main():
         items = gtk3_marks(menu) if options.gtk == "3" else gtk4_marks(menu)
         return {"items": items, "open": menu.get_mapped(), "submenu": open_submenu_label()}
 
-    follow(snapshot)
+    def on_command(line):
+        if not line.startswith("click "):
+            return
+        label = line[len("click "):]
+        if options.gtk == "3":
+            item = gtk3_find(menu, label)
+            if item is None:
+                fail("no GtkMenuItem labelled %r" % label)
+            item.activate()
+        else:
+            button = next((b for b in gtk4_buttons(menu) if b.get_property("text") == label), None)
+            if button is None:
+                fail("no GtkModelButton labelled %r" % label)
+            button.emit("clicked")
+        bus.flush_sync(None)
+        emit("CLICKED", {"label": label})
+
+    follow(snapshot, on_command)
 
 
 if __name__ == "__main__":
