@@ -65,6 +65,12 @@ extension BusTestCase {
     /// What each script imports, with the Debian package that brings it.
     private static func modules(_ script: String) -> (check: String, package: String) {
         switch script {
+        case "dbusmenu_gtk.py":
+            ("gi.require_version('Gtk', '3.0'); gi.require_version('Gdk', '3.0'); gi.require_version('DbusmenuGtk3', '0.4'); "
+                + "from gi.repository import DbusmenuGtk3", "gir1.2-dbusmenu-gtk3-0.4")
+        case "gtk_follow.py --gtk 4":
+            ("gi.require_version('Gtk', '4.0'); gi.require_version('Gdk', '4.0'); from gi.repository import Gdk, Gtk",
+             "gir1.2-gtk-4.0")
         case _ where script.hasPrefix("dbusmenu"):
             ("gi.require_version('Dbusmenu', '0.4'); from gi.repository import Dbusmenu", "gir1.2-dbusmenu-glib-0.4")
         case _ where script.hasPrefix("gtk"):

@@ -4,8 +4,9 @@ import XCTest
 
 /// Live menus in the hands of the desktop's own consumers, each a real
 /// program run beside the daemon (Tests/consumers): KDE's DBusMenuImporter
-/// (a Qt program built with g++), libdbusmenu-glib's client and GLib's
-/// GDBusMenuModel with GDBusActionGroup.
+/// (a Qt program built with g++), libdbusmenu-glib's client,
+/// libdbusmenu-gtk3's menu, GLib's GDBusMenuModel with GDBusActionGroup,
+/// and GTK 3 and GTK 4 menus drawn on a private Xvfb.
 /// Each prints what it shows (`TREE {"items": [...]}`, see
 /// Tests/consumers/common.py `mark`) whenever that changed and settled.
 final class LiveConsumerTests: BusTestCase {
@@ -47,6 +48,10 @@ final class LiveConsumerTests: BusTestCase {
             let script = Repository.root.appendingPathComponent("Tests/consumers/gtk_follow.py").path
             consumer = try startProgram([Self.python, script, "--gtk", version, "--present"] + present + ["--open", "Sort By"],
                                         environment: ["DISPLAY": try display()], input: input)
+        case "libdbusmenu-gtk3":
+            try requireConsumerPackages("dbusmenu_gtk.py")
+            let script = Repository.root.appendingPathComponent("Tests/consumers/dbusmenu_gtk.py").path
+            consumer = try startProgram([Self.python, script] + present, environment: ["DISPLAY": try display()], input: input)
         case "KDE":
             consumer = try startProgram([try kdeImporter()] + present + ["--open"],
                                         environment: ["QT_QPA_PLATFORM": "offscreen"], input: input)
@@ -86,7 +91,7 @@ final class LiveConsumerTests: BusTestCase {
         }
     }
 
-    static let allFollowers = ["libdbusmenu-glib", "GDBusMenuModel", "GTK 3", "GTK 4", "KDE"]
+    static let allFollowers = ["libdbusmenu-glib", "GDBusMenuModel", "GTK 3", "GTK 4", "libdbusmenu-gtk3", "KDE"]
 
     /// One Xvfb for the test's drawing consumers.
     private var xDisplay: String?
