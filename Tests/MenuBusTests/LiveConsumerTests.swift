@@ -209,4 +209,38 @@ final class LiveConsumerTests: BusTestCase {
             gtk.consumer.send("quit")
         }
     }
+
+    func testDbusmenuDumperReadsTheLiveStateWithoutWarnings() throws {
+        let dumper = "/usr/libexec/dbusmenu-dumper"
+        guard FileManager.default.isExecutableFile(atPath: dumper) else {
+            throw XCTSkip("no \(dumper): libdbusmenu-tools is not installed; run scripts/setup")
+        }
+        let app = try app("org.example.Files")
+        try app.publishContext("row", ContextInfo(kind: .item), items: Self.items)
+        let shell = try connect()
+        let reply = try callDaemon(shell, "PresentMenu", [.string("org.example.Files"), .string("row"), .string("context"),
+                                                          .array("{sv}", [])])
+        guard case .objectPath(let path)? = reply.first else { return XCTFail("PresentMenu returned \(reply)") }
+        func dump() throws -> Consumer {
+            let run = try startProgram([dumper, "-d", MenuBusServer.busName, "-o", path.description])
+            pumpClients([app], timeout: 20) { !run.process.isRunning }
+            XCTAssertEqual(run.process.terminationStatus, 0, run.diagnostics)
+            return run
+        }
+        /// The dumper's JSON-like text, spaces removed: `"label":'Pin'` … `"toggle-state":1`.
+        func compact(_ run: Consumer) -> String {
+            run.output.stdoutText.filter { !$0.isWhitespace }
+        }
+        let first = try dump()
+        XCTAssertTrue(compact(first).contains(#""label":'Pin',"toggle-state":1,"toggle-type":'checkmark'"#), first.diagnostics)
+        var current = Self.items
+        current[0].state = .off
+        _ = try app.updateItems("row", current)
+        let second = try dump()
+        XCTAssertTrue(compact(second).contains(#""label":'Pin',"toggle-state":0,"toggle-type":'checkmark'"#),
+                      "off is toggle-state 0, the toggle kept\n\(second.diagnostics)")
+        for run in [first, second] {
+            XCTAssertFalse(run.output.stderrText.contains("WARNING") || run.output.stderrText.contains("CRITICAL"), run.diagnostics)
+        }
+    }
 }
