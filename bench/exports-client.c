@@ -305,6 +305,9 @@ static char *present_menubus(const char *menubus)
     if (!dbus_message_get_args(reply, &error, DBUS_TYPE_OBJECT_PATH, &path, DBUS_TYPE_INVALID)) die("PresentMenu reply", &error);
     char *copy = strdup(path);
     dbus_message_unref(reply);
+    /* Held for the whole run, as a consumer showing the menu holds it: the
+     * End of the last subscription ends a presentation. */
+    dbus_message_unref(call(menubus, copy, "org.gtk.Menus", "Start", append_groups));
     return copy;
 }
 

@@ -108,10 +108,10 @@ final class ExportTests: XCTestCase {
             ("the chosen one", MenuElement(id: "x", parent: "choices", title: "T", state: .on), choices,
              [ExportProperty("label", .string("T")), ExportProperty("toggle-type", .string("radio")),
               ExportProperty("toggle-state", .int32(1))]),
-            ("destructive", MenuElement(id: "x", title: "T", attributes: [.destructive]), nil,
-             [ExportProperty("label", .string("T")), ExportProperty("disposition", .string("alert"))]),
+            ("destructive: no disposition, which KDE's importer warns about",
+             MenuElement(id: "x", title: "T", attributes: [.destructive]), nil, [ExportProperty("label", .string("T"))]),
             ("in a destructive menu", MenuElement(id: "x", parent: "danger", title: "T"), danger,
-             [ExportProperty("label", .string("T")), ExportProperty("disposition", .string("alert"))]),
+             [ExportProperty("label", .string("T"))]),
         ]
         for (name, element, parent, expected) in rows {
             XCTAssertEqual(DBusMenuLayout.properties(of: element, parent: parent), expected, name)
@@ -224,7 +224,7 @@ final class ExportTests: XCTestCase {
         var disabled = base
         disabled[0].attributes = [.disabled]
         let propertiesOnly = DBusMenuChanges(from: before, to: DBusMenuLayout(disabled, ids: &ids))
-        XCTAssertNil(propertiesOnly.layoutParent, "a property change is not a layout change")
+        XCTAssertEqual(propertiesOnly.layoutParents, [], "a property change is not a layout change")
         XCTAssertEqual(propertiesOnly.updated.map(\.id), [a])
         XCTAssertEqual(propertiesOnly.updated.first?.properties, [ExportProperty("enabled", .boolean(false))])
         XCTAssertTrue(propertiesOnly.removed.isEmpty)
@@ -234,13 +234,13 @@ final class ExportTests: XCTestCase {
         XCTAssertEqual(enabledAgain.removed.first?.names, ["enabled"], "back to the default: removed, not sent")
 
         let inSubmenu = DBusMenuChanges(from: before, to: DBusMenuLayout(Array(base.dropLast()), ids: &ids))
-        XCTAssertEqual(inSubmenu.layoutParent, more, "only the submenu's children changed")
+        XCTAssertEqual(inSubmenu.layoutParents, [more], "only the submenu's children changed")
 
         let atTop = DBusMenuChanges(from: before, to: DBusMenuLayout(base + [item("z")], ids: &ids))
-        XCTAssertEqual(atTop.layoutParent, 0)
+        XCTAssertEqual(atTop.layoutParents, [0])
 
         XCTAssertFalse(DBusMenuChanges(from: before, to: DBusMenuLayout(base, ids: &ids)).propertiesChanged)
-        XCTAssertNil(DBusMenuChanges(from: before, to: DBusMenuLayout(base, ids: &ids)).layoutParent)
+        XCTAssertEqual(DBusMenuChanges(from: before, to: DBusMenuLayout(base, ids: &ids)).layoutParents, [])
     }
 
     // MARK: GMenuModel
@@ -311,7 +311,7 @@ final class ExportTests: XCTestCase {
         XCTAssertEqual(Set(choices.map { $0.value(named: "action") }).count, 1, "one radio action")
     }
 
-    func testChangedReplacesOnlyDifferingMenusOfSubscribedGroups() throws {
+    func testChangedCoversOnlyDifferingMenusOfSubscribedGroups() throws {
         var ids = ExportIDs()
         let base = [section("s"), item("a", in: "s"), item("b", in: "s"), submenu("more"), item("c", in: "more")]
         let before = gtk(base, ids: &ids)
@@ -322,11 +322,31 @@ final class ExportTests: XCTestCase {
         let sectionMenu = ids.menu(forSection: "s"), moreGroup = ids.group(forSubmenu: "more")
         XCTAssertEqual(after.changes(from: before, in: [0]).count, 1, "only the section changed in group 0")
         guard case .structure(let fields) = after.changes(from: before, in: [0])[0] else { return XCTFail("not a row") }
-        XCTAssertEqual(Array(fields.prefix(4)), [.uint32(0), .uint32(sectionMenu), .uint32(0), .uint32(2)],
-                       "the whole menu: position 0, both old items removed")
+        XCTAssertEqual(Array(fields.prefix(4)), [.uint32(0), .uint32(sectionMenu), .uint32(1), .uint32(1)],
+                       "only the renamed item, at its position")
         XCTAssertEqual(after.changes(from: before, in: [moreGroup]).count, 1)
         XCTAssertEqual(after.changes(from: before, in: []).count, 0, "nothing for groups nobody subscribed to")
         XCTAssertEqual(after.changes(from: after, in: [0, moreGroup]).count, 0)
+    }
+
+    func testTheContextsTitleIsTheRootLabelAndAGMenuSectionLabel() throws {
+        var ids = ExportIDs()
+        let elements = [item("a"), section("s", title: "Recent"), item("b", in: "s")]
+        let layout = DBusMenuLayout(elements, title: "Report_2.pdf", ids: &ids)
+        XCTAssertEqual(layout.node(0)?.properties.value(named: "label"), .string("Report__2.pdf"))
+        XCTAssertEqual(labels(layout), ["a", "-", "b"], "a section's title has no place in dbusmenu")
+        let export = GtkMenusExport(elements, title: "Report_2.pdf", ids: &ids)
+        let root = try XCTUnwrap(export.items(.init(group: 0, menu: 0)))
+        XCTAssertEqual(root.count, 1)
+        XCTAssertEqual(root[0].value(named: "label"), .string("Report__2.pdf"))
+        let top = try XCTUnwrap(link(root[0].value(named: ":section")))
+        let items = try XCTUnwrap(export.items(.init(group: 0, menu: top.menu)))
+        XCTAssertEqual(items.map { $0.value(named: "label") }, [.string("a"), .string("Recent")],
+                       "the top level, its section keeping its title")
+        guard case .array(_, let rows) = export.startRows([0]) else { return XCTFail("not rows") }
+        XCTAssertEqual(rows.count, 3, "the title's menu, the top level and the section")
+        let untitled = GtkMenusExport(elements, ids: &ids)
+        XCTAssertEqual(untitled.items(.init(group: 0, menu: 0))?.count, 2, "no title, no wrapping section")
     }
 
     // MARK: org.gtk.Actions
@@ -388,20 +408,108 @@ final class ExportTests: XCTestCase {
         var ids = ExportIDs()
         let before = gtk(actionsMenu, ids: &ids).actions
         var edited = actionsMenu
-        edited[0].attributes = [.disabled]          // plain: enabled changes
-        edited[1].state = .off                       // check: becomes a plain item (reshaped)
+        edited[0].state = .on                        // plain: gains a state (reshaped)
+        edited[1].attributes = [.disabled]           // check: enabled changes
+        edited[1].state = .off                       // check: stays a checkmark, now false
         edited.remove(at: 2)                         // off: removed
         edited[3].state = .on                        // name: the radio state moves (index after removal)
         edited[4].state = .off
         let after = gtk(edited, ids: &ids).actions
-        let arguments = try XCTUnwrap(after.changes(from: before))
+        let changes = after.changes(from: before)
+        let arguments = try XCTUnwrap(changes.before)
         let plain = "item-\(ids.item("plain"))", check = "item-\(ids.item("check"))", off = "item-\(ids.item("off"))"
         let choice = "choice-\(ids.item("sort"))"
-        XCTAssertEqual(arguments[0], .array("s", [.string(check), .string(off)]))
-        XCTAssertEqual(arguments[1], .array("{sb}", [.dictEntry(.string(plain), .boolean(false))]))
-        XCTAssertEqual(arguments[2], .array("{sv}", [.dictEntry(.string(choice), .variant(.string("name")))]))
-        XCTAssertEqual(arguments[3], .array("{s(bgav)}", [.dictEntry(.string(check),
-                                                                     .structure([.boolean(true), .signature(""), .array("v", [])]))]))
-        XCTAssertNil(after.changes(from: after))
+        XCTAssertEqual(arguments[0], .array("s", [.string(plain)]), "a reshape is removed and added in one signal")
+        XCTAssertEqual(arguments[1], .array("{sb}", [.dictEntry(.string(check), .boolean(false))]))
+        XCTAssertEqual(arguments[2], .array("{sv}", [.dictEntry(.string(check), .variant(.boolean(false))),
+                                                     .dictEntry(.string(choice), .variant(.string("name")))]),
+                       "a checkmark turned off keeps its boolean state")
+        XCTAssertEqual(arguments[3], .array("{s(bgav)}", [.dictEntry(.string(plain),
+                                                                     .structure([.boolean(true), .signature(""),
+                                                                                 .array("v", [.variant(.boolean(true))])]))]))
+        XCTAssertEqual(changes.after, [.array("s", [.string(off)]), .array("{sb}", []), .array("{sv}", []),
+                                       .array("{s(bgav)}", [])], "a gone action goes after the menu change")
+        XCTAssertNil(after.changes(from: after).before)
+        XCTAssertNil(after.changes(from: after).after)
+    }
+
+    // MARK: Minimal changes
+
+    func testACheckmarkKeepsItsToggleTypeForItsLifeAndSendsStateZeroWhenOff() throws {
+        var ids = ExportIDs()
+        let on = [MenuElement(id: "pin", title: "Pin", state: .on), item("other")]
+        var off = on
+        off[0].state = .off
+        let first = DBusMenuLayout(on, ids: &ids)
+        let pin = try XCTUnwrap(idOf("pin", in: first))
+        let second = DBusMenuLayout(off, ids: &ids)
+        let toOff = DBusMenuChanges(from: first, to: second)
+        XCTAssertEqual(toOff.updated.map(\.id), [pin])
+        XCTAssertEqual(toOff.updated.first?.properties, [ExportProperty("toggle-state", .int32(0))])
+        XCTAssertTrue(toOff.removed.isEmpty, "toggle-type and toggle-state are never removed")
+        XCTAssertEqual(toOff.layoutParents, [])
+        let third = DBusMenuLayout(on, ids: &ids)
+        let toOn = DBusMenuChanges(from: second, to: third)
+        XCTAssertEqual(toOn.updated.first?.properties, [ExportProperty("toggle-state", .int32(1))])
+        XCTAssertEqual(toOn.layoutParents, [])
+    }
+
+    func testAnItemBecomingAToggleIsRecreatedThroughItsParentsLayout() throws {
+        var ids = ExportIDs()
+        let base = [item("a"), submenu("more"), item("b", in: "more"), item("c", in: "more")]
+        let before = DBusMenuLayout(base, ids: &ids)
+        let more = try XCTUnwrap(idOf("more", in: before))
+        var checked = base
+        checked[2].state = .on
+        checked[3].title = "C2"
+        checked[0].title = "A2"
+        let changes = DBusMenuChanges(from: before, to: DBusMenuLayout(checked, ids: &ids))
+        XCTAssertEqual(changes.layoutParents, [more], "toggle-type is fixed at creation: the parent is refetched")
+        XCTAssertEqual(changes.updated.map(\.id), [try XCTUnwrap(idOf("a", in: before))],
+                       "items under a refetched parent need no property update")
+        XCTAssertFalse(changes.updated.contains { $0.properties.contains { $0.name == "toggle-type" } })
+    }
+
+    func testLayoutUpdatedNamesEachChangedParentButNotOnesInsideAnother() throws {
+        var ids = ExportIDs()
+        let base = [submenu("one"), item("a", in: "one"), submenu("two"), item("b", in: "two"), item("c")]
+        let before = DBusMenuLayout(base, ids: &ids)
+        let one = try XCTUnwrap(idOf("one", in: before)), two = try XCTUnwrap(idOf("two", in: before))
+        let both = DBusMenuChanges(from: before, to: DBusMenuLayout(base + [item("a2", in: "one"), item("b2", in: "two")],
+                                                                    ids: &ids))
+        XCTAssertEqual(both.layoutParents, [one, two].sorted())
+        let withTop = DBusMenuChanges(from: before, to: DBusMenuLayout(base + [item("a2", in: "one"), item("d")], ids: &ids))
+        XCTAssertEqual(withTop.layoutParents, [0], "the root's refetch covers the submenu")
+    }
+
+    func testGtkChangedIsTheSmallestChangeAtItsPosition() throws {
+        var ids = ExportIDs()
+        let base = [item("a"), item("b"), item("c"), section("s"), item("d", in: "s"), submenu("more"), item("e", in: "more")]
+        let before = gtk(base, ids: &ids)
+        func rows(_ elements: [MenuElement], groups: Set<UInt32> = [0]) -> [[DBusValue]] {
+            var copy = ids
+            let after = GtkMenusExport(elements, ids: &copy)
+            return after.changes(from: before, in: groups).map { row in
+                guard case .structure(let fields) = row else { return [] }
+                guard case .array(_, let added) = fields[4] else { return Array(fields.prefix(4)) }
+                return Array(fields.prefix(4)) + [.uint32(UInt32(added.count))]
+            }
+        }
+        var renamed = base
+        renamed[1].title = "B2"
+        XCTAssertEqual(rows(renamed), [[.uint32(0), .uint32(0), .uint32(1), .uint32(1), .uint32(1)]],
+                       "a rename is a one-item change at its position")
+        var inSection = base
+        inSection.insert(item("d2", in: "s"), at: 5)
+        let sectionMenu = ids.menu(forSection: "s")
+        XCTAssertEqual(rows(inSection), [[.uint32(0), .uint32(sectionMenu), .uint32(1), .uint32(0), .uint32(1)]],
+                       "a new item in a section leaves the section's link alone")
+        var inSubmenu = base
+        inSubmenu[6].title = "E2"
+        let group = ids.group(forSubmenu: "more")
+        XCTAssertEqual(rows(inSubmenu), [], "the root and its submenu link are untouched")
+        XCTAssertEqual(rows(inSubmenu, groups: [0, group]), [[.uint32(group), .uint32(0), .uint32(0), .uint32(1), .uint32(1)]])
+        let dropped = base.filter { $0.id != "c" }
+        XCTAssertEqual(rows(dropped), [[.uint32(0), .uint32(0), .uint32(2), .uint32(1), .uint32(0)]])
     }
 }

@@ -55,3 +55,49 @@ class Settled:
             return None
         self.held += 1
         return snapshot if self.held >= self.polls else None
+
+
+def mark(label, checkable, checked):
+    """An item as the follow modes print it: "[x] Label" checked, "[ ] Label"
+    checkable and unchecked, "Label" otherwise; a submenu's items follow it
+    as "Submenu>item"."""
+    if not checkable:
+        return label
+    return ("[x] " if checked else "[ ] ") + label
+
+
+def follow(snapshot, on_command=None, interval=20, polls=5, timeout=60):
+    """Runs the follow mode: polls `snapshot()` (a dict, or None while
+    loading) and prints TREE each time it changed and held for `polls`
+    polls; reads commands from stdin, one a line: "quit" ends, anything
+    else goes to `on_command(line)`."""
+    loop = GLib.MainLoop()
+    state = {"printed": None, "pending": None, "held": 0}
+
+    def poll():
+        current = snapshot()
+        if current is None or current == state["printed"]:
+            return True
+        if current != state["pending"]:
+            state["pending"], state["held"] = current, 0
+            return True
+        state["held"] += 1
+        if state["held"] >= polls:
+            state["printed"] = current
+            emit("TREE", current)
+        return True
+
+    def on_input(channel, condition):
+        line = channel.readline()
+        if not line or line.strip() == "quit":
+            loop.quit()
+            return False
+        if on_command is not None:
+            on_command(line.strip())
+        return True
+
+    channel = GLib.IOChannel.unix_new(sys.stdin.fileno())
+    GLib.io_add_watch(channel, GLib.PRIORITY_DEFAULT, GLib.IO_IN | GLib.IO_HUP, on_input)
+    GLib.timeout_add(interval, poll)
+    GLib.timeout_add_seconds(timeout, lambda: fail("timed out"))
+    loop.run()

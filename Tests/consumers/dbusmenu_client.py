@@ -9,6 +9,9 @@
   dbusmenu_client.py OWNER CONTEXT KIND watch
       prints TREE, then READY; after the test changes the menu, prints
       CHANGED with the tree the client holds once it has settled.
+  dbusmenu_client.py OWNER CONTEXT KIND follow
+      prints TREE {"items": [...]} (see common.mark) each time the tree
+      the client holds changed and settled; stdin: "click LABEL", "quit".
 """
 
 import sys
@@ -18,7 +21,7 @@ import gi
 gi.require_version("Dbusmenu", "0.4")
 from gi.repository import Dbusmenu, Gio, GLib  # noqa: E402
 
-from common import BUS_NAME, Settled, emit, fail, present  # noqa: E402
+from common import BUS_NAME, Settled, emit, fail, follow, mark, present  # noqa: E402
 
 PROPERTIES = ["type", "label", "enabled", "visible", "icon-name", "toggle-type", "toggle-state",
               "children-display", "disposition", "shortcut"]
@@ -45,12 +48,45 @@ def find(item, label):
     return None
 
 
+def marks(item, prefix=""):
+    """The follow mode's strings for the children of `item`."""
+    result = []
+    for child in item.get_children():
+        if child.property_get("type") == "separator":
+            result.append(prefix + "-")
+            continue
+        label = child.property_get("label") or ""
+        toggle = child.property_get("toggle-type") or ""
+        result.append(prefix + mark(label, toggle != "", child.property_get_int("toggle-state") == 1))
+        if child.property_get("children-display") == "submenu":
+            result.extend(marks(child, prefix + label + ">"))
+    return result
+
+
+def follow_mode(client):
+    def snapshot():
+        root = client.get_root()
+        return {"items": marks(root)} if root is not None else None
+
+    def on_command(line):
+        if line.startswith("click "):
+            item = find(client.get_root(), line[len("click "):])
+            if item is None:
+                fail("no item labelled %r" % line[len("click "):])
+            item.handle_event("clicked", GLib.Variant("i", 0), 0)
+            emit("CLICKED", {"label": line[len("click "):]})
+
+    follow(snapshot, on_command)
+
+
 def main():
     owner, context, kind, mode = sys.argv[1:5]
     label = sys.argv[5] if len(sys.argv) > 5 else None
     bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
     path = present(bus, owner, context, kind)
     client = Dbusmenu.Client.new(BUS_NAME, path)
+    if mode == "follow":
+        return follow_mode(client)
     loop = GLib.MainLoop()
     state = {"phase": "initial", "settled": None}
 

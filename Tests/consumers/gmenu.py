@@ -3,7 +3,7 @@ the way GTK's menu widgets see them."""
 
 from gi.repository import Gio
 
-from common import BUS_NAME
+from common import BUS_NAME, mark
 
 PREFIX = "menubus."
 
@@ -73,3 +73,24 @@ def find(items, label):
             if found is not None:
                 return found
     return None
+
+
+def marks(items, prefix=""):
+    """The follow mode's strings (common.mark) for a snapshot's items:
+    sections inline, a submenu's items as "Submenu>item"."""
+    result = []
+    for item in items:
+        if "section" in item:
+            result.extend(marks(item["section"], prefix))
+            continue
+        label = item.get("label", "")
+        state = item.get("state")
+        if isinstance(state, bool):
+            result.append(prefix + mark(label, True, state))
+        elif state is not None and "target" in item:
+            result.append(prefix + mark(label, True, state == item["target"]))
+        else:
+            result.append(prefix + label)
+        if "submenu" in item:
+            result.extend(marks(item["submenu"], prefix + label + ">"))
+    return result

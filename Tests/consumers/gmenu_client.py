@@ -9,6 +9,10 @@ GDBusActionGroup, through python3-gi, as a GTK app would use them.
   gmenu_client.py OWNER CONTEXT KIND watch
       prints TREE and READY; after the test changes the menu, prints
       CHANGED with what the model holds then.
+  gmenu_client.py OWNER CONTEXT KIND follow
+      prints TREE {"items": [...]} (see common.mark) each time the model
+      changed and settled; stdin: "click LABEL" activates that item's
+      action, "quit".
 """
 
 import sys
@@ -16,7 +20,7 @@ import sys
 from gi.repository import Gio, GLib
 
 import gmenu
-from common import Settled, emit, fail, present
+from common import Settled, emit, fail, follow, present
 
 
 def main():
@@ -25,6 +29,28 @@ def main():
     bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
     path = present(bus, owner, context, kind)
     model, actions = gmenu.connect(bus, path)
+    if mode == "follow":
+        loaded = []
+
+        def snapshot():
+            tree = gmenu.snapshot(model, actions)
+            if tree is None:
+                # Loaded once, nothing now: the menu was emptied.
+                return {"items": []} if loaded and model.get_n_items() == 0 else None
+            loaded.append(True)
+            return {"items": gmenu.marks(tree)}
+
+        def on_command(line):
+            if line.startswith("click "):
+                item = gmenu.find(gmenu.snapshot(model, actions) or [], line[len("click "):])
+                if item is None or "action" not in item:
+                    fail("no item labelled %r with an action" % line[len("click "):])
+                target = item.get("target")
+                actions.activate_action(item["action"][len(gmenu.PREFIX):],
+                                        GLib.Variant("s", target) if target is not None else None)
+                bus.flush_sync(None)
+                emit("CLICKED", {"label": item["label"]})
+        return follow(snapshot, on_command)
     loop = GLib.MainLoop()
     state = {"phase": "initial", "settled": None}
 

@@ -2,6 +2,7 @@
 /// with integer ids under the root 0.
 ///
 /// Mapping from the composed elements:
+/// - the root carries the context's title as its `label`;
 /// - an action is a standard item; a submenu is an item with
 ///   `children-display` "submenu" and its children under it;
 /// - a section (an inline menu) has no item of its own: its children stand
@@ -10,9 +11,11 @@
 /// - `label` always (underscores doubled, see `MenuLabel`); `enabled` false
 ///   for disabled; `visible` false for hidden; `icon-name`; `shortcut` as
 ///   `aas` from the GTK accelerator; `toggle-type`/`toggle-state` as
-///   `ExportToggle` decides; `disposition` "alert" for destructive items
-///   (or children of a destructive menu); every other property is left at
-///   its default and not sent.
+///   `ExportToggle` decides, kept for the item's life (`ExportIDs.toggle`);
+///   every other property is left at its default and not sent. Destructive
+///   items send no `disposition`: KDE's importer warns about it
+///   (`Unhandled property update "disposition"`) and no named consumer
+///   draws it.
 struct DBusMenuLayout: Equatable {
     struct Node: Equatable {
         var properties: [ExportProperty]
@@ -27,16 +30,18 @@ struct DBusMenuLayout: Equatable {
 
     static let rootId: Int32 = 0
 
-    /// Maps `elements`, numbering new ones in `ids`.
-    init(_ elements: [MenuElement], ids: inout ExportIDs) {
+    /// Maps `elements`, numbering new ones in `ids`; a `title` (the
+    /// context's) is the root's `label`.
+    init(_ elements: [MenuElement], title: String? = nil, ids: inout ExportIDs) {
         var builder = Builder(tree: ExportTree(elements))
         let rootChildren = builder.flatten("", parent: nil, ids: &ids)
-        builder.nodes[DBusMenuLayout.rootId] = Node(
-            properties: [ExportProperty("children-display", .string("submenu"))],
-            children: rootChildren, elementId: nil, isAction: false)
+        var rootProperties = [ExportProperty("children-display", .string("submenu"))]
+        if let title, !title.isEmpty { rootProperties.insert(ExportProperty("label", .string(MenuLabel.escaped(title))), at: 0) }
+        builder.nodes[DBusMenuLayout.rootId] = Node(properties: rootProperties, children: rootChildren,
+                                                    elementId: nil, isAction: false)
         nodes = builder.nodes
         // Keep the GTK export's section and submenu numbers of this menu too.
-        ids.retain(builder.keys.union(elements.lazy.map(\.id)))
+        ids.retain(builder.keys.union(elements.lazy.map(\.id)).union([GtkMenusExport.titleSectionKey]))
     }
 
     func node(_ id: Int32) -> Node? {
@@ -144,7 +149,8 @@ struct DBusMenuLayout: Equatable {
                 }
                 let id = ids.item(element.id)
                 keys.insert(element.id)
-                var node = Node(properties: DBusMenuLayout.properties(of: element, parent: parent),
+                var node = Node(properties: DBusMenuLayout.properties(of: element, parent: parent,
+                                                                     toggle: ids.toggle(element, parent: parent)),
                                 children: [], elementId: element.id, isAction: element.kind == .action)
                 if element.isSubmenu {
                     node.children = flatten(element.id, parent: element, ids: &ids)
@@ -162,7 +168,8 @@ struct DBusMenuLayout: Equatable {
     }
 
     /// The non-default properties of an item (`label` always).
-    static func properties(of element: MenuElement, parent: MenuElement?) -> [ExportProperty] {
+    static func properties(of element: MenuElement, parent: MenuElement?,
+                           toggle: ExportToggle? = nil) -> [ExportProperty] {
         var properties = [ExportProperty("label", .string(MenuLabel.escaped(element.title)))]
         if element.has(.disabled) { properties.append(ExportProperty("enabled", .boolean(false))) }
         if element.has(.hidden) { properties.append(ExportProperty("visible", .boolean(false))) }
@@ -170,7 +177,7 @@ struct DBusMenuLayout: Equatable {
         if let shortcut = element.shortcut, let accelerator = Accelerator(gtk: shortcut) {
             properties.append(ExportProperty("shortcut", accelerator.dbusmenuValue))
         }
-        switch ExportToggle(element, parent: parent) {
+        switch toggle ?? ExportToggle(element, parent: parent) {
         case .none:
             break
         case .checkmark:
@@ -179,9 +186,6 @@ struct DBusMenuLayout: Equatable {
         case .radio:
             properties.append(ExportProperty("toggle-type", .string("radio")))
             properties.append(ExportProperty("toggle-state", .int32(ExportToggle.dbusmenuState(element.state))))
-        }
-        if element.isDestructive || (parent?.kind == .menu && parent?.has(MenuElement.MenuOption.destructive) == true) {
-            properties.append(ExportProperty("disposition", .string("alert")))
         }
         if element.isSubmenu { properties.append(ExportProperty("children-display", .string("submenu"))) }
         return properties

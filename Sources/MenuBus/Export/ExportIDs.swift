@@ -13,6 +13,10 @@ struct ExportIDs {
     private var nextGroup: UInt32 = 1
     private var menus: [String: UInt32] = [:]
     private var nextMenu: UInt32 = 1
+    /// The toggle each element was first shown with: dbusmenu consumers
+    /// (KDE's importer) fix `toggle-type` when they create an item, so a
+    /// checkmark turned off stays a checkmark, with `toggle-state` 0.
+    private var toggles: [String: ExportToggle] = [:]
 
     /// Keys kept beyond this many are forgotten at the next `retain`, unless
     /// still in the menu, so a presentation whose app keeps sending new ids
@@ -52,6 +56,15 @@ struct ExportIDs {
         return menu
     }
 
+    /// How `element` shows its state, the same for its whole life in this
+    /// presentation once it was shown as a toggle.
+    mutating func toggle(_ element: MenuElement, parent: MenuElement?) -> ExportToggle {
+        let toggle = ExportToggle(element, parent: parent)
+        if toggle == .none, let kept = toggles[element.id] { return kept }
+        if toggle != .none { toggles[element.id] = toggle }
+        return toggle
+    }
+
     /// Whether `group` was ever handed out (0, the root, always was).
     func isAllocated(group: UInt32) -> Bool {
         group < nextGroup
@@ -65,5 +78,6 @@ struct ExportIDs {
         items = items.filter { current.contains($0.key) }
         groups = groups.filter { current.contains($0.key) }
         menus = menus.filter { current.contains($0.key) }
+        toggles = toggles.filter { current.contains($0.key) }
     }
 }

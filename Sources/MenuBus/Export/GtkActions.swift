@@ -55,7 +55,7 @@ struct GtkActions: Equatable {
     mutating func add(_ element: MenuElement, parent: MenuElement?,
                       ids: inout ExportIDs) -> (name: String, target: DBusValue?) {
         let enabled = !element.has(.disabled)
-        switch ExportToggle(element, parent: parent) {
+        switch ids.toggle(element, parent: parent) {
         case .radio:
             let target = DBusValue.string(element.id)
             let onValue = DBusValue.string(element.state == .on ? element.id : "")
@@ -148,20 +148,24 @@ struct GtkActions: Equatable {
         }
     }
 
-    /// `Changed`'s four arguments taking `old` to these actions
-    /// (`as`, `a{sb}`, `a{sv}`, `a{s(bgav)}`), or nil when nothing a
-    /// consumer sees changed. An action whose parameter or state type
-    /// changed is removed and added again.
-    func changes(from old: GtkActions) -> [DBusValue]? {
-        var removed: [DBusValue] = [], enabled: [DBusValue] = [], states: [DBusValue] = [], added: [DBusValue] = []
+    /// `Changed`'s four arguments (`as`, `a{sb}`, `a{sv}`, `a{s(bgav)}`)
+    /// taking `old` to these actions, in the two signals consumers need
+    /// around the menu change: `before` adds new actions and changes
+    /// enabled and state (an action whose parameter or state type changed
+    /// is removed and added again there), so a new item is never shown
+    /// insensitive; `after` removes the actions no item uses any more. Nil
+    /// where nothing changed.
+    func changes(from old: GtkActions) -> (before: [DBusValue]?, after: [DBusValue]?) {
+        var reshaped: [DBusValue] = [], gone: [DBusValue] = []
+        var enabled: [DBusValue] = [], states: [DBusValue] = [], added: [DBusValue] = []
         for name in old.names {
             guard let before = old.actions[name] else { continue }
             guard let after = actions[name] else {
-                removed.append(.string(name))
+                gone.append(.string(name))
                 continue
             }
             guard after.hasSameShape(as: before) else {
-                removed.append(.string(name))
+                reshaped.append(.string(name))
                 added.append(.dictEntry(.string(name), after.description))
                 continue
             }
@@ -171,7 +175,10 @@ struct GtkActions: Equatable {
         for name in names where old.actions[name] == nil {
             if let after = actions[name] { added.append(.dictEntry(.string(name), after.description)) }
         }
-        guard !(removed.isEmpty && enabled.isEmpty && states.isEmpty && added.isEmpty) else { return nil }
-        return [.array("s", removed), .array("{sb}", enabled), .array("{sv}", states), .array("{s(bgav)}", added)]
+        let first: [DBusValue]? = reshaped.isEmpty && enabled.isEmpty && states.isEmpty && added.isEmpty ? nil
+            : [.array("s", reshaped), .array("{sb}", enabled), .array("{sv}", states), .array("{s(bgav)}", added)]
+        let second: [DBusValue]? = gone.isEmpty ? nil
+            : [.array("s", gone), .array("{sb}", []), .array("{sv}", []), .array("{s(bgav)}", [])]
+        return (first, second)
     }
 }

@@ -2,7 +2,9 @@
 /// with the actions its items name (`org.gtk.Actions`, see `GtkActions`).
 ///
 /// Mapping from the composed elements:
-/// - the top level is menu 0 of group 0; a section is a menu of its own in
+/// - the top level is menu 0 of group 0; with the context's title, menu 0
+///   holds one section labelled with it, and the top level is that section
+///   (GTK draws a section label as a header); a section is a menu of its own in
 ///   the group of its parent, linked from an item with `:section`; a
 ///   submenu is menu 0 of a group of its own, linked with `:submenu`, so a
 ///   consumer subscribes to it only when it opens it (as GLib's exporter does);
@@ -31,14 +33,25 @@ struct GtkMenusExport: Equatable {
     private(set) var groups: [UInt32: [UInt32]] = [:]
     private(set) var actions = GtkActions()
 
+    /// The key of the section that holds the top level under a title (no element id has a `/`).
+    static let titleSectionKey = "/title"
+
     /// Maps `elements`, numbering new groups, menus and items in `ids`.
-    init(_ elements: [MenuElement], ids: inout ExportIDs) {
+    init(_ elements: [MenuElement], title: String? = nil, ids: inout ExportIDs) {
         let tree = ExportTree(elements)
-        fill(MenuID(group: 0, menu: 0), container: "", parent: nil, tree: tree, ids: &ids)
+        let root = MenuID(group: 0, menu: 0)
+        if let title, !title.isEmpty {
+            let top = MenuID(group: 0, menu: ids.menu(forSection: GtkMenusExport.titleSectionKey))
+            groups[0] = [0]
+            menus[root] = [[ExportProperty("label", .string(MenuLabel.escaped(title))), ExportProperty(":section", top.value)]]
+            fill(top, container: "", parent: nil, tree: tree, ids: &ids)
+        } else {
+            fill(root, container: "", parent: nil, tree: tree, ids: &ids)
+        }
         // Numbers of elements long gone are forgotten past the bound, as in
         // the dbusmenu layout, so an app that keeps sending new ids cannot
         // grow a presentation read only over org.gtk.Menus.
-        ids.retain(Set(elements.lazy.map(\.id)))
+        ids.retain(Set(elements.lazy.map(\.id)).union([GtkMenusExport.titleSectionKey]))
     }
 
     /// `a(uuaa{sv})` rows of `Start` for `groups`: each group's menus once,
@@ -56,22 +69,53 @@ struct GtkMenusExport: Equatable {
     }
 
     /// `(uuuuaa{sv})` rows of `Changed` taking `old` to this export, for the
-    /// menus of `subscribed` groups whose items differ: each such menu is
-    /// replaced whole (position 0, every old item removed).
+    /// menus of `subscribed` groups whose items differ, as GLib's exporter
+    /// reports an edit: one row per changed menu covering only the items
+    /// between the unchanged ones at its start and its end, so an item
+    /// (and the section or submenu it links) that did not change is never
+    /// removed and added again. A menu new in a subscribed group (a new
+    /// section) comes whole; a menu no longer linked gets no row (the link
+    /// to it went).
     func changes(from old: GtkMenusExport, in subscribed: Set<UInt32>) -> [DBusValue] {
         var rows: [DBusValue] = []
         for group in subscribed.sorted() {
-            var menuIds = groups[group] ?? []
-            for menu in old.groups[group] ?? [] where !menuIds.contains(menu) { menuIds.append(menu) }
-            for menu in menuIds {
+            for menu in groups[group] ?? [] {
                 let id = MenuID(group: group, menu: menu)
                 let before = old.menus[id] ?? [], after = menus[id] ?? []
                 guard before != after else { continue }
-                rows.append(.structure([.uint32(group), .uint32(menu), .uint32(0), .uint32(UInt32(before.count)),
-                                        GtkMenusExport.itemsValue(after)]))
+                let change = GtkMenusExport.smallestChange(before, after)
+                rows.append(.structure([.uint32(group), .uint32(menu), .uint32(UInt32(change.position)),
+                                        .uint32(UInt32(change.removed)),
+                                        GtkMenusExport.itemsValue(Array(after[change.added]))]))
             }
         }
         return rows
+    }
+
+    /// `(uuuuaa{sv})` rows of `Changed` removing every item of every menu
+    /// of `subscribed` groups: what consumers are told when the menu closes.
+    func emptyingRows(in subscribed: Set<UInt32>) -> [DBusValue] {
+        var rows: [DBusValue] = []
+        for group in subscribed.sorted() {
+            for menu in groups[group] ?? [] {
+                let count = menus[MenuID(group: group, menu: menu)]?.count ?? 0
+                guard count > 0 else { continue }
+                rows.append(.structure([.uint32(group), .uint32(menu), .uint32(0), .uint32(UInt32(count)),
+                                        GtkMenusExport.itemsValue([])]))
+            }
+        }
+        return rows
+    }
+
+    /// The one contiguous replacement taking `before` to `after`: its
+    /// position, how many items it removes, and the range of `after` it adds.
+    static func smallestChange(_ before: [Item], _ after: [Item]) -> (position: Int, removed: Int, added: Range<Int>) {
+        var prefix = 0
+        while prefix < before.count, prefix < after.count, before[prefix] == after[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < before.count - prefix, suffix < after.count - prefix,
+              before[before.count - 1 - suffix] == after[after.count - 1 - suffix] { suffix += 1 }
+        return (prefix, before.count - prefix - suffix, prefix..<(after.count - suffix))
     }
 
     static func itemsValue(_ items: [Item]) -> DBusValue {

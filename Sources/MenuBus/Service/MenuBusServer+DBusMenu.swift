@@ -7,7 +7,7 @@ extension MenuBusServer {
         menu.method("GetLayout", in: [arg("parentId", Int32.self), arg("recursionDepth", Int32.self),
                                       arg("propertyNames", [String].self)],
                     out: [arg("revision", UInt32.self), arg("layout", signature: "(ia{sv}av)")]) { [unowned self] call in
-            let (presentation, state) = try self.exported(number)
+            let state = try self.exported(number)
             let parent: Int32 = try call.argument(0)
             let depth: Int32 = try call.argument(1)
             let names: [String] = try call.argument(2)
@@ -16,28 +16,28 @@ extension MenuBusServer {
                 call.reply(with: cached)
                 return []
             }
-            let layout = self.dbusMenuLayout(presentation, state)
+            let layout = state.dbusMenuLayout()
             guard let value = layout.layout(parent, depth: query.depth, names: Set(names)) else {
                 throw MenuBusServer.noItem(parent, field: "parentId")
             }
-            let prepared = try PreparedReply([.uint32(presentation.revision), value])
+            let prepared = try PreparedReply([.uint32(state.revision), value])
             state.cacheLayout(prepared, for: query)
             call.reply(with: prepared)
             return []
         }
         menu.method("GetGroupProperties", in: [arg("ids", [Int32].self), arg("propertyNames", [String].self)],
                     out: [arg("properties", signature: "a(ia{sv})")]) { [unowned self] call in
-            let (presentation, state) = try self.exported(number)
+            let state = try self.exported(number)
             let ids: [Int32] = try call.argument(0)
             let names: [String] = try call.argument(1)
-            return [self.dbusMenuLayout(presentation, state).groupProperties(ids, names: Set(names))]
+            return [state.dbusMenuLayout().groupProperties(ids, names: Set(names))]
         }
         menu.method("GetProperty", in: [arg("id", Int32.self), arg("name", String.self)],
                     out: [arg("value", DBusValue.self)]) { [unowned self] call in
-            let (presentation, state) = try self.exported(number)
+            let state = try self.exported(number)
             let id: Int32 = try call.argument(0)
             let name: String = try call.argument(1)
-            let layout = self.dbusMenuLayout(presentation, state)
+            let layout = state.dbusMenuLayout()
             guard layout.node(id) != nil else { throw MenuBusServer.noItem(id, field: "id") }
             guard let value = layout.property(id, name) else {
                 throw BusError.invalidArgs("name: menu item \(id) has no property '\(name)'")
@@ -75,19 +75,34 @@ extension MenuBusServer {
             if delivered == 0, let firstError { throw firstError }
             return [.array("i", idErrors)]
         }
+        // While deferred elements of the menu load, the answer waits for
+        // them and is true (MenuBusServer+AboutToShow.swift).
         menu.method("AboutToShow", in: [arg("id", Int32.self)], out: [arg("needUpdate", Bool.self)]) { [unowned self] call in
-            let (presentation, state) = try self.exported(number)
+            let state = try self.exported(number)
             let id: Int32 = try call.argument(0)
-            guard self.dbusMenuLayout(presentation, state).node(id) != nil else { throw MenuBusServer.noItem(id, field: "id") }
-            // The layout is current as of this reply; changes are signalled.
-            return [.boolean(false)]
+            guard state.dbusMenuLayout().node(id) != nil else { throw MenuBusServer.noItem(id, field: "id") }
+            let pending = self.loadingDeferred(under: id, state, self.presentations[number])
+            return self.answerAboutToShow(call, state: state, pending: pending, group: nil, immediate: [.boolean(false)])
         }
         menu.method("AboutToShowGroup", in: [arg("ids", [Int32].self)],
                     out: [arg("updatesNeeded", [Int32].self), arg("idErrors", [Int32].self)]) { [unowned self] call in
-            let (presentation, state) = try self.exported(number)
+            let state = try self.exported(number)
             let ids: [Int32] = try call.argument(0)
-            let layout = self.dbusMenuLayout(presentation, state)
-            return [.array("i", []), .array("i", ids.filter { layout.node($0) == nil }.map(DBusValue.int32))]
+            let layout = state.dbusMenuLayout()
+            var pending: Set<String> = [], updates: [Int32] = [], errors: [Int32] = []
+            for id in ids {
+                guard layout.node(id) != nil else {
+                    errors.append(id)
+                    continue
+                }
+                let loading = self.loadingDeferred(under: id, state, self.presentations[number])
+                if !loading.isEmpty {
+                    updates.append(id)
+                    pending.formUnion(loading)
+                }
+            }
+            return self.answerAboutToShow(call, state: state, pending: pending, group: (updates, errors),
+                                          immediate: [.array("i", []), .array("i", errors.map(DBusValue.int32))])
         }
         menu.signal("ItemsPropertiesUpdated", [arg("updatedProps", signature: "a(ia{sv})"),
                                                arg("removedProps", signature: "a(ias)")])
@@ -101,15 +116,27 @@ extension MenuBusServer {
     }
 
     /// One dbusmenu event: `clicked` on an item chooses it as `Activate`
-    /// does; other events (`opened`, `closed`, `hovered`) need nothing, since
-    /// deferred elements are asked for when the menu is presented. The
-    /// event's data may be of any type and is not used.
+    /// does; `closed` on the root ends the presentation as `Dismiss` does
+    /// (`consumerClosed`), `opened` calls that off; `hovered` needs nothing.
+    /// The event's data may be of any type and is not used.
     private func dbusMenuEvent(_ number: UInt64, caller: String, id: Int32, eventId: String, timestamp: UInt32) throws {
-        let (presentation, state) = try exported(number)
-        guard let node = dbusMenuLayout(presentation, state).node(id) else { throw MenuBusServer.noItem(id, field: "id") }
-        guard eventId == "clicked", node.isAction, let itemId = node.elementId else { return }
-        try activate(presentation, caller: caller, itemId: itemId,
-                     platformData: MenuBusServer.exportPlatformData([("timestamp", .uint32(timestamp))]))
+        let state = try exported(number)
+        if state.isClosing, eventId == "clicked" {
+            throw BusError(name: BusError.Standard.unknownObject, message: "the menu was closed")
+        }
+        guard let node = state.dbusMenuLayout().node(id) else { throw MenuBusServer.noItem(id, field: "id") }
+        switch eventId {
+        case "clicked":
+            guard node.isAction, let itemId = node.elementId else { return }
+            try activate(livePresentation(number), caller: caller, itemId: itemId,
+                         platformData: MenuBusServer.exportPlatformData([("timestamp", .uint32(timestamp))]))
+        case "opened":
+            consumerOpened(number)
+        case "closed" where id == DBusMenuLayout.rootId:
+            consumerClosed(number)
+        default:
+            break
+        }
     }
 
     static func noItem(_ id: Int32, field: String) -> BusError {

@@ -7,18 +7,20 @@ extension MenuBusServer {
         var menus = Interface(MenuBusServer.gtkMenusInterface)
         menus.method("Start", in: [arg("groups", [UInt32].self)],
                      out: [arg("content", signature: "a(uuaa{sv})")]) { [unowned self] call in
-            let (presentation, state) = try self.exported(number)
+            let state = try self.exported(number)
             let groups: [UInt32] = try call.argument(0)
             // Counted per group and subscriber, as GLib's exporter does;
-            // groups never handed out are ignored.
-            for group in groups where state.ids.isAllocated(group: group) {
+            // groups never handed out are ignored (numbered once mapped).
+            let export = state.gtkExport()
+            for group in groups where state.ids.isAllocated(group: group) && !state.isClosing {
                 state.subscribe(call.sender, to: group)
             }
+            if !groups.isEmpty { self.consumerOpened(number) }
             if let cached = state.startReplies[groups] {
                 call.reply(with: cached)
                 return []
             }
-            let prepared = try PreparedReply([self.gtkExport(presentation, state).startRows(groups)])
+            let prepared = try PreparedReply([export.startRows(groups)])
             state.cacheStart(prepared, for: groups)
             call.reply(with: prepared)
             return []
@@ -26,7 +28,10 @@ extension MenuBusServer {
         menus.method("End", in: [arg("groups", [UInt32].self)]) { [unowned self] call in
             guard let state = self.exports[number] else { return [] }
             let groups: [UInt32] = try call.argument(0)
+            let held = !state.hasNoSubscribers
             for group in groups { state.unsubscribe(call.sender, from: group) }
+            // The last subscriber let go: the consumer closed the menu.
+            if held, state.hasNoSubscribers { self.consumerClosed(number) }
             return []
         }
         menus.signal("Changed", [arg("changes", signature: "a(uuuuaa{sv})")])
@@ -36,49 +41,49 @@ extension MenuBusServer {
     func gtkActionsInterface(_ number: UInt64) -> Interface {
         var actions = Interface(MenuBusServer.gtkActionsInterface)
         actions.method("List", out: [arg("list", [String].self)]) { [unowned self] _ in
-            let (presentation, state) = try self.exported(number)
-            return [self.gtkExport(presentation, state).actions.list]
+            let state = try self.exported(number)
+            return [state.gtkExport().actions.list]
         }
         actions.method("Describe", in: [arg("action_name", String.self)],
                        out: [arg("description", signature: "(bgav)")]) { [unowned self] call in
-            let (presentation, state) = try self.exported(number)
+            let state = try self.exported(number)
             let name: String = try call.argument(0)
-            guard let action = self.gtkExport(presentation, state).actions.action(name) else {
+            guard let action = state.gtkExport().actions.action(name) else {
                 throw BusError.invalidArgs("action_name: this menu has no action '\(name)'")
             }
             return [action.description]
         }
         actions.method("DescribeAll", out: [arg("descriptions", signature: "a{s(bgav)}")]) { [unowned self] _ in
-            let (presentation, state) = try self.exported(number)
-            return [self.gtkExport(presentation, state).actions.describeAll]
+            let state = try self.exported(number)
+            return [state.gtkExport().actions.describeAll]
         }
         actions.method("Activate", in: [arg("action_name", String.self), arg("parameter", [DBusValue].self),
                                          arg("platform_data", [String: DBusValue].self)]) { [unowned self] call in
-            let (presentation, state) = try self.exported(number)
+            let state = try self.exported(number)
             let name: String = try call.argument(0)
             let parameters: [DBusValue] = try call.argument(1)
             let itemId: String
             do {
-                itemId = try self.gtkExport(presentation, state).actions.activation(name, parameters: parameters)
+                itemId = try state.gtkExport().actions.activation(name, parameters: parameters)
             } catch let refusal as GtkActions.Refusal {
                 throw BusError.invalidArgs(refusal.message)
             }
-            try self.activate(presentation, caller: call.sender, itemId: itemId, platformData: call.arguments[2])
+            try self.activate(self.livePresentation(number), caller: call.sender, itemId: itemId, platformData: call.arguments[2])
             return []
         }
         actions.method("SetState", in: [arg("action_name", String.self), arg("value", DBusValue.self),
                                          arg("platform_data", [String: DBusValue].self)]) { [unowned self] call in
-            let (presentation, state) = try self.exported(number)
+            let state = try self.exported(number)
             let name: String = try call.argument(0)
             let value: DBusValue = try call.argument(1)
             let itemId: String?
             do {
-                itemId = try self.gtkExport(presentation, state).actions.stateChange(name, to: value)
+                itemId = try state.gtkExport().actions.stateChange(name, to: value)
             } catch let refusal as GtkActions.Refusal {
                 throw BusError.invalidArgs(refusal.message)
             }
             if let itemId {
-                try self.activate(presentation, caller: call.sender, itemId: itemId, platformData: call.arguments[2])
+                try self.activate(self.livePresentation(number), caller: call.sender, itemId: itemId, platformData: call.arguments[2])
             }
             return []
         }

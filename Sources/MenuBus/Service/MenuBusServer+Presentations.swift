@@ -11,6 +11,7 @@ extension MenuBusServer {
         }
         try ServiceValidation.optionCount(options, field: "options")
         let presentOptions = try PresentationOptions(wire: options)
+        let textDirection = try TextDirection.from(options: options)
         let (ownerName, context) = try resolveOwner(owner, caller: caller, contextId: contextId)
         guard context.info.enabled else {
             throw BusError(.nothingToShow, "contextId: '\(contextId)' has enabled false; it offers no menu now")
@@ -25,6 +26,8 @@ extension MenuBusServer {
         let presentation = Presentation(number: nextPresentationNumber, kind: menuKind, owner: ownerName,
                                         contextId: contextId, presenter: caller, options: presentOptions,
                                         titles: Localization.shared.titles(for: presentOptions.locale))
+        // The presenter's word, else the direction of the menu's language.
+        presentation.textDirection = textDirection ?? (presentation.titles.rightToLeft ? .rtl : .ltr)
         presentations[presentation.number] = presentation
         presentationBytes[presentation.number] = cost
         // Compose now, so deferred elements are asked for before the reply goes.
@@ -59,10 +62,10 @@ extension MenuBusServer {
         }
     }
 
-    /// `TextDirection` of the exports: `rtl` where the menu's language is
-    /// written right to left.
+    /// `TextDirection` of the exports: the presenter's `text-direction`,
+    /// else `rtl` where the menu's language is written right to left.
     func textDirection(_ number: UInt64) -> String {
-        presentations[number]?.titles.rightToLeft == true ? "rtl" : "ltr"
+        (presentations[number]?.textDirection ?? TextDirection.presentationDefault()).rawValue
     }
 
     /// The `org.menubus.MenuBus1.Menu` interface of presentation `number`.
@@ -131,11 +134,12 @@ extension MenuBusServer {
         presentationBytes[presentation.number] = presentationCost(of: context, provided: presentation.providedBytes)
         let resolution = DeferredElements.resolve(composed, provided: available, failed: presentation.failed,
                                                   loadingTitle: presentation.titles.loading)
+        presentation.waiting = Set(resolution.waiting.lazy.map(\.id))
         for element in resolution.waiting where !presentation.asked.contains(element.id) {
             askForDeferred(element, in: presentation)
         }
         updateShownProperties(presentation, context)
-        return presentation.update(resolution.elements)
+        return presentation.update(resolution.elements, title: context.info.title)
     }
 
     /// `Title` and `SelectionRect` follow the context; a change is signalled
@@ -365,12 +369,12 @@ extension MenuBusServer {
         }
     }
 
-    /// Emits `Closed` and removes the menu object.
+    /// Emits `Closed`; the menu object empties itself in the other
+    /// protocols and goes (`exportsClosing`). Later calls answer `UnknownObject`.
     func closePresentation(_ presentation: Presentation) {
         guard presentations.removeValue(forKey: presentation.number) != nil else { return }
         presentationBytes[presentation.number] = nil
-        exportsClosed(presentation)
         connection.emit(presentation.path, MenuBusServer.menuInterface, "Closed", [])
-        connection.unexport(presentation.path)
+        exportsClosing(presentation)
     }
 }

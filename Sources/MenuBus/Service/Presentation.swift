@@ -24,6 +24,10 @@ final class Presentation {
     private(set) var revision: UInt32 = 1
     /// The layout as last composed, deferred elements resolved.
     private(set) var elements: [MenuElement] = []
+    /// The context's title as last composed; the exports show it as the menu's title.
+    private(set) var title: String?
+    /// dbusmenu's `TextDirection`: the `text-direction` option, else the default.
+    var textDirection = TextDirection.presentationDefault()
     /// The inputs changed since `elements` was composed.
     var isStale = true
     /// An item was chosen; the menu closes once the choice is delivered.
@@ -36,6 +40,8 @@ final class Presentation {
     var providedBytes = 0
     var failed: Set<String> = []
     var asked: Set<String> = []
+    /// Deferred elements shown as "Loading…" in the current layout.
+    var waiting: Set<String> = []
 
     /// Signal coalescing: a change waits for the flush; the last flush's time.
     var signalPending = false
@@ -59,11 +65,13 @@ final class Presentation {
         self.presenter = presenter
     }
 
-    /// Takes a newly composed layout; returns true when it differs (and the revision grew).
-    func update(_ newElements: [MenuElement]) -> Bool {
+    /// Takes a newly composed layout and title; returns true when either
+    /// differs (and the revision grew).
+    func update(_ newElements: [MenuElement], title newTitle: String? = nil) -> Bool {
         isStale = false
-        guard newElements != elements else { return false }
+        guard newElements != elements || newTitle != title else { return false }
         elements = newElements
+        title = newTitle
         revision &+= 1
         cachedLayout = nil
         return true

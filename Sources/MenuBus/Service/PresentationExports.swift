@@ -5,12 +5,49 @@
 ///
 /// Each mapping is built the first time a consumer of that protocol asks,
 /// so a menu nobody reads through these protocols costs nothing here.
+///
+/// A presentation that closes leaves its exports behind for a moment,
+/// `isClosing`, showing an empty menu (so consumers that hold the menu
+/// see it empty before the object goes).
 final class PresentationExports {
     var ids = ExportIDs()
     /// The presentation revision `dbusMenu` and `gtk` show.
-    var revision: UInt32 = 0
+    private(set) var revision: UInt32 = 0
+    /// The composed elements of that revision (none once closing).
+    private(set) var elements: [MenuElement] = []
+    /// The context's title of that revision.
+    private(set) var title: String?
+    private(set) var isClosing = false
+    /// The mapping of `elements` consumers last read, if any did.
     var dbusMenu: DBusMenuLayout?
     var gtk: GtkMenusExport?
+    /// When the last `org.gtk.Menus` subscription or a dbusmenu `closed`
+    /// on the root was seen: the presentation ends if this still holds a
+    /// moment later. Counts so an older check does not act on a newer one.
+    var endRequests = 0
+    /// dbusmenu `AboutToShow`/`AboutToShowGroup` calls waiting for deferred
+    /// elements (`MenuBusServer+AboutToShow.swift`).
+    var aboutToShowWaiters: [AboutToShowWaiter] = []
+    /// Calls that may wait at once; more are answered at once.
+    static let maxAboutToShowWaiters = 32
+
+    /// A deferred `AboutToShow` reply: sent once none of `pending` is
+    /// still loading, or at the timeout.
+    struct AboutToShowWaiter {
+        let reply: PendingReply
+        /// Deferred element ids loading in the menus asked about.
+        let pending: Set<String>
+        /// `AboutToShowGroup`: the ids needing an update and the unknown ids; nil for `AboutToShow`.
+        let group: (updates: [Int32], errors: [Int32])?
+
+        func answer() {
+            if let group {
+                reply.reply([.array("i", group.updates.map(DBusValue.int32)), .array("i", group.errors.map(DBusValue.int32))])
+            } else {
+                reply.reply([.boolean(true)])
+            }
+        }
+    }
     /// Marshalled replies of this revision (GetLayout by query, Start by groups).
     var layoutReplies: [LayoutQuery: PreparedReply] = [:]
     var startReplies: [[UInt32]: PreparedReply] = [:]
@@ -44,11 +81,41 @@ final class PresentationExports {
     }
 
     /// A new revision: the caches go.
-    func startRevision(_ revision: UInt32) {
+    func startRevision(_ revision: UInt32, elements: [MenuElement], title: String?) {
         self.revision = revision
+        self.elements = elements
+        self.title = title
+        dbusMenu = nil
+        gtk = nil
         layoutReplies.removeAll()
         startReplies.removeAll()
     }
+
+    /// The presentation closed: from now on the exports show an empty menu
+    /// at a revision above every one consumers saw.
+    func close() {
+        startRevision(revision &+ 1, elements: [], title: nil)
+        isClosing = true
+    }
+
+    /// The dbusmenu mapping of the current revision, built on first use.
+    func dbusMenuLayout() -> DBusMenuLayout {
+        if let dbusMenu { return dbusMenu }
+        let layout = DBusMenuLayout(elements, title: title, ids: &ids)
+        dbusMenu = layout
+        return layout
+    }
+
+    /// The GMenuModel mapping of the current revision, built on first use.
+    func gtkExport() -> GtkMenusExport {
+        if let gtk { return gtk }
+        let export = GtkMenusExport(elements, title: title, ids: &ids)
+        gtk = export
+        return export
+    }
+
+    /// Whether nobody holds an `org.gtk.Menus` subscription.
+    var hasNoSubscribers: Bool { subscriptions.isEmpty }
 
     func subscribe(_ subscriber: String, to group: UInt32) {
         subscriptions[group, default: [:]][subscriber, default: 0] += 1

@@ -1,0 +1,246 @@
+import Foundation
+import XCTest
+@testable import MenuBus
+
+/// Live menus in the hands of the desktop's own consumers, each a real
+/// program run beside the daemon (Tests/consumers): KDE's DBusMenuImporter
+/// (a Qt program built with g++), libdbusmenu-glib's client,
+/// libdbusmenu-gtk3's menu, GLib's GDBusMenuModel with GDBusActionGroup,
+/// and GTK 3 and GTK 4 menus drawn on a private Xvfb.
+/// Each prints what it shows (`TREE {"items": [...]}`, see
+/// Tests/consumers/common.py `mark`) whenever that changed and settled.
+final class LiveConsumerTests: BusTestCase {
+    private var daemon: RunningProcess!
+
+    override func setUpWithError() throws {
+        daemon = try startDaemon(["--deferred-timeout", "1"])
+    }
+
+    private static let items = [
+        MenuElement(id: "pin", title: "Pin", state: .on),
+        MenuElement(id: "sort", kind: .menu, title: "Sort By", options: [.singleSelection]),
+        MenuElement(id: "sort-name", parent: "sort", title: "Name", state: .on),
+        MenuElement(id: "sort-date", parent: "sort", title: "Date"),
+        MenuElement(id: "sort-size", parent: "sort", title: "Size"),
+        MenuElement(id: "rename", title: "Rename"),
+    ]
+
+    /// One consumer program following a presentation of context `row` it presents itself.
+    private struct Follower {
+        let name: String
+        let consumer: Consumer
+    }
+
+    /// Starts the named consumer following `owner`'s context `row`.
+    private func follower(_ name: String, owner: String = "org.example.Files") throws -> Follower {
+        let present = [owner, "row", "context"]
+        let input = Pipe()
+        let consumer: Consumer
+        switch name {
+        case "libdbusmenu-glib":
+            consumer = try startConsumer("dbusmenu_client.py", present + ["follow"], input: input)
+        case "GDBusMenuModel":
+            consumer = try startConsumer("gmenu_client.py", present + ["follow"], input: input)
+        case "GTK 3", "GTK 4":
+            // GTK fills a submenu when it opens: the one with the radio items is open.
+            let version = name == "GTK 3" ? "3" : "4"
+            try requireConsumerPackages(version == "3" ? "gtk_follow.py" : "gtk_follow.py --gtk 4")
+            let script = Repository.root.appendingPathComponent("Tests/consumers/gtk_follow.py").path
+            consumer = try startProgram([Self.python, script, "--gtk", version, "--present"] + present + ["--open", "Sort By"],
+                                        environment: ["DISPLAY": try display()], input: input)
+        case "libdbusmenu-gtk3":
+            try requireConsumerPackages("dbusmenu_gtk.py")
+            let script = Repository.root.appendingPathComponent("Tests/consumers/dbusmenu_gtk.py").path
+            consumer = try startProgram([Self.python, script] + present, environment: ["DISPLAY": try display()], input: input)
+        case "KDE":
+            consumer = try startProgram([try kdeImporter()] + present + ["--open"],
+                                        environment: ["QT_QPA_PLATFORM": "offscreen"], input: input)
+        default:
+            throw TestFailure("no consumer \(name)")
+        }
+        return Follower(name: name, consumer: consumer)
+    }
+
+    /// The consumer's last TREE, checkmarks compared only when on ("[ ] x" reads "x"),
+    /// as a menu draws them.
+    private func shown(_ follower: Follower) -> [String: Any]? {
+        guard var tree = follower.consumer.lines.last(where: { $0.tag == "TREE" })?.json else { return nil }
+        tree["items"] = (tree["items"] as? [String])?.map { $0.replacingOccurrences(of: "[ ] ", with: "") }
+        return tree
+    }
+
+    private func items(_ follower: Follower) -> [String]? {
+        shown(follower)?["items"] as? [String]
+    }
+
+    /// Pumps `app` until every follower shows `expected` (or `timeout`).
+    private func waitUntil(_ followers: [Follower], show expected: [String], pumping app: MenuBusClient,
+                           timeout: Double = 20, _ step: String) {
+        let done = { followers.allSatisfy { self.items($0) == expected } }
+        pumpClients([app], timeout: timeout, until: done)
+        for follower in followers where items(follower) != expected {
+            XCTFail("\(step): \(follower.name) shows \(items(follower) ?? []), not \(expected)\n\(follower.consumer.diagnostics)")
+        }
+    }
+
+    /// What a consumer printed on stderr about MenuBus's properties or calls.
+    private func complaints(_ follower: Follower) -> [String] {
+        follower.consumer.output.stderrText.split(separator: "\n").map(String.init).filter { line in
+            ["Unhandled property", "AboutToShow() failed", "CRITICAL", "disposition", "toggle-type", "No object at path"]
+                .contains { line.contains($0) }
+        }
+    }
+
+    static let allFollowers = ["libdbusmenu-glib", "GDBusMenuModel", "GTK 3", "GTK 4", "libdbusmenu-gtk3", "KDE"]
+
+    /// One Xvfb for the test's drawing consumers.
+    private var xDisplay: String?
+    private func display() throws -> String {
+        if let xDisplay { return xDisplay }
+        let started = try startXvfb()
+        xDisplay = started
+        return started
+    }
+
+    func testEveryConsumerFollowsACheckmarkOnOffOnAMovedRadioAndAChoiceThatEmptiesTheMenu() throws {
+        let app = try app("org.example.Files")
+        var chosen: [String] = []
+        app.onAction = { chosen.append($0.itemId) }
+        try app.publishContext("row", ContextInfo(kind: .item), items: Self.items)
+        var followers: [Follower] = []
+        for name in Self.allFollowers { followers.append(try follower(name)) }
+        let initial = ["[x] Pin", "Sort By", "Sort By>[x] Name", "Sort By>Date", "Sort By>Size", "Rename"]
+        waitUntil(followers, show: initial, pumping: app, timeout: 60, "the menu as presented")
+
+        var current = Self.items
+        current[0].state = .off
+        _ = try app.updateItems("row", current)
+        waitUntil(followers, show: ["Pin"] + initial.dropFirst(), pumping: app, "checkmark off")
+        current[0].state = .on
+        _ = try app.updateItems("row", current)
+        waitUntil(followers, show: initial, pumping: app, "checkmark on again")
+        current[2].state = .off
+        current[4].state = .on
+        _ = try app.updateItems("row", current)
+        let moved = ["[x] Pin", "Sort By", "Sort By>Name", "Sort By>Date", "Sort By>[x] Size", "Rename"]
+        waitUntil(followers, show: moved, pumping: app, "radio moved to Size")
+
+        // A choice: each consumer's own menu shows empty, then goes.
+        for follower in followers { follower.consumer.send("click Rename") }
+        waitUntil(followers, show: [], pumping: app, "chosen: the menu is empty")
+        XCTAssertEqual(chosen.filter { $0 == "rename" }.count, followers.count, "each click reached the app once")
+        for follower in followers {
+            XCTAssertEqual(complaints(follower), [], "\(follower.name) complained:\n\(follower.consumer.diagnostics)")
+            follower.consumer.send("quit")
+        }
+    }
+
+    func testAKDEMenuWithADeferredElementOpensCompleteAndStaysOpen() throws {
+        let app = try app("org.example.Files")
+        app.provideElements = { _, _ in [MenuElement(id: "recent-1", title: "Report.pdf")] }
+        try app.publishContext("row", ContextInfo(kind: .item), items: [
+            MenuElement(id: "open", title: "Open"),
+            MenuElement(id: "recent", kind: .deferred, cached: false),
+            MenuElement(id: "rename", title: "Rename"),
+        ])
+        let kde = try follower("KDE")
+        // The app answers late, as a real one looking up its recent files would.
+        let start = Date()
+        while Date().timeIntervalSince(start) < 0.3 { usleep(20_000) }
+        let complete = ["Open", "Report.pdf", "Rename"]
+        pumpClients([app], timeout: 20) { self.shown(kde)?["open"] as? Bool == true }
+        let trees = kde.consumer.lines.filter { $0.tag == "TREE" }.compactMap { $0.json }
+        XCTAssertEqual(trees.first?["items"] as? [String], complete,
+                       "the first menu shown is already complete\n\(kde.consumer.diagnostics)")
+        XCTAssertEqual(trees.first?["open"] as? Bool, true)
+        pumpClients([app], timeout: 1) { false }
+        XCTAssertEqual(shown(kde)?["open"] as? Bool, true, "still open\n\(kde.consumer.diagnostics)")
+        XCTAssertFalse(kde.consumer.lines.contains { $0.tag == "TREE" && "\($0.json ?? [:])".contains(DeferredElements.loadingTitle) },
+                       "never showed Loading…")
+        XCTAssertEqual(complaints(kde), [])
+        kde.consumer.send("quit")
+    }
+
+    func testAnOpenGtkSubmenuStaysOpenThroughATimeoutARenameAndANewItem() throws {
+        let display = try display()
+        let app = try app("org.example.Files")
+        try app.publishContext("row", ContextInfo(kind: .item), items: Self.items + [
+            MenuElement(id: "late", kind: .deferred, cached: false),
+        ])
+        var gtks: [Follower] = []
+        for version in ["3", "4"] {
+            try requireConsumerPackages(version == "3" ? "gtk_follow.py" : "gtk_follow.py --gtk 4")
+            let directory = Repository.root.appendingPathComponent("Tests/consumers")
+            let consumer = try startProgram([Self.python, directory.appendingPathComponent("gtk_follow.py").path,
+                                             "--gtk", version, "--present", "org.example.Files", "row", "context",
+                                             "--open", "Sort By"], environment: ["DISPLAY": display], input: Pipe())
+            gtks.append(Follower(name: "GTK \(version)", consumer: consumer))
+        }
+        func waitOpen(showing expected: [String], _ step: String, pumpApp: Bool = true) {
+            let done = { gtks.allSatisfy { self.items($0) == expected && self.shown($0)?["submenu"] as? String == "Sort By" } }
+            if pumpApp {
+                pumpClients([app], timeout: 20, until: done)
+            } else {
+                _ = eventually(timeout: 20, done)
+            }
+            for gtk in gtks {
+                XCTAssertEqual(items(gtk), expected, "\(step): \(gtk.name)\n\(gtk.consumer.diagnostics)")
+                XCTAssertEqual(shown(gtk)?["submenu"] as? String, "Sort By", "\(step): \(gtk.name) kept the submenu open")
+                XCTAssertEqual(shown(gtk)?["open"] as? Bool, true, "\(step): \(gtk.name) kept the menu open")
+            }
+        }
+        let sorted = ["Sort By", "Sort By>[x] Name", "Sort By>Date", "Sort By>Size"]
+        // The app does not answer: "Loading…" stands in, then times out (1 s).
+        waitOpen(showing: ["[x] Pin"] + sorted + ["Rename"], "the deferred element timed out", pumpApp: false)
+        var current = Self.items
+        current[5].title = "Rename File"
+        _ = try app.updateItems("row", current)
+        waitOpen(showing: ["[x] Pin"] + sorted + ["Rename File"], "a rename beside the submenu")
+        current[3].title = "Date Modified"
+        _ = try app.updateItems("row", current)
+        waitOpen(showing: ["[x] Pin"] + sorted.map { $0 == "Sort By>Date" ? "Sort By>Date Modified" : $0 } + ["Rename File"],
+                 "a rename inside the submenu")
+        current.insert(MenuElement(id: "share", title: "Share"), at: 1)
+        _ = try app.updateItems("row", current)
+        waitOpen(showing: ["[x] Pin", "Share"] + sorted.map { $0 == "Sort By>Date" ? "Sort By>Date Modified" : $0 }
+                    + ["Rename File"], "a new item before the submenu")
+        for gtk in gtks {
+            XCTAssertEqual(complaints(gtk), [], "\(gtk.name) complained:\n\(gtk.consumer.diagnostics)")
+            gtk.consumer.send("quit")
+        }
+    }
+
+    func testDbusmenuDumperReadsTheLiveStateWithoutWarnings() throws {
+        let dumper = "/usr/libexec/dbusmenu-dumper"
+        guard FileManager.default.isExecutableFile(atPath: dumper) else {
+            throw XCTSkip("no \(dumper): libdbusmenu-tools is not installed; run scripts/setup")
+        }
+        let app = try app("org.example.Files")
+        try app.publishContext("row", ContextInfo(kind: .item), items: Self.items)
+        let shell = try connect()
+        let reply = try callDaemon(shell, "PresentMenu", [.string("org.example.Files"), .string("row"), .string("context"),
+                                                          .array("{sv}", [])])
+        guard case .objectPath(let path)? = reply.first else { return XCTFail("PresentMenu returned \(reply)") }
+        func dump() throws -> Consumer {
+            let run = try startProgram([dumper, "-d", MenuBusServer.busName, "-o", path.description])
+            pumpClients([app], timeout: 20) { !run.process.isRunning }
+            XCTAssertEqual(run.process.terminationStatus, 0, run.diagnostics)
+            return run
+        }
+        /// The dumper's JSON-like text, spaces removed: `"label":'Pin'` … `"toggle-state":1`.
+        func compact(_ run: Consumer) -> String {
+            run.output.stdoutText.filter { !$0.isWhitespace }
+        }
+        let first = try dump()
+        XCTAssertTrue(compact(first).contains(#""label":'Pin',"toggle-state":1,"toggle-type":'checkmark'"#), first.diagnostics)
+        var current = Self.items
+        current[0].state = .off
+        _ = try app.updateItems("row", current)
+        let second = try dump()
+        XCTAssertTrue(compact(second).contains(#""label":'Pin',"toggle-state":0,"toggle-type":'checkmark'"#),
+                      "off is toggle-state 0, the toggle kept\n\(second.diagnostics)")
+        for run in [first, second] {
+            XCTAssertFalse(run.output.stderrText.contains("WARNING") || run.output.stderrText.contains("CRITICAL"), run.diagnostics)
+        }
+    }
+}
