@@ -6,7 +6,8 @@ import MenuBus
 let usage = """
     Usage: menubusd [--address ADDRESS] [--deferred-timeout SECONDS] [--state-dir DIR]
                     [--undo-retention-days DAYS] [--connection-budget MIB]
-                    [--daemon-budget MIB] [--verbose]
+                    [--daemon-budget MIB] [--undo-memory-budget MIB]
+                    [--undo-disk-budget MIB] [--verbose]
 
     The MenuBus session service: owns org.menubus.MenuBus1 on the session bus
     and serves /org/menubus/MenuBus1. Logs go to stderr with sd-daemon level
@@ -32,6 +33,15 @@ let usage = """
       --daemon-budget MIB
                          what all connections together may make menubusd hold
                          (default 128)
+      --undo-memory-budget MIB
+                         undo history menubusd keeps in memory, every document
+                         together (default 256); past it the least recently
+                         used documents are dropped from memory and read again
+                         from their journals on use, nothing is lost
+      --undo-disk-budget MIB
+                         undo journals on disk, every document together
+                         (default 2048); past it a new step is answered
+                         LimitExceeded, nothing stored is lost
       --verbose          log debug messages too
       --version          print the version and exit
       -h, --help         print this help and exit
@@ -88,6 +98,16 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         configuration.undoRetentionDays = days == 0 ? nil : days
+    case "--undo-memory-budget", "--undo-disk-budget":
+        guard let value = arguments.popFirst(), let mib = Int(value), mib >= 1, mib <= 1_048_576 else {
+            writeErr("menubusd: \(argument) needs a whole number of MiB between 1 and 1048576\n")
+            exit(2)
+        }
+        if argument == "--undo-memory-budget" {
+            configuration.undoMemoryBytes = mib << 20
+        } else {
+            configuration.undoDiskBytes = mib << 20
+        }
     case "--connection-budget", "--daemon-budget":
         guard let value = arguments.popFirst(), let mib = Int(value), mib >= 1, mib <= 65_536 else {
             writeErr("menubusd: \(argument) needs a whole number of MiB between 1 and 65536\n")

@@ -35,6 +35,11 @@ public final class MenuBusServer {
         public var undoRetentionDays: Int?
         /// Memory budgets per connection and daemon-wide.
         public var budgets = Budgets()
+        /// Undo bytes kept in memory, every document together; past it the
+        /// least recently used documents are dropped and read again on use.
+        public var undoMemoryBytes = 256 << 20
+        /// Undo bytes on disk, every journal together; past it a new step is refused.
+        public var undoDiskBytes = 2 << 30
 
         public init(address: String? = nil, deferredTimeout: Double = 3, stateDirectory: String? = nil,
                     undoRetentionDays: Int? = 90) {
@@ -107,7 +112,10 @@ public final class MenuBusServer {
     /// Connects to the bus; throws `BusError` when it cannot.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
-        undoStore = UndoStore(stateDirectory: configuration.stateDirectory)
+        var undoLimits = UndoLimits()
+        undoLimits.memoryBytes = configuration.undoMemoryBytes
+        undoLimits.diskBytes = configuration.undoDiskBytes
+        undoStore = UndoStore(stateDirectory: configuration.stateDirectory, limits: undoLimits)
         if let faults = getenv("MENUBUS_UNDO_FAULTS").map({ String(cString: $0) }), !faults.isEmpty {
             UndoFiles.inject = UndoFiles.faults(from: faults)
             Log.warning("undo journal faults injected: \(faults) (MENUBUS_UNDO_FAULTS, for tests)")
