@@ -176,6 +176,15 @@ extension MenuBusServer {
                 self.scheduleUndoSync()
             }
         }
+        // What was appended while the snapshot was written is copied off the loop too.
+        undoStore.tailCopier = { [weak self] job in
+            syncer.run({ UndoJournal.runTailCopy(job) }) {
+                guard let self else { return }
+                self.undoStore.finishCompaction(job)
+                self.logStorageProblems()
+                self.scheduleUndoSync()
+            }
+        }
     }
 
     static func undoStateValue(_ state: UndoState) -> DBusValue {

@@ -107,6 +107,9 @@ final class UndoStore {
     private var problems: [UndoStorageProblem] = []
     /// Set by the service to compact off the loop; nil compacts in place.
     var compactor: ((CompactionJob) -> Void)?
+    /// Set by the service to copy a compaction's tail off the loop before
+    /// it finishes (then `finishCompaction` is called again); nil copies on the loop.
+    var tailCopier: ((CompactionJob) -> Void)?
     /// Record bytes of the operation being written, reused.
     private var scratch: [UInt8] = []
 
@@ -643,6 +646,12 @@ final class UndoStore {
             journal.compacting = false
             if job.fd >= 0 { UndoFiles.close(job.fd) }
             try? UndoFiles.remove(job.temporary)
+            return
+        }
+        if let tailCopier, journal.wantsTailRound(job) {
+            job.copyTarget = journal.size
+            job.tailRounds += 1
+            tailCopier(job)
             return
         }
         do {
