@@ -392,4 +392,17 @@ final class UndoServiceTests: BusTestCase {
             XCTAssertEqual(try writer.undoState(document: "doc-\(document)").undoCount, 1, "nothing stored was lost")
         }
     }
+
+    func testHelpNamesTheUndoBudgetsAndTheirDefaultsAndRefusesBadValues() throws {
+        let help = try bus.run("menubusd", ["--help"])
+        XCTAssertTrue(help.stdout.contains("--undo-memory-budget MIB"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("(default 256)"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("--undo-disk-budget MIB"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("(default 2048)"), help.stdout)
+        for bad in [["--undo-memory-budget", "0"], ["--undo-disk-budget", "x"], ["--undo-disk-budget"]] {
+            let run = try bus.run("menubusd", bad)
+            XCTAssertEqual(run.status, 2, "\(bad)")
+            XCTAssertTrue(run.stderr.contains(bad[0]), run.stderr)
+        }
+    }
 }
