@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// let store = UndoStore(stateDirectory: stateHome + "/menubus")  // $XDG_STATE_HOME or ~/.local/state
-/// let report = store.loadAll()                         // once, at start; log report.findings
+/// let report = store.indexJournals()                   // once, at start: lists, reads nothing
 /// store.removeUntouched(olderThanSeconds: days * 86_400, now: now)
 ///
 /// // RegisterUndo(documentId, actionName, undoData, redoData, {merge-key}):
@@ -50,6 +50,20 @@
 /// crash can cost the operations of that last interval (at most 100 ms of
 /// them); their records are then missing or torn, and a torn tail is cut
 /// at the next load. Compaction always fsyncs before it renames.
+///
+/// **Lazy loading.** At start only the directory is listed (names, sizes,
+/// modification times); a document's journal is read on its first use
+/// (`makeResident`, called by `perform` and `state`), found by the hash
+/// its file name carries. A damaged or unreadable journal touches only its
+/// own document. `loadAll()` reads every journal at once (tools, tests).
+///
+/// **Budgets, daemon-wide.** `limits.memoryBytes`: past it the least
+/// recently used documents whose journals are synced and not compacting
+/// are dropped from memory and read again from their journals on use.
+/// `limits.diskBytes`: a new step or document whose record would take the
+/// journals past it is refused (`limitExceeded(.diskBytes)`, naming the
+/// flag); nothing stored is lost, and Undo, Redo and the rest still work.
+/// A compaction's temporary file is not counted.
 ///
 /// **Compaction.** After an operation, when a journal is larger than
 /// `compactionFactor` times what a snapshot of the document takes plus
