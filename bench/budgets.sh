@@ -4,7 +4,8 @@
 # (bench/hostile.py) and 2 s after they leave; start-up (exec to name owned)
 # (exec to the first answer) with an empty and a filled undo store; another app's GetEditMenu p50/p99
 # with and without a document compacting at its quota (bench/undo-load.py).
-# Usage: bench/budgets.sh   (about two minutes; prints a Markdown table)
+# Usage: bench/budgets.sh [--undo]   (about two minutes; prints a Markdown table;
+#        --undo measures only the undo rows: start-up and GetEditMenu latency)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TMP="$(mktemp -d /tmp/menubus-budgets.XXXXXX)"
@@ -59,18 +60,29 @@ hostile() {  # hostile N: prints "start peak_during rss_full rss_after"
     stop "$DAEMON_PID"; DAEMON_PID=""
 }
 
-read -r s1 p1 f1 a1 rest1 < <(hostile 1)
-read -r s50 p50 f50 a50 rest50 < <(hostile 50)
+UNDO_ONLY=0; [ "${1:-}" = "--undo" ] && UNDO_ONLY=1
+if [ "$UNDO_ONLY" = 0 ]; then
+    read -r s1 p1 f1 a1 rest1 < <(hostile 1)
+    read -r s50 p50 f50 a50 rest50 < <(hostile 50)
+fi
 
-# Start-up: empty store, then 48 documents of 8 MiB each (384 MiB of journals).
-start_daemon "$TMP/state-undo"; empty_ms=$STARTUP_MS
+median() { tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# Start-up: empty store, then 48 documents of 8 MiB each (384 MiB of journals);
+# five starts of each, alternating, median and every run.
+start_daemon "$TMP/state-undo"
 "$PY" bench/undo-load.py "$ADDR" fill 48 8
 stop "$DAEMON_PID"; DAEMON_PID=""
 store_mib=$(du -sm "$TMP/state-undo" | cut -f1)
-start_daemon "$TMP/state-undo"; full_ms=$STARTUP_MS; full_rss=$(kib VmRSS)
-stop "$DAEMON_PID"; DAEMON_PID=""
-start_daemon "$TMP/state-empty-2"; empty2_ms=$STARTUP_MS; empty_rss=$(kib VmRSS)
-stop "$DAEMON_PID"; DAEMON_PID=""
+empty_runs=""; full_runs=""
+for run in 1 2 3 4 5; do
+    start_daemon "$TMP/state-empty-$run"; empty_runs="$empty_runs $STARTUP_MS"; empty_rss=$(kib VmRSS)
+    stop "$DAEMON_PID"; DAEMON_PID=""
+    start_daemon "$TMP/state-undo"; full_runs="$full_runs $STARTUP_MS"; full_rss=$(kib VmRSS)
+    stop "$DAEMON_PID"; DAEMON_PID=""
+done
+empty_ms=$(echo $empty_runs | median); full_ms=$(echo $full_runs | median)
+ratio=$(awk -v f="$full_ms" -v e="$empty_ms" 'BEGIN { printf "%.2f", f / e }')
 
 # GetEditMenu of another app, without and with a document compacting at its quota.
 start_daemon "$TMP/state-latency"
@@ -78,17 +90,19 @@ quiet=$("$PY" bench/undo-load.py "$ADDR" latency 1000)
 busy=$("$PY" bench/undo-load.py "$ADDR" latency 1000 churn)
 stop "$DAEMON_PID"; DAEMON_PID=""
 
-cat <<TABLE
-| measurement | value |
-| --- | --- |
+echo "| measurement | value |"
+echo "| --- | --- |"
+[ "$UNDO_ONLY" = 0 ] && cat <<TABLE
 | RSS at start (1 hostile run) | $((s1 / 1024)) MiB |
 | RSS, 1 hostile connection at its budget | $((f1 / 1024)) MiB (peak $((p1 / 1024)) MiB; $rest1) |
 | RSS 2 s after it left | $((a1 / 1024)) MiB ($(( (a1 - s1) * 100 / s1 ))% over start) |
 | RSS at start (50 hostile run) | $((s50 / 1024)) MiB |
 | RSS, 50 hostile connections at their budgets | $((f50 / 1024)) MiB (peak $((p50 / 1024)) MiB; $rest50) |
 | RSS 2 s after they left | $((a50 / 1024)) MiB ($(( (a50 - s50) * 100 / s50 ))% over start) |
-| start-up, empty store | ${empty_ms} ms, then ${empty2_ms} ms (RSS $((empty_rss / 1024)) MiB) |
-| start-up, ${store_mib} MiB store (48 documents) | ${full_ms} ms (RSS $((full_rss / 1024)) MiB) |
+TABLE
+cat <<TABLE
+| start-up, empty store (median of 5) | ${empty_ms} ms (runs:${empty_runs}; RSS $((empty_rss / 1024)) MiB) |
+| start-up, ${store_mib} MiB store (48 documents, median of 5) | ${full_ms} ms (runs:${full_runs}; RSS $((full_rss / 1024)) MiB), ${ratio}× empty |
 | GetEditMenu ms, quiet | $quiet |
 | GetEditMenu ms, a document compacting at its quota | $busy |
 TABLE

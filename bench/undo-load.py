@@ -73,7 +73,7 @@ def latency(address, calls, with_churn):
     samples = []
     for _ in range(calls):
         start = time.perf_counter()
-        call(conn, "GetEditMenu", "(ssa{sv})", ("", "field", {}), "(ua(ssa{sv}))")
+        call(conn, "GetEditMenu", "(ssa{sv})", ("", "field", {}))
         samples.append((time.perf_counter() - start) * 1000)
         time.sleep(0.002)
     if worker:

@@ -6,9 +6,9 @@ import MenuBus
 let usage = """
     Usage: menubusd [--address ADDRESS] [--deferred-timeout SECONDS] [--state-dir DIR]
                     [--undo-retention-days DAYS] [--connection-budget MIB]
-                    [--daemon-budget MIB] [--replace] [--idle-timeout SECONDS]
-                    [--provider-start-timeout SECONDS]
-                    [--verbose]
+                    [--daemon-budget MIB] [--undo-memory-budget MIB]
+                    [--undo-disk-budget MIB] [--replace] [--idle-timeout SECONDS]
+                    [--provider-start-timeout SECONDS] [--verbose]
 
     The MenuBus session service: owns org.menubus.MenuBus1 on the session bus
     and serves /org/menubus/MenuBus1. Logs go to stderr, with sd-daemon level
@@ -40,6 +40,15 @@ let usage = """
                          how long a declared provider (a key file in
                          $XDG_DATA_DIRS/menubus/providers) may take to start
                          and answer when chosen (default 10)
+      --undo-memory-budget MIB
+                         undo history menubusd keeps in memory, every document
+                         together (default 256); past it the least recently
+                         used documents are dropped from memory and read again
+                         from their journals on use, nothing is lost
+      --undo-disk-budget MIB
+                         undo journals on disk, every document together
+                         (default 2048); past it a new step is answered
+                         LimitExceeded, nothing stored is lost
       --verbose          log debug messages too
       --replace          take the name over from a running menubusd, which syncs
                          its undo journals and exits 0 (the name is always owned so
@@ -104,6 +113,16 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         configuration.undoRetentionDays = days == 0 ? nil : days
+    case "--undo-memory-budget", "--undo-disk-budget":
+        guard let value = arguments.popFirst(), let mib = Int(value), mib >= 1, mib <= 1_048_576 else {
+            writeErr("menubusd: \(argument) needs a whole number of MiB between 1 and 1048576\n")
+            exit(2)
+        }
+        if argument == "--undo-memory-budget" {
+            configuration.undoMemoryBytes = mib << 20
+        } else {
+            configuration.undoDiskBytes = mib << 20
+        }
     case "--connection-budget", "--daemon-budget":
         guard let value = arguments.popFirst(), let mib = Int(value), mib >= 1, mib <= 65_536 else {
             writeErr("menubusd: \(argument) needs a whole number of MiB between 1 and 65536\n")

@@ -328,4 +328,81 @@ final class UndoServiceTests: BusTestCase {
         XCTAssertEqual(daemon.stderrText.components(separatedBy: "undo journal of org.example.Writer").count - 1, 1,
                        "logged once per document and cause: \(daemon.stderrText)")
     }
+
+    // MARK: Lazy loading and the undo budgets
+
+    func testAnUnreadableJournalOfAnotherDocumentAffectsNeitherStartNorOtherDocuments() throws {
+        let first = try daemon()
+        let writer = try writerApp()
+        for index in 0..<3 { try writer.registerUndo(document: "good", actionName: "Step \(index)", undo: [UInt8(index)], redo: [9]) }
+        try writer.registerUndo(document: "bad", actionName: "Lost", undo: [1], redo: [1])
+        writer.close()
+        first.signal(SIGTERM)
+        _ = try first.wait(timeout: 10)
+        // bad's journal becomes a directory: read(2) fails with EISDIR.
+        let directory = stateDirectory.appendingPathComponent("undo")
+        let bad = directory.appendingPathComponent(UndoFileName.name(for: try UndoDocumentKey(appId: "org.example.Writer", documentId: "bad")))
+        try FileManager.default.removeItem(at: bad)
+        try FileManager.default.createDirectory(at: bad, withIntermediateDirectories: false)
+
+        let second = try daemon()
+        let again = try writerApp()
+        XCTAssertEqual(try again.undoState(document: "good").undoCount, 3)
+        XCTAssertEqual(try again.undo(document: "good"), UndoMove(actionName: "Step 2", payloads: [[2]]))
+        let error = assertBusError(BusError.Domain.storageFailed.errorName) { _ = try again.undoState(document: "bad") }
+        XCTAssertTrue(error?.message.contains("'bad'") == true, error?.message ?? "")
+        try again.registerUndo(document: "good", actionName: "Step 3", undo: [3], redo: [9])
+        XCTAssertEqual(try again.undoState(document: "good").undoCount, 3)
+        XCTAssertTrue(eventually { second.stderrText.contains("read on first use") }, second.stderrText)
+    }
+
+    func testUndoBudgetsDropStacksFromMemoryKeepingEveryStepAndRefuseNewStepsOverTheDiskBudget() throws {
+        _ = try startDaemon(["--state-dir", stateDirectory.path, "--undo-memory-budget", "1", "--undo-disk-budget", "4"])
+        let writer = try writerApp()
+        func payload(_ document: Int, _ step: Int) -> [UInt8] {
+            (0..<(200 << 10)).map { UInt8(truncatingIfNeeded: $0 &+ document &* 13 &+ step &* 5) }
+        }
+        // Four documents of two 400 KiB steps each: 3.2 MiB against a 1 MiB memory budget.
+        for document in 0..<4 {
+            for step in 0..<2 {
+                try writer.registerUndo(document: "doc-\(document)", actionName: "Step \(step)",
+                                        undo: payload(document, step), redo: payload(document, step).reversed())
+            }
+        }
+        for document in 0..<4 {
+            for step in (0..<2).reversed() {
+                XCTAssertEqual(try writer.undo(document: "doc-\(document)"),
+                               UndoMove(actionName: "Step \(step)", payloads: [payload(document, step)]), "doc-\(document)")
+            }
+            XCTAssertEqual(try writer.redo(document: "doc-\(document)").payloads, [payload(document, 0).reversed()])
+        }
+        // About 3.2 MiB are on disk: the next 400 KiB steps pass 4 MiB.
+        var refusal: BusError?
+        for step in 0..<4 where refusal == nil {
+            do {
+                try writer.registerUndo(document: "more", actionName: "More \(step)", undo: payload(9, step), redo: payload(9, step))
+            } catch let error as BusError {
+                refusal = error
+            }
+        }
+        let error = try XCTUnwrap(refusal)
+        XCTAssertEqual(error.name, BusError.Domain.limitExceeded.errorName)
+        XCTAssertTrue(error.message.contains("undo bytes on disk") && error.message.contains("--undo-disk-budget"), error.message)
+        for document in 0..<4 {
+            XCTAssertEqual(try writer.undoState(document: "doc-\(document)").undoCount, 1, "nothing stored was lost")
+        }
+    }
+
+    func testHelpNamesTheUndoBudgetsAndTheirDefaultsAndRefusesBadValues() throws {
+        let help = try bus.run("menubusd", ["--help"])
+        XCTAssertTrue(help.stdout.contains("--undo-memory-budget MIB"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("(default 256)"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("--undo-disk-budget MIB"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("(default 2048)"), help.stdout)
+        for bad in [["--undo-memory-budget", "0"], ["--undo-disk-budget", "x"], ["--undo-disk-budget"]] {
+            let run = try bus.run("menubusd", bad)
+            XCTAssertEqual(run.status, 2, "\(bad)")
+            XCTAssertTrue(run.stderr.contains(bad[0]), run.stderr)
+        }
+    }
 }

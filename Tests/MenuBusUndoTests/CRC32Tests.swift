@@ -30,4 +30,25 @@ final class CRC32Tests: XCTestCase {
             }
         }
     }
+
+    func testZlibAndTheTablesAgree() throws {
+        XCTAssertNotNil(CRC32.zlib, "libz.so.1 is on every Debian system")
+        var seed: UInt64 = 42
+        for length in [0, 1, 7, 8, 9, 63, 1_000, 65_537, 1 << 20] {
+            let bytes = (0..<length).map { _ -> UInt8 in
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1
+                return UInt8(truncatingIfNeeded: seed >> 33)
+            }
+            var fast = CRC32(), tables = CRC32()
+            bytes.withUnsafeBytes { fast.update($0); tables.updateWithTables($0) }
+            XCTAssertEqual(fast.value, tables.value, "\(length) bytes")
+            // In two pieces, continuing from the first's value.
+            var split = CRC32()
+            bytes.withUnsafeBytes { raw in
+                split.update(UnsafeRawBufferPointer(rebasing: raw[..<(length / 3)]))
+                split.update(UnsafeRawBufferPointer(rebasing: raw[(length / 3)...]))
+            }
+            XCTAssertEqual(split.value, tables.value, "\(length) bytes in two pieces")
+        }
+    }
 }

@@ -186,4 +186,51 @@ final class UndoFaultTests: XCTestCase {
         XCTAssertEqual(state, store.state(appId: app, documentId: "doc"))
         XCTAssertEqual(state.undoActionName, "Late 2")
     }
+
+    func testACompactionsTailIsCopiedOffTheLoopInRoundsKeepingEveryStep() throws {
+        let directory = try TemporaryDirectory()
+        let store = UndoStore(stateDirectory: directory.path)
+        _ = store.loadAll()
+        var jobs: [CompactionJob] = []
+        var rounds: [CompactionJob] = []
+        store.compactor = { jobs.append($0) }
+        store.tailCopier = { rounds.append($0) }
+        try store.perform(.setLimit(levels: 2), appId: app, documentId: "doc", now: Time.start)
+        let big = [UInt8](repeating: 7, count: 64 << 10)
+        var index = 0
+        while jobs.isEmpty, index < 200 {
+            try store.perform(.register(actionName: "Step \(index)", undo: big, redo: [1], mergeKey: ""),
+                              appId: app, documentId: "doc", now: Time.start)
+            index += 1
+        }
+        let job = try XCTUnwrap(jobs.first)
+        let queue = DispatchQueue(label: "test-compaction")
+        queue.sync { UndoJournal.runCompaction(job) }
+        // 200 KiB arrive while the snapshot is written, then 100 KiB during the first tail copy.
+        for extra in 0..<3 {
+            try store.perform(.register(actionName: "Late \(extra)", undo: big, redo: [2], mergeKey: ""),
+                              appId: app, documentId: "doc", now: Time.start)
+        }
+        store.finishCompaction(job)
+        XCTAssertEqual(rounds.count, 1, "the tail is copied off the loop first")
+        XCTAssertTrue(job.journal.compacting)
+        queue.sync { UndoJournal.runTailCopy(job) }
+        XCTAssertEqual(job.copied, job.copyTarget)
+        try store.perform(.register(actionName: "Later", undo: [UInt8](repeating: 3, count: 100 << 10), redo: [2], mergeKey: ""),
+                          appId: app, documentId: "doc", now: Time.start)
+        store.finishCompaction(job)
+        XCTAssertEqual(rounds.count, 2, "more than 64 KiB came meanwhile: one more round")
+        queue.sync { UndoJournal.runTailCopy(job) }
+        try store.perform(.undo, appId: app, documentId: "doc", now: Time.start)
+        store.finishCompaction(job)
+        XCTAssertEqual(rounds.count, 2, "a small tail is copied on the loop and the file renamed")
+        XCTAssertFalse(job.journal.compacting)
+        XCTAssertTrue(store.takeProblems().isEmpty)
+        XCTAssertEqual(try directory.journalNames().filter { $0.hasSuffix(".tmp") }, [])
+        store.sync()
+        let state = try XCTUnwrap(reloaded(directory))
+        XCTAssertEqual(state, store.state(appId: app, documentId: "doc"))
+        XCTAssertEqual(state.redoActionName, "Later")
+        XCTAssertEqual(state.undoActionName, "Late 2")
+    }
 }

@@ -545,17 +545,17 @@ final class UndoJournalTests: XCTestCase {
         try store.perform(register, appId: app, documentId: "old", now: Time.start)
         try store.perform(register, appId: app, documentId: "recent", now: Time.start)
         try store.perform(register, appId: app, documentId: "recent", now: Time.start + 20 * Time.day)
-        XCTAssertEqual(store.removeUntouched(olderThanSeconds: 30 * Time.day, now: Time.start + 29 * Time.day), [])
-        XCTAssertEqual(store.removeUntouched(olderThanSeconds: 30 * Time.day, now: Time.start + 30 * Time.day),
-                       [try key("old")])
+        XCTAssertEqual(store.removeUntouched(olderThanSeconds: 30 * Time.day, now: Time.start + 29 * Time.day), 0)
+        XCTAssertEqual(store.removeUntouched(olderThanSeconds: 30 * Time.day, now: Time.start + 30 * Time.day), 1)
+        XCTAssertNil(store.state(appId: app, documentId: "old"))
         XCTAssertEqual(store.documentIds(of: app), ["recent"])
         XCTAssertEqual(try directory.journalNames().count, 1)
         let (again, _) = reloaded(directory)
         XCTAssertEqual(again.documentIds(of: app), ["recent"])
         XCTAssertEqual(again.documents[try key("recent")]?.lastTouched, Time.start + 20 * Time.day,
                        "the time of the last operation survives a restart")
-        XCTAssertEqual(again.removeUntouched(olderThanSeconds: 30 * Time.day, now: Time.start + 50 * Time.day),
-                       [try key("recent")])
+        XCTAssertEqual(again.removeUntouched(olderThanSeconds: 30 * Time.day, now: Time.start + 50 * Time.day), 1)
+        XCTAssertEqual(again.documentCount, 0)
     }
 
     func testTouchedTimeIsJournaledToTheHour() throws {

@@ -8,17 +8,23 @@ extension MenuBusServer {
         Int64(time(nil))
     }
 
-    /// Loads the journals and applies the retention bound; at start.
+    /// Lists the journals (each is read on its document's first use) and
+    /// applies the retention bound; at start.
     func loadUndoDocuments() {
         startBackgroundCompactions()
-        let report = undoStore.loadAll()
+        // Groups left open by a previous run end as each journal is read.
+        undoStore.closesGroupsOnLoad = true
+        let report = undoStore.indexJournals()
         for finding in report.findings { Log.warning("undo journal: \(finding)") }
-        if !report.documents.isEmpty { Log.info("loaded \(report.documents.count) undo documents from \(undoStore.directory)") }
+        if undoStore.documentCount > 0 {
+            Log.info("found \(undoStore.documentCount) undo journals in \(undoStore.directory), read on first use")
+        }
         closeOpenUndoGroups(appId: nil)
         if let days = configuration.undoRetentionDays {
             let removed = undoStore.removeUntouched(olderThanSeconds: Int64(days) * 86_400, now: MenuBusServer.wallClock())
-            if !removed.isEmpty { Log.info("removed \(removed.count) undo documents untouched for \(days) days") }
+            if removed > 0 { Log.info("removed \(removed) undo documents untouched for \(days) days") }
         }
+        logStorageProblems()
     }
 
     /// Storage problems, each logged once per document and cause.
@@ -86,12 +92,28 @@ extension MenuBusServer {
     /// The edit menu's view of a context's document.
     func undoSummary(appId: String, context: PublishedContext) -> UndoSummary? {
         guard let document = context.info.document else { return nil }
+        defer { afterUndoRead() }
         return undoStore.state(appId: appId, documentId: document)?.summary
+    }
+
+    /// A read may have brought a journal into memory (ending groups a
+    /// previous run left open, repairing a torn tail): sync and log that.
+    func afterUndoRead() {
+        guard undoStore.hasUnsyncedWrites || undoStore.hasProblems else { return }
+        scheduleUndoSync()
+        logStorageProblems()
     }
 
     func undoState(caller: String, documentId: String) throws -> DBusValue {
         let app = try registeredApp(caller)
-        guard let state = undoStore.state(appId: app.appId, documentId: documentId) else {
+        defer { afterUndoRead() }
+        let loaded: UndoState?
+        do {
+            loaded = try undoStore.loadState(appId: app.appId, documentId: documentId)
+        } catch {
+            throw error.busError
+        }
+        guard let state = loaded else {
             throw BusError(.noSuchDocument, "documentId: '\(ModelError.quoted(documentId))' has no undo history")
         }
         return MenuBusServer.undoStateValue(state)
@@ -100,6 +122,7 @@ extension MenuBusServer {
     /// `ClearUndo`: the document goes, journal and all.
     func clearUndo(caller: String, documentId: String) throws {
         let app = try registeredApp(caller)
+        defer { afterUndoRead() }
         guard undoStore.state(appId: app.appId, documentId: documentId) != nil else {
             throw BusError(.noSuchDocument, "documentId: '\(ModelError.quoted(documentId))' has no undo history")
         }
@@ -147,6 +170,15 @@ extension MenuBusServer {
         guard let syncer = undoSyncer else { return }
         undoStore.compactor = { [weak self] job in
             syncer.run({ UndoJournal.runCompaction(job) }) {
+                guard let self else { return }
+                self.undoStore.finishCompaction(job)
+                self.logStorageProblems()
+                self.scheduleUndoSync()
+            }
+        }
+        // What was appended while the snapshot was written is copied off the loop too.
+        undoStore.tailCopier = { [weak self] job in
+            syncer.run({ UndoJournal.runTailCopy(job) }) {
                 guard let self else { return }
                 self.undoStore.finishCompaction(job)
                 self.logStorageProblems()

@@ -40,6 +40,11 @@ public final class MenuBusServer {
         public var idleTimeout: Double?
         /// Seconds a declared provider has to start and answer its first `Process`.
         public var providerStartTimeout: Double = 10
+        /// Undo bytes kept in memory, every document together; past it the
+        /// least recently used documents are dropped and read again on use.
+        public var undoMemoryBytes = 256 << 20
+        /// Undo bytes on disk, every journal together; past it a new step is refused.
+        public var undoDiskBytes = 2 << 30
 
         public init(address: String? = nil, deferredTimeout: Double = 3, stateDirectory: String? = nil,
                     undoRetentionDays: Int? = 90) {
@@ -135,7 +140,10 @@ public final class MenuBusServer {
     /// Connects to the bus; throws `BusError` when it cannot.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
-        undoStore = UndoStore(stateDirectory: configuration.stateDirectory)
+        var undoLimits = UndoLimits()
+        undoLimits.memoryBytes = configuration.undoMemoryBytes
+        undoLimits.diskBytes = configuration.undoDiskBytes
+        undoStore = UndoStore(stateDirectory: configuration.stateDirectory, limits: undoLimits)
         if let faults = getenv("MENUBUS_UNDO_FAULTS").map({ String(cString: $0) }), !faults.isEmpty {
             UndoFiles.inject = UndoFiles.faults(from: faults)
             Log.warning("undo journal faults injected: \(faults) (MENUBUS_UNDO_FAULTS, for tests)")

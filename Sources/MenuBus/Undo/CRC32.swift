@@ -1,8 +1,14 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320), the checksum of
 /// zlib, gzip and PNG: `CRC32.checksum("123456789".utf8) == 0xCBF43926`.
 ///
-/// Slicing-by-8 tables, built once: the journal checksums every record it
-/// writes and every record it loads, so this sits on the reload path.
+/// zlib's `crc32` when libz.so.1 can be loaded (about 3.7 GB/s here, four
+/// times the tables'), else slicing-by-8 tables, built once: the journal
+/// checksums every record it writes (on the loop) and every record it
+/// loads, so this sits on the write and reload paths.
 struct CRC32: Hashable, Sendable {
     /// The running value, already finalized (the xor-out applied).
     private(set) var value: UInt32 = 0
@@ -27,6 +33,28 @@ struct CRC32: Hashable, Sendable {
 
     /// Feeds the bytes of a buffer.
     mutating func update(_ buffer: UnsafeRawBufferPointer) {
+        guard let zlib = CRC32.zlib, let base = buffer.baseAddress else {
+            updateWithTables(buffer)
+            return
+        }
+        var offset = 0
+        while offset < buffer.count {
+            let count = min(buffer.count - offset, 1 << 30)
+            value = UInt32(truncatingIfNeeded: zlib(UInt(value), base.assumingMemoryBound(to: UInt8.self) + offset, UInt32(count)))
+            offset += count
+        }
+    }
+
+    /// zlib's `uLong crc32(uLong crc, const Bytef *buf, uInt len)`, which
+    /// takes and gives the finalized value as `value` holds it.
+    typealias ZlibFunction = @convention(c) (UInt, UnsafePointer<UInt8>?, UInt32) -> UInt
+    nonisolated(unsafe) static let zlib: ZlibFunction? = {
+        guard let handle = dlopen("libz.so.1", RTLD_NOW | RTLD_LOCAL), let symbol = dlsym(handle, "crc32") else { return nil }
+        return unsafeBitCast(symbol, to: ZlibFunction.self)
+    }()
+
+    /// The same with the tables (where zlib is missing; tests compare the two).
+    mutating func updateWithTables(_ buffer: UnsafeRawBufferPointer) {
         let table = CRC32.table
         var crc = ~value
         var index = 0

@@ -22,8 +22,35 @@ enum UndoFileName {
     static let maxPrefixBytes = 64
 
     static func name(for key: UndoDocumentKey, probe: Int = 0) -> String {
+        let probeText = probe > 0 ? "-\(probe)" : ""
+        return prefix(of: key.appId) + "-" + hashText(of: key) + probeText + suffix
+    }
+
+    /// The 16 hex digits a key's journal names carry.
+    static func hashText(of key: UndoDocumentKey) -> String {
+        hex(fnv1a(key))
+    }
+
+    /// The prefix and hash of a journal's name (`<prefix>-<hash>[-<n>].undo`);
+    /// nil for a name this store did not make.
+    static func parse(_ name: String) -> (prefix: String, hash: String)? {
+        guard name.hasSuffix(suffix) else { return nil }
+        var parts = name.dropLast(suffix.count).split(separator: "-", omittingEmptySubsequences: false)
+        func isHash(_ part: Substring) -> Bool {
+            part.utf8.count == 16 && part.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
+        }
+        if parts.count >= 3, let last = parts.last, !last.isEmpty, last.utf8.count <= 4,
+           last.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), isHash(parts[parts.count - 2]) {
+            parts.removeLast()
+        }
+        guard parts.count >= 2, let hash = parts.last, isHash(hash) else { return nil }
+        return (parts.dropLast().joined(separator: "-"), String(hash))
+    }
+
+    /// The readable prefix of an app id's journal names.
+    static func prefix(of appId: String) -> String {
         var prefix: [UInt8] = []
-        for byte in key.appId.utf8.prefix(maxPrefixBytes) {
+        for byte in appId.utf8.prefix(maxPrefixBytes) {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                  UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
@@ -33,9 +60,7 @@ enum UndoFileName {
             }
         }
         if prefix.first == UInt8(ascii: ".") { prefix[0] = UInt8(ascii: "_") }
-        let hash = hex(fnv1a(key))
-        let probeText = probe > 0 ? "-\(probe)" : ""
-        return String(decoding: prefix, as: UTF8.self) + "-" + hash + probeText + suffix
+        return String(decoding: prefix, as: UTF8.self)
     }
 
     /// FNV-1a 64 of the app id's length (4 bytes), the app id and the

@@ -130,8 +130,38 @@ enum UndoFiles {
         return names
     }
 
+    /// A directory entry with the size and modification time lstat gives.
+    struct Entry: Hashable, Sendable {
+        var name: String
+        var size: Int
+        var modified: Int64
+    }
+
+    /// The names in a directory with their sizes and modification times
+    /// (seconds), without reading any file: what a lazy start lists.
+    static func listEntries(_ directory: String) throws(UndoFileError) -> [Entry] {
+        guard let dir = opendir(directory) else { throw failure("opendir", directory) }
+        defer { closedir(dir) }
+        let dirFd = dirfd(dir)
+        var entries: [Entry] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name != ".", name != ".." else { continue }
+            var info = stat()
+            if fstatat(dirFd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 {
+                entries.append(Entry(name: name, size: Int(info.st_size), modified: Int64(info.st_mtim.tv_sec)))
+            } else {
+                entries.append(Entry(name: name, size: 0, modified: 0))
+            }
+        }
+        return entries
+    }
+
     /// The whole content of a file.
     static func read(_ path: String) throws(UndoFileError) -> [UInt8] {
+        if let error = injected("read", path) { throw error }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure("open", path) }
         defer { close(fd) }

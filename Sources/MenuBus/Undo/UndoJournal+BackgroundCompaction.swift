@@ -14,6 +14,17 @@ final class CompactionJob: @unchecked Sendable {
     var written = 0
     var fd: Int32 = -1
     var error: UndoFileError?
+    /// The journal's bytes up to here are in the temporary file, synced.
+    var copied: Int
+    /// The end of the next tail copy off the loop.
+    var copyTarget = 0
+    /// Tail copies done off the loop.
+    var tailRounds = 0
+
+    /// Tail copies off the loop before the loop copies what is left itself.
+    static let maxTailRounds = 8
+    /// A tail this small is copied on the loop at once.
+    static let tailOnLoopBytes = 64 << 10
 
     init(document: UndoDocument, journal: UndoJournal) {
         key = document.key
@@ -23,6 +34,7 @@ final class CompactionJob: @unchecked Sendable {
         temporary = base + ".compacting" + UndoFileName.temporarySuffix
         startSize = journal.size
         startRewrites = journal.rewrites
+        copied = journal.size
     }
 }
 
@@ -52,6 +64,28 @@ extension UndoJournal {
         }
     }
 
+    /// Runs on the background queue: the journal's records from `copied` to
+    /// `copyTarget` (appended while the snapshot or the last copy ran)
+    /// after the snapshot, fsynced, so the loop has little left to copy.
+    static func runTailCopy(_ job: CompactionJob) {
+        guard job.error == nil, job.copyTarget > job.copied else { return }
+        do {
+            let tail = try UndoFiles.read(job.journal.path, from: job.copied, count: job.copyTarget - job.copied)
+            try UndoFiles.write(job.fd, tail, path: job.temporary)
+            try UndoFiles.syncData(job.fd, path: job.temporary)
+            job.copied = job.copyTarget
+        } catch {
+            job.error = error
+        }
+    }
+
+    /// On the loop: whether to copy the tail off the loop once more before
+    /// finishing (more than `tailOnLoopBytes` was appended meanwhile).
+    func wantsTailRound(_ job: CompactionJob) -> Bool {
+        job.error == nil && !isBroken && rewrites == job.startRewrites && size >= job.copied
+            && size - job.copied > CompactionJob.tailOnLoopBytes && job.tailRounds < CompactionJob.maxTailRounds
+    }
+
     /// On the loop: the tail written since the snapshot, then the rename.
     /// Throws (and leaves the journal as it was) when any step fails.
     func finishCompaction(_ job: CompactionJob) throws(UndoFileError) {
@@ -70,8 +104,8 @@ extension UndoJournal {
             return
         }
         do {
-            if size > job.startSize {
-                let tail = try UndoFiles.read(path, from: job.startSize, count: size - job.startSize)
+            if size > job.copied {
+                let tail = try UndoFiles.read(path, from: job.copied, count: size - job.copied)
                 try UndoFiles.write(job.fd, tail, path: job.temporary)
                 try UndoFiles.syncData(job.fd, path: job.temporary)
             }

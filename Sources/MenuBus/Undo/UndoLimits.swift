@@ -23,7 +23,17 @@ struct UndoLimits: Hashable, Sendable {
         case groupDepth = "group depth"
         case documentsPerApp = "documents per app"
         case bytesPerDocument = "bytes per document"
+        /// Daemon-wide: undo bytes on disk, every journal together (`--undo-disk-budget`).
+        case diskBytes = "undo bytes on disk"
     }
+
+    /// Undo bytes menubusd keeps in memory, every document together
+    /// (`UndoStack.totalBytes`); past it the least recently used documents
+    /// are dropped from memory and read again from their journals on use.
+    static let defaultMemoryBytes = 256 << 20
+    /// Undo bytes on disk, every journal together; past it a new step or
+    /// document is refused (`LimitExceeded`), nothing stored is lost.
+    static let defaultDiskBytes = 2 << 30
 
     /// Bytes of one `RegisterUndo`'s undo and redo data together. Merged
     /// steps and groups grow past it; the document quota bounds them.
@@ -60,6 +70,10 @@ struct UndoLimits: Hashable, Sendable {
     var payloadBytesPerStep: Int
     /// The byte quota of one document.
     var bytesPerDocument: Int
+    /// Daemon-wide undo bytes in memory (`--undo-memory-budget`).
+    var memoryBytes = UndoLimits.defaultMemoryBytes
+    /// Daemon-wide undo bytes on disk (`--undo-disk-budget`).
+    var diskBytes = UndoLimits.defaultDiskBytes
 
     init(payloadBytesPerStep: Int = UndoLimits.defaultPayloadBytesPerStep,
          bytesPerDocument: Int = UndoLimits.defaultBytesPerDocument) {
@@ -79,6 +93,7 @@ struct UndoLimits: Hashable, Sendable {
         case .groupDepth: Self.maxGroupDepth
         case .documentsPerApp: Self.maxDocumentsPerApp
         case .bytesPerDocument: bytesPerDocument
+        case .diskBytes: diskBytes
         }
     }
 }

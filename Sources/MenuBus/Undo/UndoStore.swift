@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// let store = UndoStore(stateDirectory: stateHome + "/menubus")  // $XDG_STATE_HOME or ~/.local/state
-/// let report = store.loadAll()                         // once, at start; log report.findings
+/// let report = store.indexJournals()                   // once, at start: lists, reads nothing
 /// store.removeUntouched(olderThanSeconds: days * 86_400, now: now)
 ///
 /// // RegisterUndo(documentId, actionName, undoData, redoData, {merge-key}):
@@ -50,6 +50,20 @@
 /// crash can cost the operations of that last interval (at most 100 ms of
 /// them); their records are then missing or torn, and a torn tail is cut
 /// at the next load. Compaction always fsyncs before it renames.
+///
+/// **Lazy loading.** At start only the directory is listed (names, sizes,
+/// modification times); a document's journal is read on its first use
+/// (`makeResident`, called by `perform` and `state`), found by the hash
+/// its file name carries. A damaged or unreadable journal touches only its
+/// own document. `loadAll()` reads every journal at once (tools, tests).
+///
+/// **Budgets, daemon-wide.** `limits.memoryBytes`: past it the least
+/// recently used documents whose journals are synced and not compacting
+/// are dropped from memory and read again from their journals on use.
+/// `limits.diskBytes`: a new step or document whose record would take the
+/// journals past it is refused (`limitExceeded(.diskBytes)`, naming the
+/// flag); nothing stored is lost, and Undo, Redo and the rest still work.
+/// A compaction's temporary file is not counted.
 ///
 /// **Compaction.** After an operation, when a journal is larger than
 /// `compactionFactor` times what a snapshot of the document takes plus
@@ -107,8 +121,49 @@ final class UndoStore {
     private var problems: [UndoStorageProblem] = []
     /// Set by the service to compact off the loop; nil compacts in place.
     var compactor: ((CompactionJob) -> Void)?
+    /// Set by the service to copy a compaction's tail off the loop before
+    /// it finishes (then `finishCompaction` is called again); nil copies on the loop.
+    var tailCopier: ((CompactionJob) -> Void)?
     /// Record bytes of the operation being written, reused.
     private var scratch: [UInt8] = []
+
+    // Lazy loading and the memory budget (see `indexJournals()`).
+
+    /// A journal listed at start and not read yet.
+    struct PendingJournal: Hashable, Sendable {
+        var name: String
+        var prefix: String
+        var size: Int
+        var modified: Int64
+    }
+
+    /// A document dropped from memory for the memory budget; its journal is
+    /// complete and synced, and is read again on use.
+    struct EvictedDocument: Hashable, Sendable {
+        var fileName: String
+        var size: Int
+        var lastTouched: Int64
+        var openGroup: Bool
+    }
+
+    /// Journals not read yet, by the hash in their names ("" for names the store did not make).
+    var pending: [String: [PendingJournal]] = [:]
+    var pendingCount = 0
+    var pendingBytes = 0
+    /// Pending journals by the app id prefix of their names.
+    var pendingByPrefix: [String: Int] = [:]
+    /// Documents dropped from memory, read again on use.
+    private(set) var evicted: [UndoDocumentKey: EvictedDocument] = [:]
+    private var evictedBytes = 0
+    /// `UndoStack.totalBytes` of every document in memory.
+    private(set) var memoryBytes = 0
+    private var useTick: UInt64 = 0
+    private var lastUse: [UndoDocumentKey: UInt64] = [:]
+    /// Journals read whole so far (a seam for tests: a lazy start reads none).
+    var journalsRead = 0
+    /// End the open groups of a document read from a journal the first
+    /// time (the service sets it: no app of a previous run can end them).
+    var closesGroupsOnLoad = false
 
     /// A store over `<stateDirectory>/undo`; nothing is read until `loadAll()`.
     init(stateDirectory: String, limits: UndoLimits = UndoLimits()) {
@@ -127,18 +182,38 @@ final class UndoStore {
     /// The state of a document; nil when the app has no such document.
     func state(appId: String, documentId: String) -> UndoState? {
         guard let key = try? UndoDocumentKey(appId: appId, documentId: documentId) else { return nil }
+        try? makeResident(key)
         return documents[key]?.stack.state
     }
 
-    /// The ids of the documents an app id holds, sorted.
-    func documentIds(of appId: String) -> [String] {
-        documents.keys.filter { $0.appId == appId }.map(\.documentId).sorted()
+    /// The state of a document, reading its journal if it is not in
+    /// memory; nil when the app has no such document; a storage error when
+    /// its journal cannot be read.
+    func loadState(appId: String, documentId: String) throws(UndoError) -> UndoState? {
+        let key = try UndoDocumentKey(appId: appId, documentId: documentId)
+        try makeResident(key)
+        return documents[key]?.stack.state
     }
 
-    var documentCount: Int { documents.count }
+    /// The ids of the documents an app id holds, sorted (reads the journals
+    /// not read yet whose names carry the app id's prefix).
+    func documentIds(of appId: String) -> [String] {
+        loadPending(prefix: UndoFileName.prefix(of: appId))
+        return (Array(documents.keys) + Array(evicted.keys)).filter { $0.appId == appId }.map(\.documentId).sorted()
+    }
+
+    /// Documents in memory, dropped from memory, and journals not read yet.
+    var documentCount: Int { documents.count + evicted.count + pendingCount }
+
+    /// Bytes of every journal: those in memory, dropped and not read yet.
+    var diskBytes: Int {
+        documents.values.reduce(0) { $0 + $1.journal.size } + evictedBytes + pendingBytes
+    }
 
     /// Some journal has writes that are not yet durable: call `sync()`.
     var hasUnsyncedWrites: Bool { !unsynced.isEmpty || directoryNeedsSync }
+
+    var hasProblems: Bool { !problems.isEmpty }
 
     /// Problems since the last call (sync, compaction, removal), for the log.
     func takeProblems() -> [UndoStorageProblem] {
@@ -156,7 +231,7 @@ final class UndoStore {
         let key = try UndoDocumentKey(appId: appId, documentId: documentId)
         if !loaded {
             // Without knowing the journals on disk, a new one could duplicate a document.
-            let report = loadAll()
+            let report = indexJournals()
             absorb(report)
             guard loaded else {
                 let failure = report.findings.lazy.compactMap { finding -> UndoFileError? in
@@ -166,16 +241,22 @@ final class UndoStore {
                 throw failure.undoError
             }
         }
+        try makeResident(key)
         guard let index = documents.index(forKey: key) else {
-            return try create(key, with: operation, now: now)
+            let outcome = try create(key, with: operation, now: now)
+            noteUse(key)
+            enforceMemoryBudget(keeping: key)
+            return outcome
         }
         let before = documents.values[index].stack.state
+        let bytesBefore = documents.values[index].stack.totalBytes
         try documents.values[index].stack.check(operation)
         let journal = documents.values[index].journal
         let touch = Self.needsTouch(documents.values[index].journaledTouch, now)
         scratch.removeAll(keepingCapacity: true)
         if touch { UndoRecord.touched(now).encode(into: &scratch) }
         UndoRecord.operation(operation).encode(into: &scratch)
+        if case .register = operation { try checkDiskBudget(adding: scratch.count, field: "undoData") }
         do {
             if journal.isBroken { try journal.rewrite(documents.values[index]) }
             try journal.append(scratch)
@@ -194,8 +275,11 @@ final class UndoStore {
         }
         documents.values[index].lastTouched = now
         if touch { documents.values[index].journaledTouch = now }
+        memoryBytes += documents.values[index].stack.totalBytes - bytesBefore
         compactIfNeeded(at: index)
         let after = documents.values[index].stack.state
+        noteUse(key)
+        enforceMemoryBudget(keeping: key)
         return Outcome(move: move, state: after, stateChanged: after != before)
     }
 
@@ -204,6 +288,9 @@ final class UndoStore {
     /// they would block Undo forever. Returns the documents changed.
     func closeOpenGroups(appId: String?, now: Int64) -> [(key: UndoDocumentKey, state: UndoState)] {
         var changed: [(key: UndoDocumentKey, state: UndoState)] = []
+        for (key, gone) in evicted where gone.openGroup && (appId == nil || key.appId == appId) {
+            try? makeResident(key)
+        }
         let open = documents.filter { (appId == nil || $0.key.appId == appId) && $0.value.stack.groupDepth > 0 }.keys
         for key in open.sorted(by: { ($0.appId, $0.documentId) < ($1.appId, $1.documentId) }) {
             var state: UndoState?
@@ -224,15 +311,35 @@ final class UndoStore {
     }
 
     /// Removes every document whose last operation is `seconds` or more
-    /// before `now`; returns their keys.
+    /// before `now`; returns how many. A journal not read yet is judged by
+    /// its modification time (every operation writes to it), so none is read.
     @discardableResult
-    func removeUntouched(olderThanSeconds seconds: Int64, now: Int64) -> [UndoDocumentKey] {
-        let stale = documents.values.filter { document in
-            let (age, overflow) = now.subtractingReportingOverflow(document.lastTouched)
+    func removeUntouched(olderThanSeconds seconds: Int64, now: Int64) -> Int {
+        func isStale(_ time: Int64) -> Bool {
+            let (age, overflow) = now.subtractingReportingOverflow(time)
             return !overflow && age >= seconds
-        }.map(\.key)
+        }
+        let stale = documents.values.filter { isStale($0.lastTouched) }.map(\.key)
+            + evicted.filter { isStale($0.value.lastTouched) }.map(\.key)
         for key in stale { remove(key) }
-        return stale.sorted { ($0.appId, $0.documentId) < ($1.appId, $1.documentId) }
+        var removed = stale.count
+        for (hash, files) in pending {
+            for file in files where isStale(file.modified) && !file.prefix.isEmpty {
+                do {
+                    try UndoFiles.remove(directory + "/" + file.name)
+                } catch {
+                    problems.append(UndoStorageProblem(activity: "removal", key: nil, error: error))
+                    continue
+                }
+                dropPending(file, hash: hash)
+                fileNames.remove(file.name)
+                fileNames.remove(file.name + ".damaged")
+                try? UndoFiles.remove(directory + "/" + file.name + ".damaged")
+                directoryNeedsSync = true
+                removed += 1
+            }
+        }
+        return removed
     }
 
     /// Makes every write so far durable: fdatasync of each journal written
@@ -274,6 +381,7 @@ final class UndoStore {
             }
         }
         unsynced = unsynced.filter { documents[$0].map { $0.journal.hasUnsyncedWrites || $0.journal.isBroken } == true }
+        enforceMemoryBudget(keeping: lastUse.max { $0.value < $1.value }?.key)
         if directoryNeedsSync {
             do {
                 try UndoFiles.syncDirectory(directory)
@@ -284,6 +392,126 @@ final class UndoStore {
             }
         }
         return succeeded
+    }
+
+    // MARK: Lazy loading and the budgets
+
+    /// Brings a document into memory if its journal is on disk: dropped
+    /// for the memory budget, or not read yet (then every pending journal
+    /// whose name carries its hash is read). Nothing when there is none.
+    func makeResident(_ key: UndoDocumentKey) throws(UndoError) {
+        guard documents[key] == nil else { return }
+        if let gone = evicted[key] {
+            let result = load(gone.fileName, counted: true)
+            if documents[key] == nil {
+                throw (result.readError ?? .io("read", directory + "/" + gone.fileName)).undoError(for: key)
+            }
+            evicted[key] = nil
+            evictedBytes -= gone.size
+            noteUse(key)
+            enforceMemoryBudget(keeping: key)
+            return
+        }
+        guard let files = pending[UndoFileName.hashText(of: key)] else { return }
+        var readError: UndoFileError?
+        for file in files.sorted(by: { $0.name < $1.name }) {
+            if let error = loadPendingJournal(file) { readError = error }
+        }
+        if documents[key] == nil, let readError { throw readError.undoError(for: key) }
+        if documents[key] != nil { noteUse(key) }
+        enforceMemoryBudget(keeping: key)
+    }
+
+    /// Reads one pending journal; a read error leaves it pending.
+    @discardableResult
+    func loadPendingJournal(_ file: PendingJournal) -> UndoFileError? {
+        let result = load(file.name, counted: false)
+        if let error = result.readError {
+            problems.append(UndoStorageProblem(activity: "loading", key: nil, error: error,
+                                               detail: "\(file.name): \(error)"))
+            return error
+        }
+        dropPending(file, hash: UndoFileName.parse(file.name)?.hash ?? "")
+        if let finding = result.finding {
+            var error: UndoFileError?
+            if case let .failed(failure) = finding.kind { error = failure }
+            problems.append(UndoStorageProblem(activity: "loading", key: finding.key, error: error,
+                                               detail: finding.description))
+        }
+        if let key = result.key, closesGroupsOnLoad {
+            while let document = documents[key], document.stack.groupDepth > 0 {
+                guard (try? perform(.endGroup, appId: key.appId, documentId: key.documentId,
+                                    now: document.lastTouched)) != nil else { break }
+            }
+        }
+        return nil
+    }
+
+    /// Reads every pending journal whose name carries `prefix`.
+    func loadPending(prefix: String) {
+        let files = pending.values.joined().filter { $0.prefix == prefix }
+        for file in files.sorted(by: { $0.name < $1.name }) {
+            loadPendingJournal(file)
+            enforceMemoryBudget(keeping: nil)
+        }
+    }
+
+    func addPending(_ entry: UndoFiles.Entry) {
+        let parsed = UndoFileName.parse(entry.name)
+        let file = PendingJournal(name: entry.name, prefix: parsed?.prefix ?? "", size: entry.size,
+                                  modified: entry.modified)
+        pending[parsed?.hash ?? "", default: []].append(file)
+        pendingCount += 1
+        pendingBytes += entry.size
+        pendingByPrefix[file.prefix, default: 0] += 1
+    }
+
+    func dropPending(_ file: PendingJournal, hash: String) {
+        guard var files = pending[hash], let index = files.firstIndex(of: file) else { return }
+        files.remove(at: index)
+        pending[hash] = files.isEmpty ? nil : files
+        pendingCount -= 1
+        pendingBytes -= file.size
+        pendingByPrefix[file.prefix, default: 1] -= 1
+        if pendingByPrefix[file.prefix] == 0 { pendingByPrefix[file.prefix] = nil }
+    }
+
+    private func noteUse(_ key: UndoDocumentKey) {
+        useTick += 1
+        lastUse[key] = useTick
+    }
+
+    /// Refuses a write that would take the journals past the disk budget.
+    private func checkDiskBudget(adding bytes: Int, field: String) throws(UndoError) {
+        let used = diskBytes
+        guard used + bytes > limits.diskBytes else { return }
+        throw UndoError(kind: .limitExceeded(.diskBytes), field: field,
+                        message: "\(used + bytes) is over menubusd's budget of \(limits.diskBytes) \(UndoLimits.Bound.diskBytes.rawValue) (--undo-disk-budget); nothing was stored, clear some undo documents first")
+    }
+
+    /// Drops the least recently used documents from memory until the
+    /// memory budget holds, never `keeping` nor a document whose journal
+    /// has writes not yet synced, is broken or is being compacted (those
+    /// go at a later call).
+    func enforceMemoryBudget(keeping: UndoDocumentKey? = nil) {
+        guard memoryBytes > limits.memoryBytes else { return }
+        let candidates = documents.keys.filter { $0 != keeping }
+            .sorted { lastUse[$0, default: 0] < lastUse[$1, default: 0] }
+        for key in candidates {
+            guard memoryBytes > limits.memoryBytes else { break }
+            guard let document = documents[key], !unsynced.contains(key) else { continue }
+            let journal = document.journal
+            guard !journal.compacting, !journal.isBroken, !journal.hasUnsyncedWrites else { continue }
+            journal.closeFile()
+            documents[key] = nil
+            openJournals.removeAll { $0 == key }
+            lastUse[key] = nil
+            memoryBytes -= document.stack.totalBytes
+            evicted[key] = EvictedDocument(fileName: journal.fileName, size: journal.size,
+                                           lastTouched: document.lastTouched,
+                                           openGroup: document.stack.groupDepth > 0)
+            evictedBytes += journal.size
+        }
     }
 
     /// Syncs and closes every journal (at shutdown).
@@ -304,7 +532,13 @@ final class UndoStore {
         guard operation.createsDocument else {
             throw UndoError(kind: .noSuchDocument, field: "documentId", message: "the app has no such undo document")
         }
-        let count = documentCounts[key.appId, default: 0]
+        let prefix = UndoFileName.prefix(of: key.appId)
+        var count = documentCounts[key.appId, default: 0] + pendingByPrefix[prefix, default: 0]
+        if count >= UndoLimits.maxDocumentsPerApp, pendingByPrefix[prefix] != nil {
+            // Journals not read yet may belong to another app id with the same prefix.
+            loadPending(prefix: prefix)
+            count = documentCounts[key.appId, default: 0]
+        }
         guard count < UndoLimits.maxDocumentsPerApp else {
             throw .limit(.documentsPerApp, field: "documentId", value: count + 1, limit: UndoLimits.maxDocumentsPerApp)
         }
@@ -323,6 +557,12 @@ final class UndoStore {
         UndoRecord.touched(now).encode(into: &scratch)
         UndoRecord.operation(operation).encode(into: &scratch)
         do {
+            try checkDiskBudget(adding: scratch.count, field: "documentId")
+        } catch {
+            try? journal.removeFiles()
+            throw error
+        }
+        do {
             try journal.append(scratch)
         } catch {
             try? journal.removeFiles()
@@ -330,6 +570,7 @@ final class UndoStore {
         }
         let move = try stack.perform(operation)
         documents[key] = UndoDocument(key: key, stack: stack, lastTouched: now, journaledTouch: now, journal: journal)
+        memoryBytes += stack.totalBytes
         documentCounts[key.appId, default: 0] += 1
         fileNames.insert(journal.fileName)
         noteWrite(key, journal)
@@ -370,7 +611,24 @@ final class UndoStore {
 
     @discardableResult
     private func remove(_ key: UndoDocumentKey) -> Bool {
+        if documents[key] == nil, let gone = evicted.removeValue(forKey: key) {
+            evictedBytes -= gone.size
+            documentCounts[key.appId, default: 1] -= 1
+            if documentCounts[key.appId] == 0 { documentCounts[key.appId] = nil }
+            do {
+                try UndoFiles.remove(directory + "/" + gone.fileName)
+                try? UndoFiles.remove(directory + "/" + gone.fileName + ".damaged")
+                fileNames.remove(gone.fileName)
+                fileNames.remove(gone.fileName + ".damaged")
+            } catch {
+                problems.append(UndoStorageProblem(activity: "removal", key: key, error: error))
+            }
+            directoryNeedsSync = true
+            return true
+        }
         guard let document = documents.removeValue(forKey: key) else { return false }
+        memoryBytes -= document.stack.totalBytes
+        lastUse[key] = nil
         documentCounts[key.appId, default: 1] -= 1
         if documentCounts[key.appId] == 0 { documentCounts[key.appId] = nil }
         openJournals.removeAll { $0 == key }
@@ -404,6 +662,12 @@ final class UndoStore {
             try? UndoFiles.remove(job.temporary)
             return
         }
+        if let tailCopier, journal.wantsTailRound(job) {
+            job.copyTarget = journal.size
+            job.tailRounds += 1
+            tailCopier(job)
+            return
+        }
         do {
             try journal.finishCompaction(job)
         } catch {
@@ -431,6 +695,7 @@ final class UndoStore {
 
     func dropSyncedKeys() {
         unsynced = unsynced.filter { documents[$0].map { $0.journal.hasUnsyncedWrites || $0.journal.isBroken } == true }
+        enforceMemoryBudget(keeping: lastUse.max { $0.value < $1.value }?.key)
     }
 
     // MARK: For loading (UndoStore+Loading.swift)
@@ -454,10 +719,12 @@ final class UndoStore {
         fileNames.remove(name)
     }
 
-    /// Takes a loaded document.
-    func adopt(_ document: UndoDocument) {
+    /// Takes a loaded document (`counted`: already counted, read again after being dropped).
+    func adopt(_ document: UndoDocument, counted: Bool = false) {
         documents[document.key] = document
-        documentCounts[document.key.appId, default: 0] += 1
+        memoryBytes += document.stack.totalBytes
+        noteUse(document.key)
+        if !counted { documentCounts[document.key.appId, default: 0] += 1 }
     }
 
     /// Findings of a load `perform` had to do (no `loadAll()` first) go to the problems.
