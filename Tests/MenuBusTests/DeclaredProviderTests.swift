@@ -177,6 +177,26 @@ final class DeclaredProviderTests: BusTestCase {
                        "Сделать прописными")
     }
 
+    func testARunningBundledProviderKeepsTheTranslatedTitle() throws {
+        try installKeyFile("org.menubus.TextTransforms.Uppercase.provider")
+        let russian = { (text: String) in text.replacingOccurrences(of: "LANG=C.UTF-8", with: "LANG=ru_RU.UTF-8") }
+        try writeService("org.menubus.TextTransforms", exec: russian(providerExec("text")))
+        _ = try startDaemon(["--provider-start-timeout", "10"],
+                            extraEnvironment: environment.merging(["LANG": "ru_RU.UTF-8"]) { $1 })
+        let app = try editor(text: "abc")
+        var commands: [CommandInvocation] = []
+        app.onCommand = { commands.append($0) }
+        let id = "org.menubus.TextTransforms.Uppercase"
+        let menu = try app.present(contextId: "f", kind: .edit)
+        try app.activate(menu, itemId: "menubus:provider:\(id)")
+        XCTAssertTrue(pump([app], timeout: 20) { !commands.isEmpty })
+        XCTAssertEqual(commands.first?.arguments["undo-name"], .string("Сделать прописными"))
+        XCTAssertTrue(eventually { (try? app.listProviders().first { $0.id == id }?.properties["running"]) == .boolean(true) },
+                      "the started provider registered")
+        XCTAssertEqual(try app.editMenu(contextId: "f").element("menubus:provider:\(id)")?.title, "Сделать прописными",
+                       "the running provider registered the translated title, not the English one")
+    }
+
     // MARK: Policy
 
     func testDisablingThroughTheCommandLineRemovesItFromAnOpenMenu() throws {
