@@ -533,10 +533,11 @@ final class DeclaredProviderTests: BusTestCase {
         XCTAssertTrue(try eventually(timeout: 10) { try self.isRunning("org.freedesktop.portal.Desktop") })
         let app = try editor(text: "portal test", editable: false)
         let menu = try app.present(contextId: "f", kind: .edit)
-        try app.activate(menu, itemId: "menubus:search-web")
+        try app.activate(menu, itemId: "menubus:search-web", platformData: ["activation-token": .string("menubus-token-5678")])
         func read(_ url: URL) -> String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
         XCTAssertTrue(pump([app], timeout: 20) { !read(portalRecord).isEmpty })
-        XCTAssertEqual(read(portalRecord), "https://duckduckgo.com/?q=portal%20test\n")
+        XCTAssertEqual(read(portalRecord), "https://duckduckgo.com/?q=portal%20test activation_token=menubus-token-5678\n",
+                       "the activation token of the choice goes to the portal")
         XCTAssertEqual(read(xdgRecord), "", "xdg-open is only the fallback")
     }
 
