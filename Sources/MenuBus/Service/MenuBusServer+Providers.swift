@@ -150,6 +150,10 @@ extension MenuBusServer {
             }
             guard text.utf8.count <= Limits.maxSelectionTextBytes else {
                 Log.warning("\(app.appId) GetSelectedText returned more than \(Limits.maxSelectionTextBytes) bytes; not sent to \(provider.info.id)")
+                if let answer {
+                    self?.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: "",
+                                             error: BusError.limitExceeded("the selected text is more than \(Limits.maxSelectionTextBytes) bytes").summary)
+                }
                 return
             }
             process(text)
