@@ -5,7 +5,8 @@ enum Present {
     static let command = CommandLineTool.Command(
         name: "present", summary: "present a menu and print it on every change",
         usage: """
-            Usage: menubus-cli present APP CONTEXT [--edit] [--changes N] [--follow] [--json]
+            Usage: menubus-cli present APP CONTEXT [--edit] [--changes N] [--follow]
+                                       [--wait-result SECONDS] [--json]
 
             Presents the context (or edit) menu of CONTEXT as a live menu object,
             prints its path and layout, then prints every LayoutChanged until the
@@ -15,6 +16,12 @@ enum Present {
             menubusd leaves the bus the menu is reported closed; with --follow
             the menu is presented again once menubusd is back and the app has
             published CONTEXT again.
+
+            A provider chosen from the menu whose answer cannot go into the app
+            (Translate on read-only text) answers this command: its
+            ProviderResult is printed ("Result PROVIDER", then the text). The
+            menu closes when the choice is made and the answer comes later:
+            --wait-result keeps waiting up to SECONDS after Closed for one.
 
             """,
         run: run)
@@ -26,10 +33,23 @@ enum Present {
             guard let n = Int(value), n >= 0 else { throw UsageError("--changes needs a whole number") }
             return n
         }
+        let waitResult = try arguments.option("--wait-result").map { value -> Double in
+            guard let seconds = Double(value), seconds >= 0, seconds <= 3600 else {
+                throw UsageError("--wait-result needs a number of seconds (0 to 3600)")
+            }
+            return seconds
+        } ?? 0
         let app = try arguments.required("APP")
         let context = try arguments.required("CONTEXT")
         try arguments.finish()
         let client = try CommandLineTool.connect(options)
+        var results = 0
+        var shown: Set<PresentedMenu> = []
+        try client.observeProviderResults { result in
+            guard shown.contains(result.menu) else { return }
+            results += 1
+            printResult(result, options: options)
+        }
         var changes = 0
         var closed = false
         var lostDaemon = false
@@ -50,6 +70,7 @@ enum Present {
         func presentOnce() throws {
             let menu = try client.present(owner: app, contextId: context, kind: edit ? .edit : .context)
             presented = menu
+            shown.insert(menu)
             print(try client.layout(of: menu), path: menu.path.rawValue, options: options, heading: "Presented")
         }
         try presentOnce()
@@ -70,7 +91,24 @@ enum Present {
             }
             lostDaemon = false
         }
+        if closed, waitResult > 0, results == 0 {
+            client.run(until: { results > 0 || !client.isConnected }, timeout: waitResult)
+        }
         return 0
+    }
+
+    static func printResult(_ result: ProviderResult, options: CommandLineTool.Options) {
+        if options.json {
+            var fields = "\"event\": \"ProviderResult\", \"path\": \(MenuJSON.quote(result.menu.path.rawValue)), "
+                + "\"provider\": \(MenuJSON.quote(result.providerId)), \"text\": \(MenuJSON.quote(result.text))"
+            if let error = result.error { fields += ", \"error\": \(MenuJSON.quote(error))" }
+            Output.out("{\(fields)}\n")
+        } else if let error = result.error {
+            Output.out(Output.styled("Result \(result.providerId) failed", .yellow) + ": \(error)\n")
+        } else {
+            Output.out(Output.styled("Result \(result.providerId)", .bold) + "\n" + result.text
+                       + (result.text.hasSuffix("\n") ? "" : "\n"))
+        }
     }
 
     static func print(_ layout: Menu, path: String, options: CommandLineTool.Options, heading: String) {

@@ -51,8 +51,8 @@ struct SearchWeb {
         return nil
     }
 
-    func register(onRequest: @escaping () -> Void) throws {
-        let description = ProviderDescription(id: SearchWeb.id, title: "Search Web", icon: "edit-find",
+    func register(titles: [String: String] = [:], onRequest: @escaping () -> Void) throws {
+        let description = ProviderDescription(id: SearchWeb.id, title: titles[SearchWeb.id] ?? "Search Web", icon: "edit-find",
                                               role: "search-web")
         try client.registerProvider(description) { text, context in
             onRequest()

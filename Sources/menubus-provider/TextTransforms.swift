@@ -24,9 +24,12 @@ enum TextTransforms {
                   icon: "view-sort-ascending") { sortLines($0) },
     ]
 
-    static func register(_ client: MenuBusClient, onRequest: @escaping () -> Void) throws {
+    /// `titles`: the key files' titles in the user's language, by id.
+    static func register(_ client: MenuBusClient, titles: [String: String] = [:],
+                         onRequest: @escaping () -> Void) throws {
         for transform in all {
-            let description = ProviderDescription(id: transform.id, title: transform.title, icon: transform.icon,
+            let description = ProviderDescription(id: transform.id, title: titles[transform.id] ?? transform.title,
+                                                  icon: transform.icon,
                                                   returnsText: true, requiresEditable: true)
             try client.registerProvider(description) { text, _ in
                 onRequest()

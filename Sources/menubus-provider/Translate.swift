@@ -46,8 +46,9 @@ struct Translate {
         return pairs.first
     }
 
-    func register(_ client: MenuBusClient, onRequest: @escaping () -> Void) throws {
-        let description = ProviderDescription(id: Translate.id, title: "Translate", icon: "accessories-dictionary",
+    func register(_ client: MenuBusClient, titles: [String: String] = [:], onRequest: @escaping () -> Void) throws {
+        let description = ProviderDescription(id: Translate.id, title: titles[Translate.id] ?? "Translate",
+                                              icon: "accessories-dictionary",
                                               role: "translate", returnsText: true)
         try client.registerProvider(description) { text, _ in
             onRequest()

@@ -66,23 +66,25 @@ do {
 }
 
 var lastRequest = Date()
+// The titles menubusd offered from the key files, in the same language.
+let titles = DeclaredTitles.read(environment: environment)
 let busName: String
 do {
     switch kind {
     case "text":
         busName = TextTransforms.busName
-        try TextTransforms.register(client) { lastRequest = Date() }
+        try TextTransforms.register(client, titles: titles) { lastRequest = Date() }
     case "search-web":
         busName = SearchWeb.busName
         let search = SearchWeb(engine: try options["--engine"] ?? SearchWeb.configuredEngine(environment: environment),
                                client: client, environment: environment)
-        try search.register { lastRequest = Date() }
+        try search.register(titles: titles) { lastRequest = Date() }
     case "translate":
         busName = Translate.busName
         guard let pair = try options["--pair"] ?? Translate.configuredPair(environment: environment) else {
             fail("no Apertium language pair is installed (apt install apertium-eng-spa, for one)", status: 1)
         }
-        try Translate(pair: pair).register(client) { lastRequest = Date() }
+        try Translate(pair: pair).register(client, titles: titles) { lastRequest = Date() }
     default:
         fail("unknown provider '\(kind)': text, search-web or translate")
     }

@@ -177,6 +177,26 @@ final class DeclaredProviderTests: BusTestCase {
                        "Сделать прописными")
     }
 
+    func testARunningBundledProviderKeepsTheTranslatedTitle() throws {
+        try installKeyFile("org.menubus.TextTransforms.Uppercase.provider")
+        let russian = { (text: String) in text.replacingOccurrences(of: "LANG=C.UTF-8", with: "LANG=ru_RU.UTF-8") }
+        try writeService("org.menubus.TextTransforms", exec: russian(providerExec("text")))
+        _ = try startDaemon(["--provider-start-timeout", "10"],
+                            extraEnvironment: environment.merging(["LANG": "ru_RU.UTF-8"]) { $1 })
+        let app = try editor(text: "abc")
+        var commands: [CommandInvocation] = []
+        app.onCommand = { commands.append($0) }
+        let id = "org.menubus.TextTransforms.Uppercase"
+        let menu = try app.present(contextId: "f", kind: .edit)
+        try app.activate(menu, itemId: "menubus:provider:\(id)")
+        XCTAssertTrue(pump([app], timeout: 20) { !commands.isEmpty })
+        XCTAssertEqual(commands.first?.arguments["undo-name"], .string("Сделать прописными"))
+        XCTAssertTrue(eventually { (try? app.listProviders().first { $0.id == id }?.properties["running"]) == .boolean(true) },
+                      "the started provider registered")
+        XCTAssertEqual(try app.editMenu(contextId: "f").element("menubus:provider:\(id)")?.title, "Сделать прописными",
+                       "the running provider registered the translated title, not the English one")
+    }
+
     // MARK: Policy
 
     func testDisablingThroughTheCommandLineRemovesItFromAnOpenMenu() throws {
@@ -513,10 +533,11 @@ final class DeclaredProviderTests: BusTestCase {
         XCTAssertTrue(try eventually(timeout: 10) { try self.isRunning("org.freedesktop.portal.Desktop") })
         let app = try editor(text: "portal test", editable: false)
         let menu = try app.present(contextId: "f", kind: .edit)
-        try app.activate(menu, itemId: "menubus:search-web")
+        try app.activate(menu, itemId: "menubus:search-web", platformData: ["activation-token": .string("menubus-token-5678")])
         func read(_ url: URL) -> String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
         XCTAssertTrue(pump([app], timeout: 20) { !read(portalRecord).isEmpty })
-        XCTAssertEqual(read(portalRecord), "https://duckduckgo.com/?q=portal%20test\n")
+        XCTAssertEqual(read(portalRecord), "https://duckduckgo.com/?q=portal%20test activation_token=menubus-token-5678\n",
+                       "the activation token of the choice goes to the portal")
         XCTAssertEqual(read(xdgRecord), "", "xdg-open is only the fallback")
     }
 
@@ -559,6 +580,108 @@ final class DeclaredProviderTests: BusTestCase {
         XCTAssertTrue(pump([app], timeout: 30) { !commands.isEmpty }, daemon.stderrText)
         XCTAssertEqual(commands.first?.arguments["text"], .string("La casa es grande. Me gustan las manzanas verdes."))
         XCTAssertEqual(commands.first?.arguments["undo-name"], .string("Translate"))
+    }
+
+    /// Translate from Spanish for a Spanish-speaking user, started by activation.
+    private func installSpanishTranslate() throws -> RunningProcess {
+        guard FileManager.default.fileExists(atPath: "/usr/share/apertium/modes/eng-spa.mode") else {
+            throw XCTSkip("apertium-eng-spa is not installed (scripts/setup installs it)")
+        }
+        try installKeyFile("org.menubus.Translate.provider")
+        let exec = providerExec("translate").replacingOccurrences(of: "LANG=C.UTF-8", with: "LANG=es_ES.UTF-8")
+        try writeService("org.menubus.Translate", exec: exec)
+        return try startDeclaredDaemon()
+    }
+
+    func testTranslateOfReadOnlyTextAnswersThePresenterAlone() throws {
+        let daemon = try installSpanishTranslate()
+        let app = try editor(text: "The house is big.", editable: false)
+        var commands: [CommandInvocation] = []
+        app.onCommand = { commands.append($0) }
+        var ownerHeard: [ProviderResult] = [], presenterHeard: [ProviderResult] = [], thirdHeard: [ProviderResult] = []
+        try app.observeProviderResults { ownerHeard.append($0) }
+        let presenter = try client(), third = try client()
+        try presenter.observeProviderResults { presenterHeard.append($0) }
+        try third.observeProviderResults { thirdHeard.append($0) }
+        // The third connection watches every signal menubusd broadcasts, too.
+        var broadcast: [String] = []
+        try third.observeMenus({ _, _ in }, closed: { _ in broadcast.append("Closed") })
+
+        let menu = try presenter.present(owner: "org.example.Editor", contextId: "f", kind: .edit)
+        XCTAssertNotNil(try presenter.layout(of: menu).element("menubus:translate"), "Translate offered for read-only text")
+        try presenter.activate(menu, itemId: "menubus:translate")
+        XCTAssertTrue(pump([presenter, app, third], timeout: 30) { !presenterHeard.isEmpty }, daemon.stderrText)
+        let result = try XCTUnwrap(presenterHeard.first)
+        XCTAssertEqual(result.text, "La casa es grande.")
+        XCTAssertEqual(result.providerId, "org.menubus.Translate")
+        XCTAssertEqual(result.menu, menu)
+        XCTAssertEqual(result.contextId, "f")
+        XCTAssertEqual(result.title, "Translate")
+        XCTAssertNil(result.error)
+        _ = pump([presenter, app, third], timeout: 0.5) { false }
+        XCTAssertEqual(broadcast, ["Closed"], "the third connection hears the menu's broadcast signals")
+        XCTAssertTrue(thirdHeard.isEmpty, "a connection that did not present or choose hears nothing")
+        XCTAssertTrue(ownerHeard.isEmpty, "the presenter chose: the owner is not told")
+        XCTAssertTrue(commands.isEmpty, "nothing goes into a read-only context")
+        XCTAssertEqual(presenterHeard.count, 1)
+    }
+
+    func testPresentPrintsTheResultOfAChoiceByTheOwner() throws {
+        _ = try installSpanishTranslate()
+        let app = try editor(text: "I like green apples.", editable: false)
+        var presented: String?
+        app.onMenuPresented = { _, _, path in presented = path }
+        var ownerHeard: [ProviderResult] = []
+        try app.observeProviderResults { ownerHeard.append($0) }
+        let present = try bus.start("menubus-cli", ["present", "org.example.Editor", "f", "--edit", "--wait-result", "30"],
+                                    extraEnvironment: environment)
+        // The command has printed the menu (it read the layout) before the owner chooses.
+        XCTAssertTrue(pump([app], timeout: 10) { presented != nil && present.stdoutText.contains("Presented") },
+                      present.stderrText)
+        try app.activate(PresentedMenu(path: ObjectPath(stringLiteral: try XCTUnwrap(presented))), itemId: "menubus:translate")
+        XCTAssertTrue(pump([app], timeout: 30) { !present.isRunning }, present.stdoutText + present.stderrText)
+        let output = try present.wait(timeout: 5)
+        XCTAssertEqual(output.status, 0, output.stderr)
+        XCTAssertTrue(output.stdout.contains("Result org.menubus.Translate\nMe gustan las manzanas verdes.\n"), output.stdout)
+        XCTAssertEqual(ownerHeard.first?.text, "Me gustan las manzanas verdes.", "the owner chose: it hears the answer too")
+    }
+
+    func testAFailedProviderTellsThePresenterWhy() throws {
+        try writeKeyFile("org.example.Fails.provider", "[MenuBus Provider]\nId=org.example.Fails\nTitle=Fails\nReturnsText=true\nDBusName=org.example.Fails\n")
+        try writeService("org.example.Fails", exec: "/bin/false")
+        _ = try startDeclaredDaemon(startTimeout: 5)
+        let app = try editor(text: "abc", editable: false)
+        let presenter = try client()
+        var heard: [ProviderResult] = []
+        try presenter.observeProviderResults { heard.append($0) }
+        let menu = try presenter.present(owner: "org.example.Editor", contextId: "f", kind: .edit)
+        try presenter.activate(menu, itemId: "menubus:provider:org.example.Fails")
+        XCTAssertTrue(pump([presenter, app], timeout: 8) { !heard.isEmpty })
+        XCTAssertEqual(heard.first?.text, "")
+        XCTAssertNotNil(heard.first?.error, "\(heard.first?.info ?? [:])")
+    }
+
+    func testSearchWebPassesTheActivationTokenToTheBrowser() throws {
+        let bin = root.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let record = root.appendingPathComponent("opened.txt")
+        let standIn = bin.appendingPathComponent("xdg-open")
+        try "#!/bin/sh\nprintf '%s %s\\n' \"$XDG_ACTIVATION_TOKEN\" \"$1\" >> '\(record.path)'\n"
+            .write(to: standIn, atomically: true, encoding: .utf8)
+        chmod(standIn.path, 0o755)
+        try installKeyFile("org.menubus.SearchWeb.provider")
+        try writeService("org.menubus.SearchWeb", exec: providerExec("search-web", path: "\(bin.path):/usr/bin:/bin"))
+        _ = try startDeclaredDaemon()
+        let app = try editor(text: "tokens", editable: false)
+        let presenter = try client()
+        let menu = try presenter.present(owner: "org.example.Editor", contextId: "f", kind: .edit)
+        XCTAssertFalse(try isRunning("org.menubus.SearchWeb"))
+        try presenter.activate(menu, itemId: "menubus:search-web",
+                               platformData: ["activation-token": .string("menubus-token-1234"), "timestamp": .uint32(99)])
+        func opened() -> String { (try? String(contentsOf: record, encoding: .utf8)) ?? "" }
+        XCTAssertTrue(pump([presenter, app], timeout: 20) { !opened().isEmpty })
+        XCTAssertEqual(opened(), "menubus-token-1234 https://duckduckgo.com/?q=tokens\n")
+        XCTAssertTrue(try isRunning("org.menubus.SearchWeb"), "started by D-Bus activation")
     }
 
     func testTranslateIsNotOfferedWithoutAnInstalledPair() throws {

@@ -72,3 +72,43 @@ extension MenuBusClient {
         replay.providerOrder.removeAll { $0 == id }
     }
 }
+
+/// A provider's answer about a selection it could not go into (a
+/// `ProviderResult` signal): Translate's translation of read-only text,
+/// for the presenter to show. Only the presenter of the menu it was chosen
+/// from, and the chooser, hear it.
+public struct ProviderResult: Sendable {
+    /// The menu the provider was chosen from (closed by then, unless its
+    /// item keeps the menu presented).
+    public let menu: PresentedMenu
+    public let providerId: String
+    /// The answer; "" when the provider failed (see `error`).
+    public let text: String
+    /// `context-id`, `app-id`, `title` (the provider's), and `error` on failure.
+    public let info: [String: DBusValue]
+
+    public var contextId: String? { info["context-id"]?.unwrapped.stringValue }
+    public var title: String? { info["title"]?.unwrapped.stringValue }
+    /// "name: message" when the provider failed, did not answer in time, or did not start.
+    public var error: String? { info["error"]?.unwrapped.stringValue }
+}
+
+extension MenuBusClient {
+    /// Calls `handler` with each `ProviderResult` sent to this connection;
+    /// returns when the subscription is in force.
+    public func observeProviderResults(_ handler: @escaping (ProviderResult) -> Void) throws {
+        _ = try resolveDaemonOwner()
+        subscribeToDaemon(interface: MenuBusServer.menuInterface, member: "ProviderResult") { message in
+            guard let path = message.path, let args = try? message.arguments(), args.count == 3,
+                  case .string(let providerId) = args[0], case .string(let text) = args[1],
+                  let entries = args[2].dictEntries else { return }
+            var info: [String: DBusValue] = [:]
+            for entry in entries {
+                if case .string(let key) = entry.key { info[key] = entry.value.unwrapped }
+            }
+            handler(ProviderResult(menu: PresentedMenu(path: ObjectPath(stringLiteral: path)), providerId: providerId,
+                                   text: text, info: info))
+        }
+        try syncWithBus()
+    }
+}

@@ -62,10 +62,18 @@ extension MenuBusServer {
         guard caller == presentation.presenter || caller == presentation.owner else {
             throw BusError(.accessDenied, "only the connection that presented this menu, or the app that owns it, may choose from it")
         }
-        if sendsSelectedText, caller != presentation.owner, !identity(of: caller).isHost,
-           !(identity(of: caller).sandboxAppId != nil && identity(of: caller) == identity(of: presentation.owner)) {
+        if sendsSelectedText, !maySeeSelection(caller, owner: presentation.owner) {
             throw BusError(.accessDenied, "itemId: a sandboxed presenter may not send another app's selected text to a provider")
         }
+    }
+
+    /// Whether `uniqueName` may have `owner`'s selected text sent to a
+    /// provider, or a provider's answer about it: the owner, an unsandboxed
+    /// connection, or one in the owner's own sandbox.
+    func maySeeSelection(_ uniqueName: String, owner: String) -> Bool {
+        if uniqueName == owner { return true }
+        let identity = identity(of: uniqueName)
+        return identity.isHost || (identity.sandboxAppId != nil && identity == self.identity(of: owner))
     }
 
     /// Among live registrations of an app id, a sandboxed one is the genuine

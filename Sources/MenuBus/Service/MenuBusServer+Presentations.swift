@@ -91,6 +91,8 @@ extension MenuBusServer {
         }
         menu.signal("LayoutChanged", [arg("revision", UInt32.self), arg("items", signature: "a(ssa{sv})")])
         menu.signal("Closed")
+        menu.signal("ProviderResult", [arg("providerId", String.self), arg("text", String.self),
+                                       arg("info", signature: "a{sv}")])
         // What a presenter titles and places the menu with.
         menu.property("Title", String.self) { [unowned self] in self.presentations[number]?.shownTitle ?? "" }
         menu.property("SelectionRect", signature: "(iiii)") { [unowned self] in
@@ -298,11 +300,12 @@ extension MenuBusServer {
         // The choice closes the menu now, so a second click (an EventGroup of
         // several, a double click) is refused rather than delivered twice.
         if !keepsOpen { presentation.isChosen = true }
+        let answer = ProviderAnswer(menu: presentation.path, listeners: answerListeners(presentation, chooser: caller))
         // Deliver after the reply has been queued, so the presenter hears
         // "accepted" before anyone hears the choice.
         loop.addTimer(after: 0) { [weak self] in
             guard let self else { return }
-            self.deliver(element, owner: owner, contextId: contextId, platformData: platformData)
+            self.deliver(element, owner: owner, contextId: contextId, platformData: platformData, answer: answer)
             if !keepsOpen, let live = self.presentations[presentation.number] {
                 self.closePresentation(live)
             }
@@ -320,17 +323,18 @@ extension MenuBusServer {
 
     /// App items go to `ActionInvoked`; provider items and provider roles
     /// to the provider's `Process`; other standard commands to `PerformCommand`.
-    func deliver(_ element: MenuElement, owner: String, contextId: String, platformData: DBusValue) {
+    func deliver(_ element: MenuElement, owner: String, contextId: String, platformData: DBusValue,
+                 answer: ProviderAnswer? = nil) {
         guard let app = apps[owner], let context = app.contexts[contextId] else { return }
         if let providerId = ElementID.providerId(in: element.id) {
             if let provider = provider(id: providerId) {
-                runProvider(provider, app: app, context: context, platformData: platformData)
+                runProvider(provider, app: app, context: context, platformData: platformData, answer: answer)
             }
         } else if let command = ElementID.command(in: element.id) {
             if let role = ProviderRole.allCases.first(where: { $0.command == command }),
                let info = MatchingProviders(providerInfos, context: context.info, selection: context.selection).provider(for: role),
                let provider = provider(id: info.id) {
-                runProvider(provider, app: app, context: context, platformData: platformData)
+                runProvider(provider, app: app, context: context, platformData: platformData, answer: answer)
             } else {
                 callClient(app, "PerformCommand", [.string(contextId), .string(command.rawValue),
                                                    .array("{sv}", MenuBusServer.passedPlatformData(platformData))])

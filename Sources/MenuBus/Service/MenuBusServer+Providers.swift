@@ -44,10 +44,44 @@ extension MenuBusServer {
         providersChanged()
     }
 
+    /// Who hears a provider's answer that does not go into the app: the
+    /// presenter of the menu it was chosen from and the chooser (the
+    /// presenter or the owner), each only if it may see the selection.
+    func answerListeners(_ presentation: Presentation, chooser: String) -> [String] {
+        var names = [presentation.presenter]
+        if chooser != presentation.presenter { names.append(chooser) }
+        return names.filter { maySeeSelection($0, owner: presentation.owner) }
+    }
+
+    /// `ProviderResult` on the menu's path, unicast to each listener: the
+    /// answer of a provider that returns text for a context that is not
+    /// editable (the text is ""  and `info` has `error` when it failed).
+    func sendProviderResult(_ answer: ProviderAnswer, provider: ProviderInfo, app: App, contextId: String,
+                            text: String, error: String? = nil) {
+        var info: [DBusValue] = [WireValue.entry("context-id", .string(contextId)),
+                                 WireValue.entry("app-id", .string(app.appId)),
+                                 WireValue.entry("title", .string(provider.title))]
+        if let error { info.append(WireValue.entry("error", .string(error))) }
+        // The menu has usually closed (its object is gone) by the time the
+        // answer comes: sent on its path all the same, as declared on `Menu`.
+        for listener in answer.listeners {
+            do {
+                try connection.emitSignal(path: answer.menu, interface: MenuBusServer.menuInterface, member: "ProviderResult",
+                                          arguments: [.string(provider.id), .string(text), .array("{sv}", info)],
+                                          destination: listener)
+            } catch {
+                Log.warning("cannot send ProviderResult of \(provider.id) to \(listener): \(error)")
+            }
+        }
+    }
+
     /// Text from the selection (or the owner's `GetSelectedText`) to the
-    /// provider's `Process`; replacement text back to the owner.
+    /// provider's `Process`; replacement text back to the owner when the
+    /// context is editable, else to `answer`'s listeners as `ProviderResult`.
     func runProvider(_ provider: RegisteredProvider, app: App, context: PublishedContext,
-                     platformData: DBusValue = .array("{sv}", [])) {
+                     platformData: DBusValue = .array("{sv}", []), answer: ProviderAnswer? = nil) {
+        // Only a provider that returns text, for a context the text cannot go into, answers the chooser.
+        let answer = provider.info.returnsText && !context.info.editable ? answer : nil
         let contextId = context.id
         let uriList = context.selection.uriList(for: provider.info)
         let contentType = uriList == nil ? "text/plain" : Selection.uriListType
@@ -69,6 +103,20 @@ extension MenuBusServer {
                 case .success(let values):
                     guard values.count == 2, case .string(let replacement) = values[0] else {
                         Log.warning("provider \(provider.info.id) answered Process with the wrong type")
+                        if let answer {
+                            self.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: "",
+                                                    error: BusError.failed("the provider answered Process with the wrong type").summary)
+                        }
+                        return
+                    }
+                    if let answer {
+                        guard replacement.utf8.count <= Limits.maxSelectionTextBytes else {
+                            Log.warning("provider \(provider.info.id) answered more than \(Limits.maxSelectionTextBytes) bytes; not passed on")
+                            self.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: "",
+                                                    error: BusError.limitExceeded("the answer is more than \(Limits.maxSelectionTextBytes) bytes").summary)
+                            return
+                        }
+                        self.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: replacement)
                         return
                     }
                     guard !replacement.isEmpty, provider.info.returnsText,
@@ -81,6 +129,10 @@ extension MenuBusServer {
                     ])
                 case .failure(let error):
                     Log.warning("provider \(provider.info.id) Process failed: \(error.name)")
+                    if let answer {
+                        self.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: "",
+                                                error: error.summary)
+                    }
                 }
             }
         }
@@ -88,13 +140,35 @@ extension MenuBusServer {
             process(text)
             return
         }
-        callClient(app, "GetSelectedText", [.string(contextId)]) { result in
-            guard case .success(let values) = result, values.count == 1, case .string(let text) = values[0] else { return }
+        callClient(app, "GetSelectedText", [.string(contextId)]) { [weak self] result in
+            guard case .success(let values) = result, values.count == 1, case .string(let text) = values[0] else {
+                if let answer {
+                    self?.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: "",
+                                             error: BusError.failed("\(app.appId) did not give its selected text").summary)
+                }
+                return
+            }
             guard text.utf8.count <= Limits.maxSelectionTextBytes else {
                 Log.warning("\(app.appId) GetSelectedText returned more than \(Limits.maxSelectionTextBytes) bytes; not sent to \(provider.info.id)")
+                if let answer {
+                    self?.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: "",
+                                             error: BusError.limitExceeded("the selected text is more than \(Limits.maxSelectionTextBytes) bytes").summary)
+                }
                 return
             }
             process(text)
         }
     }
+}
+
+/// Where the answer of a provider chosen from a presented menu goes when
+/// it cannot go into the app: the menu's path and the connections to tell.
+extension BusError {
+    /// "name: message", as `ProviderResult`'s `error` carries it.
+    var summary: String { "\(name): \(message)" }
+}
+
+struct ProviderAnswer {
+    let menu: ObjectPath
+    let listeners: [String]
 }
