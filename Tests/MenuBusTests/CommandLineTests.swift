@@ -116,12 +116,77 @@ final class CommandLineTests: BusTestCase {
         XCTAssertEqual(printed["kind"] as? String, "context")
     }
 
+    /// `menu --json` → `publish` → `menu --json`: the same bytes, with the
+    /// context, the selection and the deferred elements.
+    func testMenuJSONRoundTripsByteForByte() throws {
+        let daemon = try startDaemon()
+        let file = fixture("round-trip-menu.json")
+        let fill = "linked=" + fixture("linked-fill.json")
+        let first = try background(["publish", file, "--fill", fill], waitingFor: "published")
+        let printed = try cli(["menu", "org.example.Notes", "note-7", "--json"])
+        XCTAssertEqual(printed.status, 0, printed.stderr)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(printed.stdout.utf8)) as? [String: Any])
+        let items = try XCTUnwrap(object["items"] as? [[String: Any]])
+        XCTAssertEqual(items.map { $0["id"] as? String }, ["tools", "recent-notes", "linked", "discard"])
+        XCTAssertEqual(items[1]["type"] as? String, "deferred")
+        XCTAssertEqual((object["selection"] as? [String: Any])?["text"] as? String, "milk\n")
+        XCTAssertEqual((object["context"] as? [String: Any])?["title"] as? String, "Shopping \"list\"")
+        // The deferred elements are answered: what publish was given shows in a presented menu.
+        let presenter = try MenuBusClient(address: try bus.address)
+        let menu = try presenter.present(owner: "org.example.Notes", contextId: "note-7", kind: .context)
+        XCTAssertTrue(eventually(timeout: 10) {
+            let layout = try? presenter.layout(of: menu)
+            return layout?.element("note-2") != nil && layout?.element("link-b") != nil
+        }, "\(String(describing: try? presenter.layout(of: menu).elements.map(\.id)))")
+        try presenter.dismiss(menu)
+        first.signal(SIGTERM)
+        _ = try first.wait(timeout: 10)
+
+        let saved = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-round-\(UUID().uuidString).json")
+        try printed.stdout.write(to: saved, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: saved) }
+        let lint = try cli(["lint", saved.path])
+        XCTAssertEqual(lint.status, 3, "menu --json carries no content for deferred elements: \(lint.stdout)")
+        XCTAssertTrue(lint.stdout.contains("warning recent-notes:"), lint.stdout)
+        XCTAssertEqual(try cli(["lint", saved.path, "--fill", "recent-notes=" + fixture("linked-fill.json"), "--fill", fill]).status, 0)
+        _ = try background(["publish", saved.path, "--fill", fill], waitingFor: "published")
+        let again = try cli(["menu", "org.example.Notes", "note-7", "--json"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.stdout, printed.stdout)
+        let edit = try cli(["menu", "org.example.Notes", "note-7", "--json", "--edit"])
+        XCTAssertTrue(edit.stdout.contains("\"kind\": \"edit\""), edit.stdout)
+        XCTAssertTrue(edit.stdout.contains("menubus:copy"), "a range selection brings Copy: \(edit.stdout)")
+        XCTAssertFalse(daemon.stderrText.contains("NoSuchItem"), daemon.stderrText)
+    }
+
+    func testPublishRefusesAFillForNoDeferredElement() throws {
+        _ = try startDaemon()
+        let result = try cli(["publish", fixture("round-trip-menu.json"), "--fill", "tools=" + fixture("linked-fill.json")])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("no deferred element 'tools'"), result.stderr)
+    }
+
+    func testLintReadsStandardInput() throws {
+        let child = Process()
+        child.executableURL = Binaries.url("menubus-cli")
+        child.arguments = ["lint", "-"]
+        child.environment = ProcessInfo.processInfo.environment.merging(noColour) { $1 }
+        child.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: fixture("bad-menu.json")))
+        let out = Pipe()
+        child.standardOutput = out
+        try child.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+        XCTAssertEqual(child.terminationStatus, 3)
+        XCTAssertEqual(text, try golden("bad-menu-lint.txt"))
+    }
+
     func testLintCleanAndBadFiles() throws {
         let clean = try cli(["lint", fixture("clean-menu.json")])
         XCTAssertEqual(clean.status, 0)
         XCTAssertTrue(clean.stdout.hasSuffix(": clean\n"))
         let bad = try cli(["lint", fixture("bad-menu.json")])
-        XCTAssertEqual(bad.status, 1)
+        XCTAssertEqual(bad.status, 3, "findings")
         XCTAssertEqual(bad.stdout, try golden("bad-menu-lint.txt"))
         let json = try cli(["lint", "--json", fixture("bad-menu.json")])
         let findings = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
@@ -136,7 +201,7 @@ final class CommandLineTests: BusTestCase {
         try #"[{"id": "a", "title": "A", "children": [{"id": "b", "state": "sideways", "title": "B"}]}]"#.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try cli(["lint", file.path])
-        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.status, 1, "an unreadable menu is a failure, not a finding")
         XCTAssertTrue(result.stderr.contains("items[0].children[0].state"), result.stderr)
     }
 
