@@ -8,9 +8,10 @@ enum Activate {
             Usage: menubus-cli activate PATH ITEM
 
             Chooses ITEM (an element id, such as menubus:copy) of the presented menu
-            at PATH (/org/menubus/MenuBus1/menu/N, as 'present' prints). Only the
-            presenter or the owning app may choose, so this works on menus the
-            command line presented itself or for a connection with that right.
+            at PATH (/org/menubus/MenuBus1/menu/N, as 'present' prints). Any
+            connection may choose from a menu that is still open; the choice goes
+            to the owning app (or provider) and closes the menu unless the item
+            keeps it presented.
 
             """,
         run: run)

@@ -1,7 +1,8 @@
 import MenuBus
 
 /// Draws a menu as an indented tree: sections as rules, submenus with ▸,
-/// state marks, destructive items in red, disabled ones dim, ids at the end.
+/// state marks, destructive items in red and marked "destructive", disabled
+/// ones dim, ids at the end.
 enum MenuDrawing {
     static func draw(_ elements: [MenuElement]) -> String {
         var children: [String: [MenuElement]] = [:]
@@ -58,6 +59,8 @@ enum MenuDrawing {
         if element.kind == .deferred { notes.append("deferred" + (element.cached ? "" : ", uncached")) }
         if element.has(.disabled) { notes.append("disabled") }
         if element.has(.keepsMenuPresented) { notes.append("keeps menu open") }
+        // Colour is not the only mark: without it (a pipe, NO_COLOR) the text says so.
+        if element.isDestructive { notes.append("destructive") }
         if !notes.isEmpty { text += "  (" + notes.joined(separator: ", ") + ")" }
         if element.isDestructive { return Output.styled(text, .red) }
         if element.has(.disabled) { return Output.styled(text, .dim) }

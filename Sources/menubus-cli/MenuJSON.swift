@@ -32,18 +32,38 @@ enum MenuJSON {
         do {
             object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
-            throw CommandFailure("\(path) is not valid JSON: \((error as NSError).localizedDescription)")
+            let place = JSONSyntax.error(in: Array(data)) ?? (error as NSError).localizedDescription
+            throw CommandFailure("\(path == "-" ? "standard input" : path) is not valid JSON: \(place)")
         }
-        do {
-            return try document(object)
-        } catch let error as FieldError {
-            throw CommandFailure("\(path): \(error.field): \(error.message)")
+        problems = []
+        defer { problems = [] }
+        var result: Document?
+        soft { result = try document(object) }
+        guard let result, problems.isEmpty else {
+            // One line each, every one of them: "FILE: field: message".
+            throw CommandFailure(problems.map { "\(path): \($0.field): \($0.message)" }.joined(separator: "\nmenubus-cli: "))
         }
+        return result
     }
 
     struct FieldError: Error {
         let field: String
         let message: String
+    }
+
+    /// Schema errors found so far in the document being read: every one is
+    /// reported, not only the first.
+    nonisolated(unsafe) private static var problems: [FieldError] = []
+
+    /// Runs one field's check; a failure is recorded and reading goes on.
+    private static func soft(_ body: () throws -> Void) {
+        do {
+            try body()
+        } catch let error as FieldError {
+            problems.append(error)
+        } catch {
+            problems.append(FieldError(field: "(top)", message: "\(error)"))
+        }
     }
 
     static func document(_ object: Any) throws -> Document {
@@ -57,15 +77,15 @@ enum MenuJSON {
             throw FieldError(field: "(top)", message: "expected an array of elements or an object with \"items\"")
         }
         for key in dict.keys.sorted() where !documentKeys.contains(key) {
-            throw FieldError(field: key, message: "unknown key (expected \(documentKeys.joined(separator: ", ")))")
+            problems.append(FieldError(field: key, message: "unknown key (expected \(documentKeys.joined(separator: ", ")))"))
         }
         guard let items = dict["items"] as? [Any] else {
             throw FieldError(field: "items", message: "expected an array of elements")
         }
         var document = Document(items: try elements(items, parent: "", field: "items", fills: &fills))
         document.fills = fills
-        document.appId = try string(dict["app"], "app")
-        document.contextId = try string(dict["context-id"], "context-id")
+        soft { document.appId = try string(dict["app"], "app") }
+        soft { document.contextId = try string(dict["context-id"], "context-id") }
         if let kind = try string(dict["kind"], "kind") {
             guard let value = MenuKind(rawValue: kind) else {
                 throw FieldError(field: "kind", message: "'\(kind)' is not context or edit")
@@ -107,62 +127,76 @@ enum MenuJSON {
                                  fills: inout [String: [MenuElement]]) throws -> [MenuElement] {
         var result: [MenuElement] = []
         for (index, item) in array.enumerated() {
-            let path = "\(field)[\(index)]"
-            guard let dict = item as? [String: Any] else { throw FieldError(field: path, message: "expected an object") }
-            let known: Set<String> = ["id", "title", "subtitle", "type", "icon", "attributes", "state", "shortcut",
-                                      "command", "options", "element-size", "cached", "children", "provides"]
-            for key in dict.keys where !known.contains(key) {
-                throw FieldError(field: "\(path).\(key)", message: "unknown key")
-            }
-            guard let id = try string(dict["id"], "\(path).id") else { throw FieldError(field: "\(path).id", message: "required") }
-            let kindName = try string(dict["type"], "\(path).type") ?? (dict["children"] != nil ? "menu" : "action")
-            guard let kind = MenuElement.Kind(rawValue: kindName) else {
-                throw FieldError(field: "\(path).type", message: "'\(kindName)' is not action, menu or deferred")
-            }
-            var element = MenuElement(id: id, parent: parent, kind: kind)
-            element.title = try string(dict["title"], "\(path).title")
-            element.subtitle = try string(dict["subtitle"], "\(path).subtitle")
-            element.icon = try string(dict["icon"], "\(path).icon")
-            element.shortcut = try string(dict["shortcut"], "\(path).shortcut")
-            element.attributes = Set(try enumList(dict["attributes"], "\(path).attributes", MenuElement.Attribute.self))
-            element.options = Set(try enumList(dict["options"], "\(path).options", MenuElement.MenuOption.self))
-            if let state = try string(dict["state"], "\(path).state") {
-                guard let value = MenuElement.State(rawValue: state) else {
-                    throw FieldError(field: "\(path).state", message: "'\(state)' is not off, on or mixed")
+            soft {
+                let path = "\(field)[\(index)]"
+                guard let dict = item as? [String: Any] else { throw FieldError(field: path, message: "expected an object") }
+                let known: Set<String> = ["id", "title", "subtitle", "type", "icon", "attributes", "state", "shortcut",
+                                          "command", "options", "element-size", "cached", "children", "provides"]
+                for key in dict.keys.sorted() where !known.contains(key) {
+                    problems.append(FieldError(field: "\(path).\(key)", message: "unknown key"))
                 }
-                element.state = value
-            }
-            if let command = try string(dict["command"], "\(path).command") {
-                guard let value = StandardCommand(rawValue: command) else {
-                    throw FieldError(field: "\(path).command", message: "'\(command)' is not a standard command")
+                guard let id = try string(dict["id"], "\(path).id") else { throw FieldError(field: "\(path).id", message: "required") }
+                let kindName = try string(dict["type"], "\(path).type") ?? (dict["children"] != nil ? "menu" : "action")
+                guard let kind = MenuElement.Kind(rawValue: kindName) else {
+                    throw FieldError(field: "\(path).type", message: "'\(kindName)' is not action, menu or deferred")
                 }
-                element.command = value
-            }
-            if let size = try string(dict["element-size"], "\(path).element-size") {
-                guard let value = MenuElement.ElementSize(rawValue: size) else {
-                    throw FieldError(field: "\(path).element-size", message: "'\(size)' is not small, medium or large")
+                var element = MenuElement(id: id, parent: parent, kind: kind)
+                soft { element.title = try string(dict["title"], "\(path).title") }
+                soft { element.subtitle = try string(dict["subtitle"], "\(path).subtitle") }
+                soft { element.icon = try string(dict["icon"], "\(path).icon") }
+                soft { element.shortcut = try string(dict["shortcut"], "\(path).shortcut") }
+                soft { element.attributes = Set(try enumList(dict["attributes"], "\(path).attributes", MenuElement.Attribute.self)) }
+                soft { element.options = Set(try enumList(dict["options"], "\(path).options", MenuElement.MenuOption.self)) }
+                soft {
+                    if let state = try string(dict["state"], "\(path).state") {
+                        guard let value = MenuElement.State(rawValue: state) else {
+                            throw FieldError(field: "\(path).state", message: "'\(state)' is not off, on or mixed")
+                        }
+                        element.state = value
+                    }
                 }
-                element.elementSize = value
-            }
-            if let cached = dict["cached"] {
-                guard let flag = cached as? Bool else { throw FieldError(field: "\(path).cached", message: "expected true or false") }
-                element.cached = flag
-            }
-            if let provides = dict["provides"] {
-                guard kind == .deferred else {
-                    throw FieldError(field: "\(path).provides", message: "only a deferred element provides content")
+                soft {
+                    if let command = try string(dict["command"], "\(path).command") {
+                        guard let value = StandardCommand(rawValue: command) else {
+                            throw FieldError(field: "\(path).command", message: "'\(command)' is not a standard command")
+                        }
+                        element.command = value
+                    }
                 }
-                guard let array = provides as? [Any] else {
-                    throw FieldError(field: "\(path).provides", message: "expected an array of elements")
+                soft {
+                    if let size = try string(dict["element-size"], "\(path).element-size") {
+                        guard let value = MenuElement.ElementSize(rawValue: size) else {
+                            throw FieldError(field: "\(path).element-size", message: "'\(size)' is not small, medium or large")
+                        }
+                        element.elementSize = value
+                    }
                 }
-                fills[id] = try elements(array, parent: "", field: "\(path).provides")
-            }
-            result.append(element)
-            if let children = dict["children"] {
-                guard let array = children as? [Any] else {
-                    throw FieldError(field: "\(path).children", message: "expected an array")
+                soft {
+                    if let cached = dict["cached"] {
+                        guard let flag = cached as? Bool else { throw FieldError(field: "\(path).cached", message: "expected true or false") }
+                        element.cached = flag
+                    }
                 }
-                result += try elements(array, parent: id, field: "\(path).children", fills: &fills)
+                soft {
+                    if let provides = dict["provides"] {
+                        guard kind == .deferred else {
+                            throw FieldError(field: "\(path).provides", message: "only a deferred element provides content")
+                        }
+                        guard let array = provides as? [Any] else {
+                            throw FieldError(field: "\(path).provides", message: "expected an array of elements")
+                        }
+                        fills[id] = try elements(array, parent: "", field: "\(path).provides")
+                    }
+                }
+                result.append(element)
+                soft {
+                    if let children = dict["children"] {
+                        guard let array = children as? [Any] else {
+                            throw FieldError(field: "\(path).children", message: "expected an array")
+                        }
+                        result += try elements(array, parent: id, field: "\(path).children", fills: &fills)
+                    }
+                }
             }
         }
         return result
@@ -171,24 +205,28 @@ enum MenuJSON {
     private static func contextInfo(_ object: Any) throws -> ContextInfo {
         guard let dict = object as? [String: Any] else { throw FieldError(field: "context", message: "expected an object") }
         var info = ContextInfo()
-        if let kind = try string(dict["kind"], "context.kind") {
-            guard let value = ContextInfo.Kind(rawValue: kind) else {
-                throw FieldError(field: "context.kind", message: "'\(kind)' is not text, image, file, url or item")
+        soft {
+            if let kind = try string(dict["kind"], "context.kind") {
+                guard let value = ContextInfo.Kind(rawValue: kind) else {
+                    throw FieldError(field: "context.kind", message: "'\(kind)' is not text, image, file, url or item")
+                }
+                info.kind = value
             }
-            info.kind = value
         }
-        info.contentTypes = try stringList(dict["content-types"], "context.content-types")
-        info.editable = try bool(dict["editable"], "context.editable") ?? false
-        info.hasContent = try bool(dict["has-content"], "context.has-content") ?? false
-        info.richText = try bool(dict["rich-text"], "context.rich-text") ?? false
-        info.document = try string(dict["document"], "context.document")
-        info.title = try string(dict["title"], "context.title")
-        if dict["supported-commands"] != nil {
-            info.supportedCommands = Set(try enumList(dict["supported-commands"], "context.supported-commands", StandardCommand.self))
+        soft { info.contentTypes = try stringList(dict["content-types"], "context.content-types") }
+        soft { info.editable = try bool(dict["editable"], "context.editable") ?? false }
+        soft { info.hasContent = try bool(dict["has-content"], "context.has-content") ?? false }
+        soft { info.richText = try bool(dict["rich-text"], "context.rich-text") ?? false }
+        soft { info.document = try string(dict["document"], "context.document") }
+        soft { info.title = try string(dict["title"], "context.title") }
+        soft {
+            if dict["supported-commands"] != nil {
+                info.supportedCommands = Set(try enumList(dict["supported-commands"], "context.supported-commands", StandardCommand.self))
+            }
         }
-        info.enabled = try bool(dict["enabled"], "context.enabled") ?? true
+        soft { info.enabled = try bool(dict["enabled"], "context.enabled") ?? true }
         for key in dict.keys.sorted() where !contextKeys.contains(key) {
-            throw FieldError(field: "context.\(key)", message: "unknown key (expected \(contextKeys.joined(separator: ", ")))")
+            problems.append(FieldError(field: "context.\(key)", message: "unknown key (expected \(contextKeys.joined(separator: ", ")))"))
         }
         return info
     }
@@ -200,35 +238,41 @@ enum MenuJSON {
     private static func selectionInfo(_ object: Any) throws -> Selection {
         guard let dict = object as? [String: Any] else { throw FieldError(field: "selection", message: "expected an object") }
         for key in dict.keys.sorted() where !selectionKeys.contains(key) {
-            throw FieldError(field: "selection.\(key)", message: "unknown key (expected \(selectionKeys.joined(separator: ", ")))")
+            problems.append(FieldError(field: "selection.\(key)", message: "unknown key (expected \(selectionKeys.joined(separator: ", ")))"))
         }
         var selection = Selection()
-        if let kind = try string(dict["kind"], "selection.kind") {
-            guard let value = Selection.Kind(rawValue: kind) else {
-                throw FieldError(field: "selection.kind", message: "'\(kind)' is not none, caret, range or all")
-            }
-            selection.kind = value
-        }
-        if let length = dict["length"] {
-            guard let number = length as? NSNumber, !(length is Bool), let value = UInt32(exactly: number.doubleValue) else {
-                throw FieldError(field: "selection.length", message: "expected a whole number from 0 to 4294967295")
-            }
-            selection.length = value
-        }
-        selection.text = try string(dict["text"], "selection.text")
-        selection.attributes = Set(try enumList(dict["attributes"], "selection.attributes", Selection.TextAttribute.self))
-        selection.pasteboardTypes = try stringList(dict["pasteboard-types"], "selection.pasteboard-types")
-        if let rect = dict["rect"] {
-            guard let fields = rect as? [String: Any] else {
-                throw FieldError(field: "selection.rect", message: "expected {\"x\", \"y\", \"width\", \"height\"}")
-            }
-            func int(_ key: String) throws -> Int32 {
-                guard let number = fields[key] as? NSNumber, !(fields[key] is Bool), let value = Int32(exactly: number.doubleValue) else {
-                    throw FieldError(field: "selection.rect.\(key)", message: "expected a 32-bit whole number")
+        soft {
+            if let kind = try string(dict["kind"], "selection.kind") {
+                guard let value = Selection.Kind(rawValue: kind) else {
+                    throw FieldError(field: "selection.kind", message: "'\(kind)' is not none, caret, range or all")
                 }
-                return value
+                selection.kind = value
             }
-            selection.rect = Rect(x: try int("x"), y: try int("y"), width: try int("width"), height: try int("height"))
+        }
+        soft {
+            if let length = dict["length"] {
+                guard let number = length as? NSNumber, !(length is Bool), let value = UInt32(exactly: number.doubleValue) else {
+                    throw FieldError(field: "selection.length", message: "expected a whole number from 0 to 4294967295")
+                }
+                selection.length = value
+            }
+        }
+        soft { selection.text = try string(dict["text"], "selection.text") }
+        soft { selection.attributes = Set(try enumList(dict["attributes"], "selection.attributes", Selection.TextAttribute.self)) }
+        soft { selection.pasteboardTypes = try stringList(dict["pasteboard-types"], "selection.pasteboard-types") }
+        soft {
+            if let rect = dict["rect"] {
+                guard let fields = rect as? [String: Any] else {
+                    throw FieldError(field: "selection.rect", message: "expected {\"x\", \"y\", \"width\", \"height\"}")
+                }
+                func int(_ key: String) throws -> Int32 {
+                    guard let number = fields[key] as? NSNumber, !(fields[key] is Bool), let value = Int32(exactly: number.doubleValue) else {
+                        throw FieldError(field: "selection.rect.\(key)", message: "expected a 32-bit whole number")
+                    }
+                    return value
+                }
+                selection.rect = Rect(x: try int("x"), y: try int("y"), width: try int("width"), height: try int("height"))
+            }
         }
         return selection
     }

@@ -58,6 +58,66 @@ final class CommandLineTests: BusTestCase {
         }
     }
 
+    func testConventions() throws {
+        // help COMMAND, and an unknown one is a usage error.
+        let help = try cli(["help", "menu"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.hasPrefix("Usage: menubus-cli menu"), help.stdout)
+        let nosuch = try cli(["help", "nosuch"])
+        XCTAssertEqual(nosuch.status, 2)
+        XCTAssertEqual(nosuch.stdout, "")
+        XCTAssertTrue(nosuch.stderr.contains("no command 'nosuch'"), nosuch.stderr)
+        // '--' ends options: what follows is an operand even when it looks like one.
+        let operand = try cli(["lint", "--", "--json"])
+        XCTAssertEqual(operand.status, 1)
+        XCTAssertTrue(operand.stderr.contains("cannot read --json"), operand.stderr)
+        XCTAssertEqual(try cli(["lint", "--", fixture("clean-menu.json")]).status, 0)
+        // Global options anywhere.
+        XCTAssertEqual(try cli(["lint", fixture("clean-menu.json"), "--color=never"]).status, 0)
+        let json = try cli(["lint", fixture("bad-menu.json"), "--json"])
+        XCTAssertEqual(json.status, 3)
+        XCTAssertTrue(json.stdout.hasPrefix("[{\"severity\""), json.stdout)
+        // --color=always colours even a pipe; never and NO_COLOR do not; a bad value is usage.
+        let always = try bus.run("menubus-cli", ["lint", fixture("bad-menu.json"), "--color=always"], extraEnvironment: [:])
+        XCTAssertTrue(always.stdout.contains("\u{1B}["), always.stdout)
+        let never = try bus.run("menubus-cli", ["--color=never", "lint", fixture("bad-menu.json")], extraEnvironment: [:])
+        XCTAssertFalse(never.stdout.contains("\u{1B}["))
+        XCTAssertEqual(try cli(["--color=sometimes", "status"]).status, 2)
+        // Every schema error, and JSON syntax errors by line and column.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-schema-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try #"[{"id": "a", "state": "x", "bogus": 1}, {"title": "B"}]"#.write(to: file, atomically: true, encoding: .utf8)
+        let schema = try cli(["lint", file.path])
+        XCTAssertEqual(schema.status, 1)
+        for field in ["items[0].bogus: unknown key", "items[0].state: 'x' is not", "items[1].id: required"] {
+            XCTAssertTrue(schema.stderr.contains(field), schema.stderr)
+        }
+        try "[{\"id\": \"a\",\n  \"title\": }]".write(to: file, atomically: true, encoding: .utf8)
+        let syntax = try cli(["lint", file.path])
+        XCTAssertEqual(syntax.status, 1)
+        XCTAssertTrue(syntax.stderr.contains("line 2, column 12: expected a value"), syntax.stderr)
+    }
+
+    func testGlobalOptionsAfterTheCommandAndNoDoubledQuotes() throws {
+        _ = try startDaemon()
+        let address = try bus.address
+        let status = try bus.run("menubus-cli", ["status", "--address", address],
+                                 extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus", "NO_COLOR": "1"])
+        XCTAssertEqual(status.status, 0, status.stderr)
+        let undo = try cli(["undo-state", "org.example.Editor", "doc1"])
+        XCTAssertEqual(undo.status, 1)
+        XCTAssertTrue(undo.stderr.contains("'doc1'"), undo.stderr)
+        XCTAssertFalse(undo.stderr.contains("''"), undo.stderr)
+    }
+
+    func testProviderAndDemoRunSideBySide() throws {
+        _ = try startDaemon()
+        _ = try background(["provider", "--for", "30"], waitingFor: "registered")
+        let demo = try cli(["demo"], timeout: 30)
+        XCTAssertEqual(demo.status, 0, demo.stderr)
+        XCTAssertFalse(demo.stderr.contains("AccessDenied"), demo.stderr)
+    }
+
     func testNoDaemonIsReportedQuicklyWithHowToStartIt() throws {
         let started = Date()
         let result = try cli(["status"], timeout: 10)
@@ -77,10 +137,15 @@ final class CommandLineTests: BusTestCase {
     // MARK: Against the daemon
 
     func testStatusPrintsVersionAndCounters() throws {
-        _ = try startDaemon()
+        let daemon = try startDaemon()
         let text = try cli(["status"])
         XCTAssertEqual(text.status, 0)
-        XCTAssertTrue(text.stdout.hasPrefix("menubusd API version 1\n"), text.stdout)
+        XCTAssertTrue(text.stdout.hasPrefix("menubusd \(MenuBusServer.softwareVersion), API version 1, pid \(daemon.pid), up "),
+                      text.stdout)
+        XCTAssertNotNil(text.stdout.range(of: #"memory +[0-9]+\.[0-9] MiB resident"#, options: .regularExpression), text.stdout)
+        XCTAssertFalse(text.stdout.contains("rss-bytes"), "human units, not raw bytes")
+        let version = try cli(["--version"])
+        XCTAssertEqual(version.stdout, "menubus-cli \(MenuBusServer.softwareVersion)\nmenubusd \(MenuBusServer.softwareVersion) (API version 1)\n")
         let json = try cli(["--json", "status"])
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         XCTAssertEqual(object?["version"] as? Int, 1)

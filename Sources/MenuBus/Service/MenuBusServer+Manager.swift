@@ -68,7 +68,9 @@ extension MenuBusServer {
             [self.listContexts()]
         }
         manager.property("Version", UInt32.self) { MenuBusServer.apiVersion }
-        manager.property("Stats", signature: "a{sv}", emitsValue: false) { [unowned self] in
+        // Uptime and resident size change all the time: no signal promises
+        // otherwise, and a proxy reads Stats afresh.
+        manager.property("Stats", signature: "a{sv}", emitsValue: false, emitsSignal: false) { [unowned self] in
             self.stats.dbusValue(residentBytes: ProcessMemory.residentBytes())
         }
         return manager

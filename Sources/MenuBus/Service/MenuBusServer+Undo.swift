@@ -64,7 +64,7 @@ extension MenuBusServer {
     func undoState(caller: String, documentId: String) throws -> DBusValue {
         let app = try registeredApp(caller)
         guard let state = undoStore.state(appId: app.appId, documentId: documentId) else {
-            throw BusError(.noSuchDocument, "documentId: '\(ModelError.quoted(documentId))' has no undo history")
+            throw BusError(.noSuchDocument, "documentId: \(ModelError.quoted(documentId)) has no undo history")
         }
         return MenuBusServer.undoStateValue(state)
     }
@@ -73,7 +73,7 @@ extension MenuBusServer {
     func clearUndo(caller: String, documentId: String) throws {
         let app = try registeredApp(caller)
         guard undoStore.state(appId: app.appId, documentId: documentId) != nil else {
-            throw BusError(.noSuchDocument, "documentId: '\(ModelError.quoted(documentId))' has no undo history")
+            throw BusError(.noSuchDocument, "documentId: \(ModelError.quoted(documentId)) has no undo history")
         }
         _ = undoStore.remove(appId: app.appId, documentId: documentId)
         undoStateChanged(appId: app.appId, documentId: documentId, UndoStack().state)
