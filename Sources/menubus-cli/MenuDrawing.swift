@@ -68,8 +68,12 @@ enum MenuDrawing {
     }
 
     /// A D-Bus value as a person reads it.
-    static func describe(_ value: DBusValue) -> String {
-        switch value {
+    static func describe(_ value: DBusValue) -> String { describe(value, full: false) }
+
+    /// `full`: every item of a long array, not the first eight.
+    static func describe(_ value: DBusValue, full: Bool) -> String {
+        func describe(_ value: DBusValue) -> String { MenuDrawing.describe(value, full: full) }
+        return switch value {
         case .byte(let v): "\(v)"
         case .boolean(let v): v ? "true" : "false"
         case .int16(let v): "\(v)"
@@ -87,7 +91,7 @@ enum MenuDrawing {
         case .structure(let members): "(" + members.map(describe).joined(separator: ", ") + ")"
         case .dictEntry(let key, let value): describe(key) + ": " + describe(value)
         case .array(_, let items):
-            if items.count > 8 { "[" + items.prefix(8).map(describe).joined(separator: ", ") + ", … \(items.count) in all]" }
+            if items.count > 8 && !full { "[" + items.prefix(8).map(describe).joined(separator: ", ") + ", … \(items.count) in all]" }
             else { "[" + items.map(describe).joined(separator: ", ") + "]" }
         }
     }

@@ -309,7 +309,10 @@ enum MenuJSON {
     // MARK: Writing
 
     /// The nested JSON form of a flat element list, keys in a fixed order.
-    static func write(_ elements: [MenuElement], indent: String = "  ") -> String {
+    /// `indent` nil: all on one line (for JSON Lines streams).
+    static func write(_ elements: [MenuElement], indent: String? = "  ") -> String {
+        let oneLine = indent == nil
+        let indent = indent ?? ""
         var children: [String: [MenuElement]] = [:]
         for element in elements { children[element.parent, default: []].append(element) }
         func render(_ parent: String, _ pad: String) -> String {
@@ -331,8 +334,9 @@ enum MenuJSON {
                 if children[element.id] != nil {
                     fields.append("\"children\": " + render(element.id, pad + indent + indent))
                 }
-                return pad + indent + "{" + fields.joined(separator: ", ") + "}"
+                return (oneLine ? "" : pad + indent) + "{" + fields.joined(separator: ", ") + "}"
             }
+            if oneLine { return "[" + items.joined(separator: ", ") + "]" }
             return items.isEmpty ? "[]" : "[\n" + items.joined(separator: ",\n") + "\n" + pad + "]"
         }
         return render("", "")

@@ -28,8 +28,12 @@ enum Present {
         var changes = 0
         var closed = false
         var presented: PresentedMenu?
+        var shown: [MenuElement]?
         try client.observeMenus({ menu, layout in
-            guard menu == presented else { return }
+            // A change that only repeats what is already printed (one sent
+            // while the first layout was being read) is no change.
+            guard menu == presented, layout.elements != shown else { return }
+            shown = layout.elements
             changes += 1
             print(layout, path: menu.path.rawValue, options: options, heading: "LayoutChanged")
             if let limit, changes >= limit { client.stopRunning() }
@@ -41,7 +45,9 @@ enum Present {
         })
         let menu = try client.present(owner: app, contextId: context, kind: edit ? .edit : .context)
         presented = menu
-        print(try client.layout(of: menu), path: menu.path.rawValue, options: options, heading: "Presented")
+        let first = try client.layout(of: menu)
+        shown = first.elements
+        print(first, path: menu.path.rawValue, options: options, heading: "Presented")
         if limit != 0 {
             while !closed, limit.map({ changes < $0 }) ?? true, client.isConnected {
                 client.runForever()
@@ -52,7 +58,7 @@ enum Present {
 
     static func print(_ layout: Menu, path: String, options: CommandLineTool.Options, heading: String) {
         if options.json {
-            Output.out("{\"event\": \(MenuJSON.quote(heading)), \"path\": \(MenuJSON.quote(path)), \"revision\": \(layout.revision), \"items\": \(MenuJSON.write(layout.elements, indent: ""))}\n")
+            Output.out("{\"event\": \(MenuJSON.quote(heading)), \"path\": \(MenuJSON.quote(path)), \"revision\": \(layout.revision), \"items\": \(MenuJSON.write(layout.elements, indent: nil))}\n")
         } else {
             Output.out(Output.styled("\(heading) \(path)", .bold) + Output.styled("  (revision \(layout.revision))", .dim) + "\n")
             Output.out(MenuDrawing.draw(layout.elements))

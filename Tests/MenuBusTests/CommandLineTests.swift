@@ -295,18 +295,113 @@ final class CommandLineTests: BusTestCase {
         XCTAssertEqual(missing.status, 1)
     }
 
-    func testMonitorPrintsSignals() throws {
+    func testMonitorSeesCallsRepliesAndUnicastSignals() throws {
         _ = try startDaemon()
         let app = try MenuBusClient(address: try bus.address)
         try app.register(appId: "org.example.Editor")
-        try app.publishContext("field", ContextInfo(kind: .text, editable: true, hasContent: true))
-        let monitor = try bus.start("menubus-cli", ["monitor", "--count", "1"], extraEnvironment: noColour)
-        XCTAssertTrue(eventually { monitor.stderrText.contains("monitoring") })
+        try app.publishContext("field", ContextInfo(kind: .text, editable: true, hasContent: true, document: "notes"))
+        let monitor = try bus.start("menubus-cli", ["monitor"], extraEnvironment: noColour)
+        addTeardownBlock { if monitor.isRunning { monitor.signal(SIGTERM); _ = try? monitor.wait(timeout: 5) } }
+        XCTAssertTrue(eventually { monitor.stderrText.contains("monitoring menubusd (BecomeMonitor)") }, monitor.stderrText)
         let menu = try app.present(contextId: "field", kind: .edit)
         try app.dismiss(menu)
-        let result = try monitor.wait(timeout: 10)
-        XCTAssertEqual(result.status, 0)
-        XCTAssertTrue(result.stdout.hasPrefix("Closed \(menu.path.rawValue)"), result.stdout)
+        // UndoStateChanged goes to the app alone: only a monitor sees it.
+        try app.registerUndo(document: "notes", actionName: "Typing", undo: [1], redo: [2])
+        XCTAssertTrue(eventually(timeout: 10) {
+            let text = monitor.stdoutText
+            return text.contains("Closed signal \(menu.path.rawValue)") && text.contains("UndoStateChanged signal")
+                && text.contains("PresentMenu call /org/menubus/MenuBus1") && text.contains("return to #")
+        }, monitor.stdoutText)
+        XCTAssertTrue(monitor.stdoutText.contains("\"org.example.Editor\", \"notes\""), monitor.stdoutText)
+    }
+
+    /// monitor --json through a JSON Lines parser while the demo runs: one
+    /// shape, and every signal menubusd sends, as dbus-monitor sees them.
+    func testMonitorJSONLinesCarryEverySignalOfTheDemo() throws {
+        _ = try startDaemon()
+        let address = try bus.address
+        let monitor = try bus.start("menubus-cli", ["monitor", "--json"], extraEnvironment: noColour)
+        addTeardownBlock { if monitor.isRunning { monitor.signal(SIGTERM); _ = try? monitor.wait(timeout: 5) } }
+        let reference = Process()
+        reference.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-monitor")
+        reference.arguments = ["--address", address, "--monitor", "type='signal',sender='org.menubus.MenuBus1'"]
+        let referenceOut = Pipe()
+        reference.standardOutput = referenceOut
+        reference.standardError = FileHandle.nullDevice
+        let collected = RunningProcess(process: reference, stdout: referenceOut, stderr: Pipe())
+        try reference.run()
+        addTeardownBlock { if reference.isRunning { reference.terminate(); reference.waitUntilExit() } }
+        XCTAssertTrue(eventually { monitor.stderrText.contains("monitoring") && collected.stdoutText.contains("NameLost") })
+        let demo = try cli(["demo"], timeout: 30)
+        XCTAssertEqual(demo.status, 0, demo.stderr)
+
+        // dbus-monitor's signals from menubusd: "signal time=… path=P; interface=I; member=M".
+        func referenceSignals() -> [String] {
+            collected.stdoutText.split(separator: "\n").compactMap { line -> String? in
+                guard line.hasPrefix("signal "), let path = line.range(of: #"path=[^;]*"#, options: .regularExpression),
+                      let interface = line.range(of: #"interface=[^;]*"#, options: .regularExpression),
+                      let member = line.range(of: #"member=\S*"#, options: .regularExpression) else { return nil }
+                return "\(line[path].dropFirst(5)) \(line[interface].dropFirst(10)).\(line[member].dropFirst(7))"
+            }.filter { !$0.hasPrefix("/org/freedesktop/DBus ") }
+        }
+        func monitoredLines() throws -> [[String: Any]] {
+            let text = monitor.stdoutText
+            let complete = text.hasSuffix("\n") ? text : String(text[..<(text.lastIndex(of: "\n") ?? text.startIndex)])
+            return try complete.split(separator: "\n").map { line in
+                let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
+                return try XCTUnwrap(object as? [String: Any], "one object a line: \(line)")
+            }
+        }
+        func monitoredSignals() throws -> [String] {
+            try monitoredLines().filter { $0["kind"] as? String == "signal" }.map {
+                "\($0["path"] as? String ?? "") \($0["interface"] as? String ?? "").\($0["member"] as? String ?? "")"
+            }
+        }
+        XCTAssertTrue(try eventually(timeout: 10) { try !referenceSignals().isEmpty && monitoredSignals().count >= referenceSignals().count })
+        let expected = referenceSignals()
+        XCTAssertTrue(expected.contains { $0.hasSuffix(".LayoutChanged") } && expected.contains { $0.hasSuffix(".Closed") },
+                      collected.stdoutText)
+        XCTAssertEqual(try monitoredSignals(), expected)
+        let lines = try monitoredLines()
+        for line in lines {
+            XCTAssertEqual(Set(line.keys), ["time", "kind", "sender", "path", "interface", "member", "arguments"])
+            XCTAssertTrue(["method_call", "method_return", "error", "signal"].contains(line["kind"] as? String ?? ""))
+            XCTAssertNotNil(line["arguments"] as? [Any])
+            XCTAssertNotNil(line["time"] as? Double)
+        }
+        // Arguments are decoded, not debug strings: a LayoutChanged carries (revision, items) as JSON.
+        let layout = try XCTUnwrap(lines.first { $0["member"] as? String == "LayoutChanged" && $0["kind"] as? String == "signal" })
+        let arguments = try XCTUnwrap(layout["arguments"] as? [Any])
+        XCTAssertNotNil(arguments.first as? Int)
+        let items = try XCTUnwrap(arguments.last as? [[Any]])
+        XCTAssertTrue(items.contains { $0.first as? String == "menubus:copy" }, "\(items)")
+        XCTAssertTrue(lines.contains { $0["member"] as? String == "PerformCommand" }, "menubusd's calls to the app too")
+    }
+
+    /// present --json is JSON Lines, and never reports a LayoutChanged that
+    /// repeats the layout it presented (deferred content arriving as the
+    /// menu opens made that race likely).
+    func testPresentJSONReportsOnlyRealChanges() throws {
+        _ = try startDaemon()
+        _ = try background(["publish", fixture("round-trip-menu.json"), "--fill", "linked=" + fixture("linked-fill.json")],
+                           waitingFor: "published")
+        for _ in 0..<5 {
+            let present = try bus.start("menubus-cli", ["present", "org.example.Notes", "note-7", "--json", "--changes", "1"],
+                                        extraEnvironment: noColour)
+            // Either the menu fills in (one real change, and present exits) or it was full at once.
+            XCTAssertTrue(eventually(timeout: 10) { !present.isRunning || present.stdoutText.contains("\"note-2\"") })
+            _ = eventually(timeout: 2) { !present.isRunning }
+            if present.isRunning { present.signal(SIGTERM) }
+            let result = try present.wait(timeout: 5)
+            let lines = try result.stdout.split(separator: "\n").map {
+                try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], String($0))
+            }
+            XCTAssertEqual(lines.first?["event"] as? String, "Presented", result.stdout)
+            let shown = lines.first?["items"] as? NSArray
+            for change in lines.dropFirst() where change["event"] as? String == "LayoutChanged" {
+                XCTAssertNotEqual(change["items"] as? NSArray, shown, "a LayoutChanged identical to the presented layout")
+            }
+        }
     }
 
     func testProviderCommandOffersMakeUppercase() throws {
