@@ -116,14 +116,14 @@ enum CommandLineTool {
                     throw UsageError("no command '\(topic)'; the commands are \(commands.map(\.name).joined(separator: ", "))")
                 }
                 try rest.finish()
-                Output.out(command.usage)
+                Output.out(CommandTable.help(command))
                 return 0
             }
             guard let command = commands.first(where: { $0.name == name }) else {
                 throw UsageError("unknown command '\(name)'")
             }
             if help {
-                Output.out(command.usage)
+                Output.out(CommandTable.help(command))
                 return 0
             }
             if version { throw UsageError("--version takes no command") }

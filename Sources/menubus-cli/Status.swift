@@ -3,7 +3,7 @@ import MenuBus
 /// `menubus-cli status`: version and counters.
 enum Status {
     static let command = CommandLineTool.Command(
-        name: "status", summary: "the daemon's API version and counters",
+        name: "status", summary: "the daemon's version, pid, uptime, counters and memory",
         usage: """
             Usage: menubus-cli status [--json]
 
