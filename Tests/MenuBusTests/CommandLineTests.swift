@@ -98,6 +98,29 @@ final class CommandLineTests: BusTestCase {
         XCTAssertTrue(syntax.stderr.contains("line 2, column 12: expected a value"), syntax.stderr)
     }
 
+    /// On a real terminal (script(1) gives one), colour 'auto' is on, but
+    /// not with TERM=dumb or NO_COLOR.
+    func testColourAutoOnATerminalHonoursTermDumbAndNoColor() throws {
+        func onTerminal(_ environment: [String: String]) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-qc", "'\(Binaries.url("menubus-cli").path)' lint '\(fixture("bad-menu.json"))'", "/dev/null"]
+            var env = ProcessInfo.processInfo.environment
+            env["NO_COLOR"] = nil
+            process.environment = env.merging(environment) { $1 }
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return text
+        }
+        XCTAssertTrue(try onTerminal(["TERM": "xterm"]).contains("\u{1B}[33mwarning"))
+        XCTAssertFalse(try onTerminal(["TERM": "dumb"]).contains("\u{1B}["))
+        XCTAssertFalse(try onTerminal(["TERM": "xterm", "NO_COLOR": "1"]).contains("\u{1B}["))
+    }
+
     func testGlobalOptionsAfterTheCommandAndNoDoubledQuotes() throws {
         _ = try startDaemon()
         let address = try bus.address
