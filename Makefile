@@ -104,7 +104,9 @@ install-service-files:
 install-data: $(BUILDDIR)/menubus-cli
 	install -d -m 0755 $(DESTDIR)$(DBUS_INTERFACES_DIR)
 	install -m 0644 $(INTERFACES) $(DESTDIR)$(DBUS_INTERFACES_DIR)/
-	install -D -m 0644 docs/man/menubusd.8 $(DESTDIR)$(MAN_DIR)/man8/menubusd.8
+	install -d -m 0755 $(DESTDIR)$(MAN_DIR)/man8
+	sed 's|@DBUS_INTERFACES_DIR@|$(DBUS_INTERFACES_DIR)|g' docs/man/menubusd.8 > $(DESTDIR)$(MAN_DIR)/man8/menubusd.8
+	chmod 0644 $(DESTDIR)$(MAN_DIR)/man8/menubusd.8
 	install -D -m 0644 docs/man/menubus-cli.1 $(DESTDIR)$(MAN_DIR)/man1/menubus-cli.1
 	install -d -m 0755 $(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(ZSH_COMPLETION_DIR)
 	$(BUILDDIR)/menubus-cli completions bash > $(DESTDIR)$(BASH_COMPLETION_DIR)/menubus-cli

@@ -26,7 +26,7 @@ enum CommandLineTool {
 
     static var usage: String {
         var text = """
-            Usage: menubus-cli [--address ADDRESS] [--json] COMMAND [ARGS]
+            Usage: menubus-cli [--address ADDRESS] [--json] [--color=WHEN] COMMAND [ARGS] [--] [OPERANDS]
 
             Query and debug menubusd, the MenuBus session service.
 
@@ -38,16 +38,21 @@ enum CommandLineTool {
         }
         text += """
 
-            Options:
+            Options (anywhere before '--'):
               --address ADDRESS  talk to the bus at ADDRESS instead of the session bus
               --json             print data as JSON
-              --version          print the version and exit
+              --color=WHEN       colour output: auto (the default), always or never
+              --version          print the command line's and the daemon's version
               -h, --help         print this help and exit
+              --                 end options: what follows is an operand, even '-x'
 
-            Run 'menubus-cli COMMAND --help' for a command's own options.
+            Run 'menubus-cli help COMMAND' or 'menubus-cli COMMAND --help' for a
+            command's own options. FILE '-' reads standard input.
 
-            Exit status: 0 ok, 1 failure reported by or about the daemon, 2 usage error.
-            Colour is used only on a terminal and never when NO_COLOR is set.
+            Exit status: 0 ok, 1 failure reported by or about the daemon (or I/O),
+            2 usage error, 3 lint findings.
+            Colour 'auto' is used only on a terminal, never when NO_COLOR is set
+            or TERM is dumb.
 
             """
         return text
@@ -55,51 +60,77 @@ enum CommandLineTool {
 
     static func main(_ arguments: [String]) -> Int32 {
         var options = Options()
-        var rest = Arguments(arguments)
         do {
-            while let first = rest.peek(), first.hasPrefix("-") {
-                rest.advance()
-                switch first {
-                case "-h", "--help":
-                    Output.out(usage)
-                    return 0
-                case "--version":
-                    Output.out("menubus-cli \(MenuBusServer.softwareVersion)\n")
-                    return 0
-                case "--json":
-                    options.json = true
+            // Global options stand anywhere before '--', as busctl and git take them.
+            var words: [String] = []
+            var operands: [String]? = nil
+            var help = false, version = false
+            var index = 0
+            while index < arguments.count {
+                let word = arguments[index]
+                index += 1
+                switch word {
+                case "--":
+                    operands = Array(arguments[index...])
+                    index = arguments.count
+                case "--json": options.json = true
                 case "--address":
-                    options.address = try rest.value(for: "--address")
-                case _ where first.hasPrefix("--address="):
-                    options.address = String(first.dropFirst("--address=".count))
-                default:
-                    throw UsageError("unknown option '\(first)'")
+                    guard index < arguments.count else { throw UsageError("--address needs a value") }
+                    options.address = arguments[index]
+                    index += 1
+                case _ where word.hasPrefix("--address="): options.address = String(word.dropFirst("--address=".count))
+                case "--color", "--colour": Output.colour = .always
+                case _ where word.hasPrefix("--color=") || word.hasPrefix("--colour="):
+                    let value = String(word[word.index(after: word.firstIndex(of: "=")!)...])
+                    guard let when = Output.When(rawValue: value) else {
+                        throw UsageError("--color needs auto, always or never, not '\(value)'")
+                    }
+                    Output.colour = when
+                case "-h", "--help": help = true
+                case "--version": version = true
+                default: words.append(word)
                 }
             }
+            var rest = Arguments(words, operands: operands ?? [])
+            if version && rest.peek() == nil {
+                printVersion(options)
+                return 0
+            }
+            if let first = rest.peek(), first.hasPrefix("-"), first.count > 1 {
+                throw UsageError("unknown option '\(first)'")
+            }
             guard let name = rest.next() else {
+                if help {
+                    Output.out(usage)
+                    return 0
+                }
                 Output.err(usage)
                 return 2
             }
             if name == "help" {
-                if let topic = rest.next(), let command = commands.first(where: { $0.name == topic }) {
-                    Output.out(command.usage)
-                } else {
+                guard let topic = rest.next() else {
                     Output.out(usage)
+                    return 0
                 }
+                guard let command = commands.first(where: { $0.name == topic }) else {
+                    throw UsageError("no command '\(topic)'; the commands are \(commands.map(\.name).joined(separator: ", "))")
+                }
+                try rest.finish()
+                Output.out(CommandTable.help(command))
                 return 0
             }
             guard let command = commands.first(where: { $0.name == name }) else {
                 throw UsageError("unknown command '\(name)'")
             }
-            if rest.contains("-h") || rest.contains("--help") {
-                Output.out(command.usage)
+            if help {
+                Output.out(CommandTable.help(command))
                 return 0
             }
-            if rest.remove("--json") { options.json = true }
+            if version { throw UsageError("--version takes no command") }
             do {
                 return try command.run(&rest, options)
             } catch let error as UsageError {
-                Output.err("menubus-cli \(command.name): \(error.message); see 'menubus-cli \(command.name) --help'\n")
+                Output.err("menubus-cli \(command.name): \(error.message); see 'menubus-cli help \(command.name)'\n")
                 return 2
             }
         } catch let error as UsageError {
@@ -107,6 +138,23 @@ enum CommandLineTool {
             return 2
         } catch {
             return report(error)
+        }
+    }
+
+    /// The command line's version, and the daemon's when one answers.
+    static func printVersion(_ options: Options) {
+        Output.out("menubus-cli \(MenuBusServer.softwareVersion)\n")
+        guard let client = try? MenuBusClient(address: options.address) else {
+            Output.out("menubusd: no bus\n")
+            return
+        }
+        client.callTimeout = 2
+        if let api = try? client.apiVersion() {
+            let stats = (try? client.stats()) ?? []
+            let daemon = stats.first { $0.name == "version" }?.value.stringValue ?? "(unknown)"
+            Output.out("menubusd \(daemon) (API version \(api))\n")
+        } else {
+            Output.out("menubusd: not running on this bus\n")
         }
     }
 
@@ -159,32 +207,36 @@ struct CommandFailure: Error {
     init(_ message: String) { self.message = message }
 }
 
-/// The command line, consumed from the front.
+/// The command line, consumed from the front: options and operands mixed,
+/// then what followed '--' (operands only, whatever they look like).
 struct Arguments {
     private var items: [String]
+    private var operands: [String]
 
-    init(_ items: [String]) {
+    init(_ items: [String], operands: [String] = []) {
         self.items = items
+        self.operands = operands
     }
 
-    func peek() -> String? { items.first }
+    func peek() -> String? { items.first ?? operands.first }
 
-    mutating func advance() { items.removeFirst() }
+    mutating func advance() { _ = next() }
 
     mutating func next() -> String? {
-        items.isEmpty ? nil : items.removeFirst()
+        if !items.isEmpty { return items.removeFirst() }
+        return operands.isEmpty ? nil : operands.removeFirst()
     }
 
     func contains(_ item: String) -> Bool { items.contains(item) }
 
-    /// Removes a flag wherever it stands; true if it was there.
+    /// Removes a flag wherever it stands before '--'; true if it was there.
     mutating func remove(_ flag: String) -> Bool {
         guard let index = items.firstIndex(of: flag) else { return false }
         items.remove(at: index)
         return true
     }
 
-    /// Removes `--name VALUE` (or `--name=VALUE`) wherever it stands.
+    /// Removes `--name VALUE` (or `--name=VALUE`) wherever it stands before '--'.
     mutating func option(_ name: String) throws -> String? {
         if let index = items.firstIndex(where: { $0.hasPrefix(name + "=") }) {
             let value = String(items[index].dropFirst(name.count + 1))
@@ -192,7 +244,12 @@ struct Arguments {
             return value
         }
         guard let index = items.firstIndex(of: name) else { return nil }
-        guard index + 1 < items.count else { throw UsageError("\(name) needs a value") }
+        guard index + 1 < items.count else {
+            // `--name -- VALUE`: the value may follow the end of options.
+            guard !operands.isEmpty else { throw UsageError("\(name) needs a value") }
+            items.remove(at: index)
+            return operands.removeFirst()
+        }
         let value = items[index + 1]
         items.removeSubrange(index...(index + 1))
         return value
@@ -213,9 +270,14 @@ struct Arguments {
         return value
     }
 
-    /// The next positional argument, named for the error when it is missing.
+    /// The next positional argument, named for the error when it is missing;
+    /// after '--' anything is an operand.
     mutating func required(_ name: String) throws -> String {
-        guard let value = next() else { throw UsageError("missing \(name)") }
+        if items.isEmpty {
+            guard !operands.isEmpty else { throw UsageError("missing \(name)") }
+            return operands.removeFirst()
+        }
+        let value = items.removeFirst()
         if value.hasPrefix("-") && value.count > 1 { throw UsageError("unknown option '\(value)'") }
         return value
     }
@@ -225,6 +287,7 @@ struct Arguments {
         if let extra = items.first {
             throw UsageError(extra.hasPrefix("-") ? "unknown option '\(extra)'" : "unexpected argument '\(extra)'")
         }
+        if let extra = operands.first { throw UsageError("unexpected argument '\(extra)'") }
     }
 }
 

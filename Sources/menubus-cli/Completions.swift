@@ -1,97 +1,224 @@
-/// `menubus-cli completions SHELL`: shell completion scripts.
+import MenuBus
+
+/// `menubus-cli completions SHELL`: shell completion scripts and the man
+/// page, generated from `CommandTable`.
 enum Completions {
     static let command = CommandLineTool.Command(
-        name: "completions", summary: "print a bash or zsh completion script",
+        name: "completions", summary: "print a bash or zsh completion script, or the man page",
         usage: """
-            Usage: menubus-cli completions bash|zsh
+            Usage: menubus-cli completions bash|zsh|man
 
-            Prints a completion script. 'make install' installs both; by hand:
+            Prints a completion script (or with 'man' the menubus-cli(1) page), made
+            from the same table as this help. 'make install' installs them; by hand:
               menubus-cli completions bash > ~/.local/share/bash-completion/completions/menubus-cli
+            The scripts ask the running daemon for app ids and context ids
+            (menubus-cli completions --list apps, --list contexts APP).
 
             """,
         run: run)
 
     static func run(_ arguments: inout Arguments, _ options: CommandLineTool.Options) throws -> Int32 {
+        if let what = try arguments.option("--list") {
+            return try list(what, &arguments, options)
+        }
         let shell = try arguments.required("SHELL")
         try arguments.finish()
-        let names = CommandLineTool.commands.map(\.name).joined(separator: " ")
         switch shell {
-        case "bash":
-            Output.out("""
-                # bash completion for menubus-cli
-                _menubus_cli() {
-                    local cur prev words cword
-                    _init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
-                    local commands="\(names) help"
-                    case "$prev" in
-                        --address) return ;;
-                        lint|publish) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-                        completions) COMPREPLY=($(compgen -W "bash zsh" -- "$cur")); return ;;
-                    esac
-                    local i command=""
-                    for ((i = 1; i < COMP_CWORD; i++)); do
-                        case "${COMP_WORDS[i]}" in
-                            --address) ((i++)) ;;
-                            -*) ;;
-                            *) command=${COMP_WORDS[i]}; break ;;
-                        esac
-                    done
-                    if [[ -z $command ]]; then
-                        COMPREPLY=($(compgen -W "$commands --address --json --help --version" -- "$cur"))
-                        return
-                    fi
-                    case "$command" in
-                        menu) COMPREPLY=($(compgen -W "--edit --json --changes --help" -- "$cur")) ;;
-                        present) COMPREPLY=($(compgen -W "--edit --json --changes --follow --help" -- "$cur")) ;;
-                        monitor) COMPREPLY=($(compgen -W "--count --json --help" -- "$cur")) ;;
-                        lint) COMPREPLY=($(compgen -W "--edit --json --help" -- "$cur") $(compgen -f -- "$cur")) ;;
-                        publish) COMPREPLY=($(compgen -W "--app --context --for --json --help" -- "$cur") $(compgen -f -- "$cur")) ;;
-                        provider) COMPREPLY=($(compgen -W "--id --title --for --help" -- "$cur")) ;;
-                        providers) COMPREPLY=($(compgen -W "--enable --disable --prefer --json --help" -- "$cur")) ;;
-                        *) COMPREPLY=($(compgen -W "--json --help" -- "$cur")) ;;
-                    esac
-                }
-                complete -F _menubus_cli menubus-cli
-
-                """)
-        case "zsh":
-            let described = CommandLineTool.commands.map { "'\($0.name):\($0.summary.replacingQuotes())'" }.joined(separator: " ")
-            Output.out("""
-                #compdef menubus-cli
-                # zsh completion for menubus-cli
-                _menubus_cli() {
-                    local -a commands
-                    commands=(\(described))
-                    _arguments -C \\
-                        '--address[D-Bus address]:address:' \\
-                        '--json[print data as JSON]' \\
-                        '(- *)--help[show help]' \\
-                        '(- *)--version[show the version]' \\
-                        '1:command:->command' \\
-                        '*::argument:->argument'
-                    case $state in
-                        command) _describe 'command' commands ;;
-                        argument)
-                            case $words[1] in
-                                lint|publish) _files ;;
-                                completions) _values 'shell' bash zsh ;;
-                                menu) _arguments '--edit[the edit menu]' '--json[JSON output]' ;;
-                                present) _arguments '--edit[the edit menu]' '--json[JSON output]' '--changes[stop after N changes]:N' '--follow[present again after a daemon restart]' ;;
-                            esac ;;
-                    esac
-                }
-                _menubus_cli "$@"
-
-                """)
-        default:
-            throw UsageError("unknown shell '\(shell)'; bash or zsh")
+        case "bash": Output.out(bash())
+        case "zsh": Output.out(zsh())
+        case "man": Output.out(ManPage.cli())
+        default: throw UsageError("unknown shell '\(shell)'; bash, zsh or man")
         }
         return 0
     }
-}
 
-extension String {
-    func replacingQuotes() -> String {
-        replacing("'", with: "")
+    /// Live names for completion, one a line; nothing (and status 0) when no daemon answers.
+    static func list(_ what: String, _ arguments: inout Arguments, _ options: CommandLineTool.Options) throws -> Int32 {
+        let app = what == "contexts" ? try arguments.required("APP") : nil
+        try arguments.finish()
+        guard what == "apps" || what == "contexts" else { throw UsageError("--list takes apps or contexts") }
+        guard let client = try? MenuBusClient(address: options.address) else { return 0 }
+        client.callTimeout = 1
+        guard let contexts = try? client.listContexts() else { return 0 }
+        let names = what == "apps"
+            ? contexts.map(\.appId)
+            : contexts.filter { $0.appId == app || $0.owner == app }.map(\.contextId)
+        var seen: Set<String> = []
+        for name in names where seen.insert(name).inserted { Output.out(name + "\n") }
+        return 0
+    }
+
+    static var commandNames: [String] { CommandLineTool.commands.map(\.name) }
+
+    static func bash() -> String {
+        let valueOptions = Set((CommandTable.global + CommandTable.entries.values.flatMap(\.options)).filter { $0.value != nil }.map(\.name))
+        var perCommand = ""
+        for name in commandNames {
+            let entry = CommandTable.entry(name)
+            var valueCases = ""
+            for option in entry.options where option.value != nil {
+                valueCases += "                \(option.name)) \(bashValue(option)) ;;\n"
+            }
+            var operandCases = ""
+            for (index, operand) in entry.operands.enumerated() {
+                operandCases += "                \(index)) \(bashOperand(operand)) ;;\n"
+            }
+            let optionWords = (entry.options.map(\.name) + ["--help"]).joined(separator: " ")
+            perCommand += """
+                        \(name))
+                            case "$prev" in
+                \(valueCases)            esac
+                            if [[ $cur == -* && -z $ended ]]; then _menubus_cli_words "\(optionWords)"; return; fi
+                            case ${#operands[@]} in
+                \(operandCases)            esac ;;
+
+                """
+        }
+        return """
+            # bash completion for menubus-cli, generated from its command table
+            # ('menubus-cli completions bash'); live ids come from the daemon.
+            _menubus_cli_words() {
+                local words
+                words=$(printf '%s\\n' $1)
+                local IFS=$'\\n'
+                COMPREPLY+=($(compgen -W "$words" -- "$cur"))
+            }
+            _menubus_cli_files() {
+                local IFS=$'\\n'
+                COMPREPLY+=($(compgen -f -- "$cur"))
+            }
+            _menubus_cli_live() {
+                local IFS=$'\\n'
+                COMPREPLY+=($(compgen -W "$(menubus-cli "${address[@]}" completions --list "$@" 2>/dev/null)" -- "$cur"))
+            }
+            _menubus_cli() {
+                local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+                local IFS=$' \\t\\n'
+                COMPREPLY=()
+                # --color=WHEN arrives as '--color' '=' 'WHEN'.
+                if [[ $cur == = ]]; then cur=""; fi
+                if [[ $prev == = ]]; then prev=${COMP_WORDS[COMP_CWORD-2]}; fi
+                local -a address=() operands=()
+                local i word command="" ended=""
+                for ((i = 1; i < COMP_CWORD; i++)); do
+                    word=${COMP_WORDS[i]}
+                    if [[ -n $ended ]]; then operands+=("$word"); continue; fi
+                    case "$word" in
+                        --) ended=1 ;;
+                        --address) address=(--address "${COMP_WORDS[i+1]}"); ((i++)) ;;
+                        \(valueOptions.sorted().filter { $0 != "--address" }.joined(separator: "|"))) ((i++)); [[ ${COMP_WORDS[i]} == = ]] && ((i++)) ;;
+                        -*) ;;
+                        *) if [[ -z $command ]]; then command=$word; else operands+=("$word"); fi ;;
+                    esac
+                done
+                case "$prev" in
+                    --address) return ;;
+                    --color) _menubus_cli_words "\(CommandTable.colourWords.joined(separator: " "))"; return ;;
+                esac
+                if [[ -z $command ]]; then
+                    if [[ $cur == -* ]]; then
+                        _menubus_cli_words "\(CommandTable.global.map(\.name).joined(separator: " ")) -h"
+                    else
+                        _menubus_cli_words "\(commandNames.joined(separator: " ")) help"
+                    fi
+                    return
+                fi
+                case "$command" in
+                    help) [[ ${#operands[@]} == 0 ]] && _menubus_cli_words "\(commandNames.joined(separator: " "))" ;;
+            \(perCommand)    esac
+            }
+            complete -o filenames -F _menubus_cli menubus-cli
+
+            """
+    }
+
+    private static func bashValue(_ option: CommandTable.Option) -> String {
+        switch option.kind {
+        case .file:
+            // ID=FILE: complete the file after the '=' bash splits off.
+            option.value?.contains("=") == true ? "return" : "_menubus_cli_files; return"
+        case .app: "_menubus_cli_live apps; return"
+        default: "return"
+        }
+    }
+
+    private static func bashOperand(_ operand: CommandTable.Operand) -> String {
+        switch operand.kind {
+        case .app: "_menubus_cli_live apps"
+        case .context: "_menubus_cli_live contexts \"${operands[0]}\""
+        case .file: "_menubus_cli_files"
+        case .words: "_menubus_cli_words \"\(operand.words.joined(separator: " "))\""
+        case .text: ":"
+        }
+    }
+
+    /// A string for inside zsh single quotes, and for an _arguments description.
+    private static func zshQuoted(_ text: String) -> String {
+        text.replacing("'", with: "'\\''").replacing("[", with: "\\[").replacing("]", with: "\\]").replacing(":", with: "\\:")
+    }
+
+    static func zsh() -> String {
+        let described = CommandLineTool.commands.map { "'\($0.name):\(zshQuoted($0.summary))'" }.joined(separator: " ")
+        var perCommand = ""
+        for name in commandNames {
+            let entry = CommandTable.entry(name)
+            var specs: [String] = []
+            for option in entry.options {
+                let prefix = option.repeats ? "*" : ""
+                if let value = option.value {
+                    let action = option.kind == .file && !value.contains("=") ? "_files" : ""
+                    specs.append("'\(prefix)\(option.name)=[\(zshQuoted(option.help))]:\(value.lowercased()):\(action)'")
+                } else {
+                    specs.append("'\(option.name)[\(zshQuoted(option.help))]'")
+                }
+            }
+            for (index, operand) in entry.operands.enumerated() {
+                let action: String
+                switch operand.kind {
+                case .app: action = "{_menubus_cli_live apps}"
+                case .context: action = "{_menubus_cli_live contexts $line[1]}"
+                case .file: action = "_files"
+                case .words: action = "(\(operand.words.joined(separator: " ")))"
+                case .text: action = " "
+                }
+                specs.append("'\(index + 1):\(operand.name.lowercased()):\(action)'")
+            }
+            perCommand += "                \(name)) _arguments \(specs.joined(separator: " ")) ;;\n"
+        }
+        let globals = CommandTable.global.map { option -> String in
+            switch option.name {
+            case "--address": return "'--address=[\(zshQuoted(option.help))]:address: '"
+            case "--color": return "'--color=[\(zshQuoted(option.help))]:when:(\(CommandTable.colourWords.joined(separator: " ")))'"
+            case "--help", "--version": return "'(- *)\(option.name)[\(zshQuoted(option.help))]'"
+            default: return "'\(option.name)[\(zshQuoted(option.help))]'"
+            }
+        }
+        return """
+            #compdef menubus-cli
+            # zsh completion for menubus-cli, generated from its command table
+            _menubus_cli_live() {
+                local -a names
+                names=(${(f)"$(menubus-cli completions --list "$@" 2>/dev/null)"})
+                compadd -a names
+            }
+            _menubus_cli() {
+                local -a commands
+                local curcontext=$curcontext state line
+                commands=(\(described))
+                _arguments -C \\
+                    \(globals.joined(separator: " \\\n        ")) \\
+                    '1:command:->command' \\
+                    '*::argument:->argument'
+                case $state in
+                    command) _describe 'command' commands ;;
+                    argument)
+                        case $words[1] in
+                            help) _describe 'command' commands ;;
+            \(perCommand)            esac ;;
+                esac
+            }
+            _menubus_cli "$@"
+
+            """
     }
 }

@@ -51,7 +51,7 @@ enum Demo {
         Output.out(MenuDrawing.draw(try presenter.editMenu(owner: "org.menubus.Demo.Editor", contextId: "message").elements))
 
         step("A provider offers Make Uppercase to every app")
-        try provider.registerProvider(ProviderDescription(id: "org.menubus.Demo.Uppercase", title: "Make Uppercase",
+        try provider.registerProvider(ProviderDescription(id: "org.menubus.Demo.Tour.Uppercase", title: "Make Uppercase",
                                                           returnsText: true, requiresEditable: true)) { selected, _ in
             selected.uppercased()
         }
@@ -70,7 +70,7 @@ enum Demo {
         }
 
         step("The presenter chooses Make Uppercase")
-        try presenter.activate(menu, itemId: "menubus:provider:org.menubus.Demo.Uppercase")
+        try presenter.activate(menu, itemId: "menubus:provider:org.menubus.Demo.Tour.Uppercase")
         pump { commands.contains { $0.command == .replaceSelection } }
         if let replace = commands.last(where: { $0.command == .replaceSelection }) {
             Output.out("  the app got PerformCommand \(replace.name) with \(MenuDrawing.describe(replace.arguments["text"] ?? .string("")))\n")

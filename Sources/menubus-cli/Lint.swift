@@ -5,23 +5,37 @@ enum Lint {
     static let command = CommandLineTool.Command(
         name: "lint", summary: "check a menu file against the design rules",
         usage: """
-            Usage: menubus-cli lint FILE [--edit] [--json]
+            Usage: menubus-cli lint FILE [--edit] [--fill ID=FILE]... [--json]
 
-            Reads a menu written as nested JSON (see the README) and prints one
-            finding a line, 'severity id: message', using the same rules as
-            menubusd's Lint. Checks a context menu, or with --edit an edit menu's
-            own items. Needs no daemon. Exits 1 when any error or warning is found,
-            0 on a clean menu (info findings alone are fine).
+            Reads a menu written as nested JSON (see the README; FILE '-' reads
+            standard input) and prints one finding a line, 'severity id:
+            message', using the same rules as menubusd's Lint. Checks a context
+            menu, or with --edit (or a file whose "kind" is "edit") an edit
+            menu's own items, and warns of a deferred element that neither
+            carries "provides" nor is given --fill, since 'publish' could not
+            answer it. Needs no daemon. Exits 3 when any error or warning is
+            found, 0 on a clean menu (info findings alone are fine), 1 when the
+            file cannot be read.
 
             """,
         run: run)
 
     static func run(_ arguments: inout Arguments, _ options: CommandLineTool.Options) throws -> Int32 {
-        let edit = arguments.remove("--edit")
+        var edit = arguments.remove("--edit")
+        var filled: Set<String> = []
+        while let fill = try arguments.option("--fill") {
+            filled.insert(try MenuJSON.fill(fill).0)
+        }
         let file = try arguments.required("FILE")
         try arguments.finish()
         let document = try MenuJSON.read(file: file)
-        let findings = MenuComposer.lint(kind: edit ? .edit : .context, elements: document.items)
+        if document.kind == .edit { edit = true }
+        filled.formUnion(document.fills.keys)
+        var findings = MenuComposer.lint(kind: edit ? .edit : .context, elements: document.items)
+        for element in document.items where element.kind == .deferred && !filled.contains(element.id) {
+            findings.append(LintFinding(severity: .warning, elementId: element.id,
+                                        message: "Deferred element '\(element.id)' has no content: give it \"provides\" or publish it with --fill \(element.id)=FILE, or it answers NoSuchItem."))
+        }
         if options.json {
             let items = findings.map { "{\"severity\": \(MenuJSON.quote($0.severity.rawValue)), \"id\": \(MenuJSON.quote($0.elementId)), \"message\": \(MenuJSON.quote($0.message))}" }
             Output.out("[" + items.joined(separator: ",\n ") + "]\n")
@@ -32,6 +46,6 @@ enum Lint {
             }
             if findings.isEmpty { Output.out("\(file): clean\n") }
         }
-        return findings.contains { $0.severity != .info } ? 1 : 0
+        return findings.contains { $0.severity != .info } ? 3 : 0
     }
 }

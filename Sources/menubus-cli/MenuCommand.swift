@@ -10,7 +10,11 @@ enum MenuCommand {
             Prints the menu menubusd composes for CONTEXT of APP (an app id such as
             org.example.Editor, or a unique bus name): the context menu, or with
             --edit the edit menu for the current selection. --json prints the
-            nested JSON form that 'publish' and 'lint' read.
+            context as its app published it, in the nested JSON form that
+            'publish' and 'lint' read ("app", "context-id", "kind", "revision",
+            "context", "selection", "items", deferred elements included), and the
+            composed menu as "composed"; publishing that output and printing it
+            again gives the same bytes.
 
             """,
         run: run)
@@ -23,7 +27,19 @@ enum MenuCommand {
         let client = try CommandLineTool.connect(options)
         let menu = edit ? try client.editMenu(owner: app, contextId: context) : try client.contextMenu(owner: app, contextId: context)
         if options.json {
-            Output.out("{\"app\": \(MenuJSON.quote(app)), \"context-id\": \(MenuJSON.quote(context)), \"kind\": \"\(edit ? "edit" : "context")\", \"revision\": \(menu.revision),\n \"items\": \(MenuJSON.write(menu.elements, indent: "  "))}\n")
+            let published = try client.publishedContext(owner: app, contextId: context)
+            // A unique name stands for its app: print the app id, which 'publish' registers as.
+            let appId = app.hasPrefix(":")
+                ? (try client.listContexts().first { $0.owner == app && $0.contextId == context }?.appId ?? app) : app
+            Output.out("""
+                {"app": \(MenuJSON.quote(appId)), "context-id": \(MenuJSON.quote(context)), \
+                "kind": "\(edit ? "edit" : "context")", "revision": \(menu.revision),
+                 "context": \(MenuJSON.write(published.context)),
+                 "selection": \(MenuJSON.write(published.selection)),
+                 "items": \(MenuJSON.write(published.items, indent: "  ")),
+                 "composed": \(MenuJSON.write(menu.elements, indent: "  "))}
+
+                """)
         } else {
             Output.out(Output.styled("\(edit ? "Edit" : "Context") menu of \(app) › \(context)", .bold) + Output.styled("  (revision \(menu.revision))", .dim) + "\n")
             Output.out(MenuDrawing.draw(menu.elements))

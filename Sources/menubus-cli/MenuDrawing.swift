@@ -1,7 +1,8 @@
 import MenuBus
 
 /// Draws a menu as an indented tree: sections as rules, submenus with ▸,
-/// state marks, destructive items in red, disabled ones dim, ids at the end.
+/// state marks, destructive items in red and marked "destructive", disabled
+/// ones dim, ids at the end.
 enum MenuDrawing {
     static func draw(_ elements: [MenuElement]) -> String {
         var children: [String: [MenuElement]] = [:]
@@ -58,6 +59,8 @@ enum MenuDrawing {
         if element.kind == .deferred { notes.append("deferred" + (element.cached ? "" : ", uncached")) }
         if element.has(.disabled) { notes.append("disabled") }
         if element.has(.keepsMenuPresented) { notes.append("keeps menu open") }
+        // Colour is not the only mark: without it (a pipe, NO_COLOR) the text says so.
+        if element.isDestructive { notes.append("destructive") }
         if !notes.isEmpty { text += "  (" + notes.joined(separator: ", ") + ")" }
         if element.isDestructive { return Output.styled(text, .red) }
         if element.has(.disabled) { return Output.styled(text, .dim) }
@@ -65,8 +68,12 @@ enum MenuDrawing {
     }
 
     /// A D-Bus value as a person reads it.
-    static func describe(_ value: DBusValue) -> String {
-        switch value {
+    static func describe(_ value: DBusValue) -> String { describe(value, full: false) }
+
+    /// `full`: every item of a long array, not the first eight.
+    static func describe(_ value: DBusValue, full: Bool) -> String {
+        func describe(_ value: DBusValue) -> String { MenuDrawing.describe(value, full: full) }
+        return switch value {
         case .byte(let v): "\(v)"
         case .boolean(let v): v ? "true" : "false"
         case .int16(let v): "\(v)"
@@ -84,7 +91,7 @@ enum MenuDrawing {
         case .structure(let members): "(" + members.map(describe).joined(separator: ", ") + ")"
         case .dictEntry(let key, let value): describe(key) + ": " + describe(value)
         case .array(_, let items):
-            if items.count > 8 { "[" + items.prefix(8).map(describe).joined(separator: ", ") + ", … \(items.count) in all]" }
+            if items.count > 8 && !full { "[" + items.prefix(8).map(describe).joined(separator: ", ") + ", … \(items.count) in all]" }
             else { "[" + items.map(describe).joined(separator: ", ") + "]" }
         }
     }

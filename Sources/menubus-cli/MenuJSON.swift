@@ -5,30 +5,45 @@ import MenuBus
 /// `{"id", "title", "type", "icon", "attributes", "state", "options", "children": [...]}`
 /// (also "subtitle", "shortcut", "command", "element-size", "cached").
 /// A file is that array, or an object with "items" and optionally
-/// "context-id", "context" (the `a{sv}` keys as JSON) and "app".
+/// "context-id", "context" (the `a{sv}` keys as JSON), "selection", "app"
+/// and what `menu --json` adds ("kind", "revision", "composed", read and
+/// ignored but for "kind", which `lint` checks by). A deferred element may
+/// carry its content inline as "provides": an array of elements.
 enum MenuJSON {
     struct Document {
         var appId: String?
         var contextId: String?
+        var kind: MenuKind?
         var context: ContextInfo?
+        var selection: Selection?
         var items: [MenuElement]
+        /// Content for deferred elements, by element id.
+        var fills: [String: [MenuElement]] = [:]
     }
 
+    static let documentKeys = ["app", "context-id", "kind", "revision", "context", "selection", "items", "composed"]
+
     static func read(file path: String) throws -> Document {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let contents = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
+        guard let data = contents else {
             throw CommandFailure("cannot read \(path)")
         }
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
-            throw CommandFailure("\(path) is not valid JSON: \((error as NSError).localizedDescription)")
+            let place = JSONSyntax.error(in: Array(data)) ?? (error as NSError).localizedDescription
+            throw CommandFailure("\(path == "-" ? "standard input" : path) is not valid JSON: \(place)")
         }
-        do {
-            return try document(object)
-        } catch let error as FieldError {
-            throw CommandFailure("\(path): \(error.field): \(error.message)")
+        problems = []
+        defer { problems = [] }
+        var result: Document?
+        soft { result = try document(object) }
+        guard let result, problems.isEmpty else {
+            // One line each, every one of them: "FILE: field: message".
+            throw CommandFailure(problems.map { "\(path): \($0.field): \($0.message)" }.joined(separator: "\nmenubus-cli: "))
         }
+        return result
     }
 
     struct FieldError: Error {
@@ -36,78 +51,152 @@ enum MenuJSON {
         let message: String
     }
 
+    /// Schema errors found so far in the document being read: every one is
+    /// reported, not only the first.
+    nonisolated(unsafe) private static var problems: [FieldError] = []
+
+    /// Runs one field's check; a failure is recorded and reading goes on.
+    private static func soft(_ body: () throws -> Void) {
+        do {
+            try body()
+        } catch let error as FieldError {
+            problems.append(error)
+        } catch {
+            problems.append(FieldError(field: "(top)", message: "\(error)"))
+        }
+    }
+
     static func document(_ object: Any) throws -> Document {
+        var fills: [String: [MenuElement]] = [:]
         if let array = object as? [Any] {
-            return Document(items: try elements(array, parent: "", field: "items"))
+            var document = Document(items: try elements(array, parent: "", field: "items", fills: &fills))
+            document.fills = fills
+            return document
         }
         guard let dict = object as? [String: Any] else {
             throw FieldError(field: "(top)", message: "expected an array of elements or an object with \"items\"")
         }
-        for key in dict.keys where !["items", "context-id", "context", "app"].contains(key) {
-            throw FieldError(field: key, message: "unknown key (expected items, context-id, context, app)")
+        for key in dict.keys.sorted() where !documentKeys.contains(key) {
+            problems.append(FieldError(field: key, message: "unknown key (expected \(documentKeys.joined(separator: ", ")))"))
         }
         guard let items = dict["items"] as? [Any] else {
             throw FieldError(field: "items", message: "expected an array of elements")
         }
-        var document = Document(items: try elements(items, parent: "", field: "items"))
-        document.appId = try string(dict["app"], "app")
-        document.contextId = try string(dict["context-id"], "context-id")
+        var document = Document(items: try elements(items, parent: "", field: "items", fills: &fills))
+        document.fills = fills
+        soft { document.appId = try string(dict["app"], "app") }
+        soft { document.contextId = try string(dict["context-id"], "context-id") }
+        if let kind = try string(dict["kind"], "kind") {
+            guard let value = MenuKind(rawValue: kind) else {
+                throw FieldError(field: "kind", message: "'\(kind)' is not context or edit")
+            }
+            document.kind = value
+        }
+        if let revision = dict["revision"], !(revision is NSNumber) {
+            throw FieldError(field: "revision", message: "expected a number")
+        }
         if let context = dict["context"] {
             document.context = try contextInfo(context)
+        }
+        if let selection = dict["selection"] {
+            document.selection = try selectionInfo(selection)
         }
         return document
     }
 
+    /// Reads `--fill ID=FILE`: the file's items answer deferred element ID.
+    static func fill(_ argument: String) throws -> (String, [MenuElement]) {
+        guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else {
+            throw UsageError("--fill needs ID=FILE")
+        }
+        let id = String(argument[..<equals])
+        let file = String(argument[argument.index(after: equals)...])
+        return (id, try read(file: file).items)
+    }
+
     private static func elements(_ array: [Any], parent: String, field: String) throws -> [MenuElement] {
+        var fills: [String: [MenuElement]] = [:]
+        let result = try elements(array, parent: parent, field: field, fills: &fills)
+        if let id = fills.keys.sorted().first {
+            throw FieldError(field: "\(field): \(id).provides", message: "provided content cannot provide again")
+        }
+        return result
+    }
+
+    private static func elements(_ array: [Any], parent: String, field: String,
+                                 fills: inout [String: [MenuElement]]) throws -> [MenuElement] {
         var result: [MenuElement] = []
         for (index, item) in array.enumerated() {
-            let path = "\(field)[\(index)]"
-            guard let dict = item as? [String: Any] else { throw FieldError(field: path, message: "expected an object") }
-            let known: Set<String> = ["id", "title", "subtitle", "type", "icon", "attributes", "state", "shortcut",
-                                      "command", "options", "element-size", "cached", "children"]
-            for key in dict.keys where !known.contains(key) {
-                throw FieldError(field: "\(path).\(key)", message: "unknown key")
-            }
-            guard let id = try string(dict["id"], "\(path).id") else { throw FieldError(field: "\(path).id", message: "required") }
-            let kindName = try string(dict["type"], "\(path).type") ?? (dict["children"] != nil ? "menu" : "action")
-            guard let kind = MenuElement.Kind(rawValue: kindName) else {
-                throw FieldError(field: "\(path).type", message: "'\(kindName)' is not action, menu or deferred")
-            }
-            var element = MenuElement(id: id, parent: parent, kind: kind)
-            element.title = try string(dict["title"], "\(path).title")
-            element.subtitle = try string(dict["subtitle"], "\(path).subtitle")
-            element.icon = try string(dict["icon"], "\(path).icon")
-            element.shortcut = try string(dict["shortcut"], "\(path).shortcut")
-            element.attributes = Set(try enumList(dict["attributes"], "\(path).attributes", MenuElement.Attribute.self))
-            element.options = Set(try enumList(dict["options"], "\(path).options", MenuElement.MenuOption.self))
-            if let state = try string(dict["state"], "\(path).state") {
-                guard let value = MenuElement.State(rawValue: state) else {
-                    throw FieldError(field: "\(path).state", message: "'\(state)' is not off, on or mixed")
+            soft {
+                let path = "\(field)[\(index)]"
+                guard let dict = item as? [String: Any] else { throw FieldError(field: path, message: "expected an object") }
+                let known: Set<String> = ["id", "title", "subtitle", "type", "icon", "attributes", "state", "shortcut",
+                                          "command", "options", "element-size", "cached", "children", "provides"]
+                for key in dict.keys.sorted() where !known.contains(key) {
+                    problems.append(FieldError(field: "\(path).\(key)", message: "unknown key"))
                 }
-                element.state = value
-            }
-            if let command = try string(dict["command"], "\(path).command") {
-                guard let value = StandardCommand(rawValue: command) else {
-                    throw FieldError(field: "\(path).command", message: "'\(command)' is not a standard command")
+                guard let id = try string(dict["id"], "\(path).id") else { throw FieldError(field: "\(path).id", message: "required") }
+                let kindName = try string(dict["type"], "\(path).type") ?? (dict["children"] != nil ? "menu" : "action")
+                guard let kind = MenuElement.Kind(rawValue: kindName) else {
+                    throw FieldError(field: "\(path).type", message: "'\(kindName)' is not action, menu or deferred")
                 }
-                element.command = value
-            }
-            if let size = try string(dict["element-size"], "\(path).element-size") {
-                guard let value = MenuElement.ElementSize(rawValue: size) else {
-                    throw FieldError(field: "\(path).element-size", message: "'\(size)' is not small, medium or large")
+                var element = MenuElement(id: id, parent: parent, kind: kind)
+                soft { element.title = try string(dict["title"], "\(path).title") }
+                soft { element.subtitle = try string(dict["subtitle"], "\(path).subtitle") }
+                soft { element.icon = try string(dict["icon"], "\(path).icon") }
+                soft { element.shortcut = try string(dict["shortcut"], "\(path).shortcut") }
+                soft { element.attributes = Set(try enumList(dict["attributes"], "\(path).attributes", MenuElement.Attribute.self)) }
+                soft { element.options = Set(try enumList(dict["options"], "\(path).options", MenuElement.MenuOption.self)) }
+                soft {
+                    if let state = try string(dict["state"], "\(path).state") {
+                        guard let value = MenuElement.State(rawValue: state) else {
+                            throw FieldError(field: "\(path).state", message: "'\(state)' is not off, on or mixed")
+                        }
+                        element.state = value
+                    }
                 }
-                element.elementSize = value
-            }
-            if let cached = dict["cached"] {
-                guard let flag = cached as? Bool else { throw FieldError(field: "\(path).cached", message: "expected true or false") }
-                element.cached = flag
-            }
-            result.append(element)
-            if let children = dict["children"] {
-                guard let array = children as? [Any] else {
-                    throw FieldError(field: "\(path).children", message: "expected an array")
+                soft {
+                    if let command = try string(dict["command"], "\(path).command") {
+                        guard let value = StandardCommand(rawValue: command) else {
+                            throw FieldError(field: "\(path).command", message: "'\(command)' is not a standard command")
+                        }
+                        element.command = value
+                    }
                 }
-                result += try elements(array, parent: id, field: "\(path).children")
+                soft {
+                    if let size = try string(dict["element-size"], "\(path).element-size") {
+                        guard let value = MenuElement.ElementSize(rawValue: size) else {
+                            throw FieldError(field: "\(path).element-size", message: "'\(size)' is not small, medium or large")
+                        }
+                        element.elementSize = value
+                    }
+                }
+                soft {
+                    if let cached = dict["cached"] {
+                        guard let flag = cached as? Bool else { throw FieldError(field: "\(path).cached", message: "expected true or false") }
+                        element.cached = flag
+                    }
+                }
+                soft {
+                    if let provides = dict["provides"] {
+                        guard kind == .deferred else {
+                            throw FieldError(field: "\(path).provides", message: "only a deferred element provides content")
+                        }
+                        guard let array = provides as? [Any] else {
+                            throw FieldError(field: "\(path).provides", message: "expected an array of elements")
+                        }
+                        fills[id] = try elements(array, parent: "", field: "\(path).provides")
+                    }
+                }
+                result.append(element)
+                soft {
+                    if let children = dict["children"] {
+                        guard let array = children as? [Any] else {
+                            throw FieldError(field: "\(path).children", message: "expected an array")
+                        }
+                        result += try elements(array, parent: id, field: "\(path).children", fills: &fills)
+                    }
+                }
             }
         }
         return result
@@ -116,22 +205,76 @@ enum MenuJSON {
     private static func contextInfo(_ object: Any) throws -> ContextInfo {
         guard let dict = object as? [String: Any] else { throw FieldError(field: "context", message: "expected an object") }
         var info = ContextInfo()
-        if let kind = try string(dict["kind"], "context.kind") {
-            guard let value = ContextInfo.Kind(rawValue: kind) else {
-                throw FieldError(field: "context.kind", message: "'\(kind)' is not text, image, file, url or item")
+        soft {
+            if let kind = try string(dict["kind"], "context.kind") {
+                guard let value = ContextInfo.Kind(rawValue: kind) else {
+                    throw FieldError(field: "context.kind", message: "'\(kind)' is not text, image, file, url or item")
+                }
+                info.kind = value
             }
-            info.kind = value
         }
-        info.contentTypes = try stringList(dict["content-types"], "context.content-types")
-        info.editable = try bool(dict["editable"], "context.editable") ?? false
-        info.hasContent = try bool(dict["has-content"], "context.has-content") ?? false
-        info.richText = try bool(dict["rich-text"], "context.rich-text") ?? false
-        info.document = try string(dict["document"], "context.document")
-        info.title = try string(dict["title"], "context.title")
-        if dict["supported-commands"] != nil {
-            info.supportedCommands = Set(try enumList(dict["supported-commands"], "context.supported-commands", StandardCommand.self))
+        soft { info.contentTypes = try stringList(dict["content-types"], "context.content-types") }
+        soft { info.editable = try bool(dict["editable"], "context.editable") ?? false }
+        soft { info.hasContent = try bool(dict["has-content"], "context.has-content") ?? false }
+        soft { info.richText = try bool(dict["rich-text"], "context.rich-text") ?? false }
+        soft { info.document = try string(dict["document"], "context.document") }
+        soft { info.title = try string(dict["title"], "context.title") }
+        soft {
+            if dict["supported-commands"] != nil {
+                info.supportedCommands = Set(try enumList(dict["supported-commands"], "context.supported-commands", StandardCommand.self))
+            }
+        }
+        soft { info.enabled = try bool(dict["enabled"], "context.enabled") ?? true }
+        for key in dict.keys.sorted() where !contextKeys.contains(key) {
+            problems.append(FieldError(field: "context.\(key)", message: "unknown key (expected \(contextKeys.joined(separator: ", ")))"))
         }
         return info
+    }
+
+    static let contextKeys = ["kind", "content-types", "editable", "has-content", "rich-text", "document",
+                              "supported-commands", "title", "enabled"]
+    static let selectionKeys = ["kind", "length", "text", "attributes", "pasteboard-types", "rect"]
+
+    private static func selectionInfo(_ object: Any) throws -> Selection {
+        guard let dict = object as? [String: Any] else { throw FieldError(field: "selection", message: "expected an object") }
+        for key in dict.keys.sorted() where !selectionKeys.contains(key) {
+            problems.append(FieldError(field: "selection.\(key)", message: "unknown key (expected \(selectionKeys.joined(separator: ", ")))"))
+        }
+        var selection = Selection()
+        soft {
+            if let kind = try string(dict["kind"], "selection.kind") {
+                guard let value = Selection.Kind(rawValue: kind) else {
+                    throw FieldError(field: "selection.kind", message: "'\(kind)' is not none, caret, range or all")
+                }
+                selection.kind = value
+            }
+        }
+        soft {
+            if let length = dict["length"] {
+                guard let number = length as? NSNumber, !(length is Bool), let value = UInt32(exactly: number.doubleValue) else {
+                    throw FieldError(field: "selection.length", message: "expected a whole number from 0 to 4294967295")
+                }
+                selection.length = value
+            }
+        }
+        soft { selection.text = try string(dict["text"], "selection.text") }
+        soft { selection.attributes = Set(try enumList(dict["attributes"], "selection.attributes", Selection.TextAttribute.self)) }
+        soft { selection.pasteboardTypes = try stringList(dict["pasteboard-types"], "selection.pasteboard-types") }
+        soft {
+            if let rect = dict["rect"] {
+                guard let fields = rect as? [String: Any] else {
+                    throw FieldError(field: "selection.rect", message: "expected {\"x\", \"y\", \"width\", \"height\"}")
+                }
+                func int(_ key: String) throws -> Int32 {
+                    guard let number = fields[key] as? NSNumber, !(fields[key] is Bool), let value = Int32(exactly: number.doubleValue) else {
+                        throw FieldError(field: "selection.rect.\(key)", message: "expected a 32-bit whole number")
+                    }
+                    return value
+                }
+                selection.rect = Rect(x: try int("x"), y: try int("y"), width: try int("width"), height: try int("height"))
+            }
+        }
+        return selection
     }
 
     private static func string(_ value: Any?, _ field: String) throws -> String? {
@@ -166,7 +309,10 @@ enum MenuJSON {
     // MARK: Writing
 
     /// The nested JSON form of a flat element list, keys in a fixed order.
-    static func write(_ elements: [MenuElement], indent: String = "  ") -> String {
+    /// `indent` nil: all on one line (for JSON Lines streams).
+    static func write(_ elements: [MenuElement], indent: String? = "  ") -> String {
+        let oneLine = indent == nil
+        let indent = indent ?? ""
         var children: [String: [MenuElement]] = [:]
         for element in elements { children[element.parent, default: []].append(element) }
         func render(_ parent: String, _ pad: String) -> String {
@@ -188,11 +334,47 @@ enum MenuJSON {
                 if children[element.id] != nil {
                     fields.append("\"children\": " + render(element.id, pad + indent + indent))
                 }
-                return pad + indent + "{" + fields.joined(separator: ", ") + "}"
+                return (oneLine ? "" : pad + indent) + "{" + fields.joined(separator: ", ") + "}"
             }
+            if oneLine { return "[" + items.joined(separator: ", ") + "]" }
             return items.isEmpty ? "[]" : "[\n" + items.joined(separator: ",\n") + "\n" + pad + "]"
         }
         return render("", "")
+    }
+
+    /// The context's keys, those that differ from the defaults but `kind`, in a fixed order.
+    static func write(_ info: ContextInfo) -> String {
+        var fields = ["\"kind\": \(quote(info.kind.rawValue))"]
+        if !info.contentTypes.isEmpty { fields.append("\"content-types\": \(list(info.contentTypes))") }
+        if info.editable { fields.append("\"editable\": true") }
+        if info.hasContent { fields.append("\"has-content\": true") }
+        if info.richText { fields.append("\"rich-text\": true") }
+        if let document = info.document { fields.append("\"document\": \(quote(document))") }
+        if let commands = info.supportedCommands {
+            fields.append("\"supported-commands\": \(list(StandardCommand.allCases.filter(commands.contains).map(\.rawValue)))")
+        }
+        if let title = info.title { fields.append("\"title\": \(quote(title))") }
+        if !info.enabled { fields.append("\"enabled\": false") }
+        return "{" + fields.joined(separator: ", ") + "}"
+    }
+
+    /// The selection's keys, those that differ from the defaults but `kind`, in a fixed order.
+    static func write(_ selection: Selection) -> String {
+        var fields = ["\"kind\": \(quote(selection.kind.rawValue))"]
+        if selection.length != 0 { fields.append("\"length\": \(selection.length)") }
+        if let text = selection.text { fields.append("\"text\": \(quote(text))") }
+        if !selection.attributes.isEmpty {
+            fields.append("\"attributes\": \(list(Selection.TextAttribute.allCases.filter(selection.attributes.contains).map(\.rawValue)))")
+        }
+        if !selection.pasteboardTypes.isEmpty { fields.append("\"pasteboard-types\": \(list(selection.pasteboardTypes))") }
+        if let rect = selection.rect {
+            fields.append("\"rect\": {\"x\": \(rect.x), \"y\": \(rect.y), \"width\": \(rect.width), \"height\": \(rect.height)}")
+        }
+        return "{" + fields.joined(separator: ", ") + "}"
+    }
+
+    static func list(_ names: [String]) -> String {
+        "[" + names.map(quote).joined(separator: ", ") + "]"
     }
 
     static func quote(_ text: String) -> String {

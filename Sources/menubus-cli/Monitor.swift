@@ -1,16 +1,23 @@
 import MenuBus
 
-/// `menubus-cli monitor`: every MenuBus signal, readable.
+/// `menubus-cli monitor`: every MenuBus message, readable.
 enum Monitor {
     static let command = CommandLineTool.Command(
-        name: "monitor", summary: "print every signal menubusd emits",
+        name: "monitor", summary: "print every message to or from menubusd",
         usage: """
             Usage: menubus-cli monitor [--count N] [--json]
 
-            Prints every signal menubusd emits (LayoutChanged, Closed,
-            UndoStateChanged, PropertiesChanged, and those of the other menu
-            protocols) until Ctrl-C, or until N signals were printed. Follows
-            menubusd across a restart.
+            Prints every message sent by or to menubusd, arguments fully decoded:
+            calls to it and their replies, its calls to apps and providers
+            (ActionInvoked, ProvideElements, Process…), and its signals
+            (LayoutChanged, Closed, UndoStateChanged, PropertiesChanged, and
+            those of the other menu protocols), until Ctrl-C or until N messages
+            were printed. Uses the bus's BecomeMonitor, or where the bus refuses
+            it, eavesdropping match rules. --json prints JSON Lines, one object a
+            message: {"time", "kind", "sender", "path", "interface", "member",
+            "arguments"} (kind is method_call, method_return, error or signal;
+            member is the error name of an error; path, interface and member are
+            null where the message has none).
 
             """,
         run: run)
@@ -23,23 +30,67 @@ enum Monitor {
         try arguments.finish()
         let client = try CommandLineTool.connect(options)
         var seen = 0
-        try client.observeAllSignals { signal in
+        let mode = try client.monitorMenuBus { message in
+            guard limit.map({ seen < $0 }) ?? true else { return }
             seen += 1
-            if options.json {
-                let args = signal.arguments.map { MenuJSON.quote(MenuDrawing.describe($0)) }.joined(separator: ", ")
-                Output.out("{\"path\": \(MenuJSON.quote(signal.path)), \"interface\": \(MenuJSON.quote(signal.interface)), \"member\": \(MenuJSON.quote(signal.member)), \"arguments\": [\(args)]}\n")
-            } else {
-                let args = signal.arguments.map(MenuDrawing.describe).joined(separator: ", ")
-                Output.out(Output.styled(signal.member, .bold) + " " + Output.styled(signal.path, .dim) + "  \(signal.interface)\n    \(args)\n")
-            }
+            Output.out(options.json ? jsonLine(message) : text(message))
             if let limit, seen >= limit { client.stopRunning() }
         }
-        client.onDaemonLost = { Output.err("menubusd left the bus; waiting for it to come back\n") }
-        client.onDaemonRestart = { Output.err("menubusd restarted; monitoring the new one\n") }
-        if !options.json { Output.err("monitoring menubusd's signals; Ctrl-C stops\n") }
+        Output.err("monitoring menubusd (\(mode == .monitor ? "BecomeMonitor" : "eavesdropping match rules")); Ctrl-C stops\n")
         while limit.map({ seen < $0 }) ?? true, client.isConnected {
             client.runForever()
         }
         return 0
+    }
+
+    static func jsonLine(_ message: MonitoredMessage) -> String {
+        func optional(_ text: String?) -> String { text.map(MenuJSON.quote) ?? "null" }
+        let time = String(format: "%.3f", message.time)
+        return "{\"time\": \(time), \"kind\": \"\(message.kind.rawValue)\", \"sender\": \(optional(message.sender)), "
+            + "\"path\": \(optional(message.path)), \"interface\": \(optional(message.interface)), "
+            + "\"member\": \(optional(message.member)), "
+            + "\"arguments\": [\(message.arguments.map(JSONValue.full).joined(separator: ", "))]}\n"
+    }
+
+    static func text(_ message: MonitoredMessage) -> String {
+        let route = (message.sender ?? "?") + " → " + (message.destination ?? "*")
+        let args = message.arguments.map { MenuDrawing.describe($0, full: true) }.joined(separator: ", ")
+        switch message.kind {
+        case .signal, .methodCall:
+            let name = message.kind == .signal ? "signal" : "call"
+            return Output.styled((message.member ?? "?"), .bold) + " " + Output.styled("\(name) \(message.path ?? "") \(message.interface ?? "")", .dim)
+                + "  \(route)\n    \(args)\n"
+        case .methodReturn:
+            return Output.styled("return", .green) + " " + Output.styled("to #\(message.replySerial)", .dim) + "  \(route)\n    \(args)\n"
+        case .error:
+            return Output.styled("error \(message.member ?? "")", .red) + " " + Output.styled("to #\(message.replySerial)", .dim)
+                + "  \(route)\n    \(args)\n"
+        }
+    }
+}
+
+extension JSONValue {
+    /// Any D-Bus value as JSON, nothing left out: arrays as arrays, a
+    /// dictionary with string keys as an object (others as [key, value]
+    /// pairs), structures as arrays, variants as their value, bytes as numbers.
+    static func full(_ value: DBusValue) -> String {
+        switch value {
+        case .variant(let inner): return full(inner)
+        case .bytes(let bytes): return "[" + bytes.map { "\($0)" }.joined(separator: ", ") + "]"
+        case .structure(let members): return "[" + members.map(full).joined(separator: ", ") + "]"
+        case .dictEntry(let key, let value): return "[" + full(key) + ", " + full(value) + "]"
+        case .array(_, let items):
+            let entries = items.compactMap { item -> (String, DBusValue)? in
+                guard case .dictEntry(let key, let value) = item, let name = key.stringValue else { return nil }
+                return (name, value)
+            }
+            if !items.isEmpty, entries.count == items.count {
+                return "{" + entries.map { MenuJSON.quote($0.0) + ": " + full($0.1) }.joined(separator: ", ") + "}"
+            }
+            if items.isEmpty, case .array(let signature, _) = value, signature.rawValue.hasPrefix("{s") { return "{}" }
+            return "[" + items.map(full).joined(separator: ", ") + "]"
+        case .double(let v): return v.isFinite ? "\(v)" : "null"
+        default: return scalar(value)
+        }
     }
 }

@@ -44,9 +44,10 @@ enum Present {
         try arguments.finish()
         let client = try CommandLineTool.connect(options)
         var results = 0
-        var shown: Set<PresentedMenu> = []
+        var presentedMenus: Set<PresentedMenu> = []
+        var lastLayout: [MenuElement]?
         try client.observeProviderResults { result in
-            guard shown.contains(result.menu) else { return }
+            guard presentedMenus.contains(result.menu) else { return }
             results += 1
             printResult(result, options: options)
         }
@@ -55,7 +56,10 @@ enum Present {
         var lostDaemon = false
         var presented: PresentedMenu?
         try client.observeMenus({ menu, layout in
-            guard menu == presented else { return }
+            // A change that only repeats what is already printed (one sent
+            // while the first layout was being read) is no change.
+            guard menu == presented, layout.elements != lastLayout else { return }
+            lastLayout = layout.elements
             changes += 1
             print(layout, path: menu.path.rawValue, options: options, heading: "LayoutChanged")
             if let limit, changes >= limit { client.stopRunning() }
@@ -70,8 +74,10 @@ enum Present {
         func presentOnce() throws {
             let menu = try client.present(owner: app, contextId: context, kind: edit ? .edit : .context)
             presented = menu
-            shown.insert(menu)
-            print(try client.layout(of: menu), path: menu.path.rawValue, options: options, heading: "Presented")
+            presentedMenus.insert(menu)
+            let first = try client.layout(of: menu)
+            lastLayout = first.elements
+            print(first, path: menu.path.rawValue, options: options, heading: "Presented")
         }
         try presentOnce()
         guard limit != 0 else { return 0 }

@@ -58,6 +58,89 @@ final class CommandLineTests: BusTestCase {
         }
     }
 
+    func testConventions() throws {
+        // help COMMAND, and an unknown one is a usage error.
+        let help = try cli(["help", "menu"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.hasPrefix("Usage: menubus-cli menu"), help.stdout)
+        let nosuch = try cli(["help", "nosuch"])
+        XCTAssertEqual(nosuch.status, 2)
+        XCTAssertEqual(nosuch.stdout, "")
+        XCTAssertTrue(nosuch.stderr.contains("no command 'nosuch'"), nosuch.stderr)
+        // '--' ends options: what follows is an operand even when it looks like one.
+        let operand = try cli(["lint", "--", "--json"])
+        XCTAssertEqual(operand.status, 1)
+        XCTAssertTrue(operand.stderr.contains("cannot read --json"), operand.stderr)
+        XCTAssertEqual(try cli(["lint", "--", fixture("clean-menu.json")]).status, 0)
+        // Global options anywhere.
+        XCTAssertEqual(try cli(["lint", fixture("clean-menu.json"), "--color=never"]).status, 0)
+        let json = try cli(["lint", fixture("bad-menu.json"), "--json"])
+        XCTAssertEqual(json.status, 3)
+        XCTAssertTrue(json.stdout.hasPrefix("[{\"severity\""), json.stdout)
+        // --color=always colours even a pipe; never and NO_COLOR do not; a bad value is usage.
+        let always = try bus.run("menubus-cli", ["lint", fixture("bad-menu.json"), "--color=always"], extraEnvironment: [:])
+        XCTAssertTrue(always.stdout.contains("\u{1B}["), always.stdout)
+        let never = try bus.run("menubus-cli", ["--color=never", "lint", fixture("bad-menu.json")], extraEnvironment: [:])
+        XCTAssertFalse(never.stdout.contains("\u{1B}["))
+        XCTAssertEqual(try cli(["--color=sometimes", "status"]).status, 2)
+        // Every schema error, and JSON syntax errors by line and column.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-schema-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try #"[{"id": "a", "state": "x", "bogus": 1}, {"title": "B"}]"#.write(to: file, atomically: true, encoding: .utf8)
+        let schema = try cli(["lint", file.path])
+        XCTAssertEqual(schema.status, 1)
+        for field in ["items[0].bogus: unknown key", "items[0].state: 'x' is not", "items[1].id: required"] {
+            XCTAssertTrue(schema.stderr.contains(field), schema.stderr)
+        }
+        try "[{\"id\": \"a\",\n  \"title\": }]".write(to: file, atomically: true, encoding: .utf8)
+        let syntax = try cli(["lint", file.path])
+        XCTAssertEqual(syntax.status, 1)
+        XCTAssertTrue(syntax.stderr.contains("line 2, column 12: expected a value"), syntax.stderr)
+    }
+
+    /// On a real terminal (script(1) gives one), colour 'auto' is on, but
+    /// not with TERM=dumb or NO_COLOR.
+    func testColourAutoOnATerminalHonoursTermDumbAndNoColor() throws {
+        func onTerminal(_ environment: [String: String]) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-qc", "'\(Binaries.url("menubus-cli").path)' lint '\(fixture("bad-menu.json"))'", "/dev/null"]
+            var env = ProcessInfo.processInfo.environment
+            env["NO_COLOR"] = nil
+            process.environment = env.merging(environment) { $1 }
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return text
+        }
+        XCTAssertTrue(try onTerminal(["TERM": "xterm"]).contains("\u{1B}[33mwarning"))
+        XCTAssertFalse(try onTerminal(["TERM": "dumb"]).contains("\u{1B}["))
+        XCTAssertFalse(try onTerminal(["TERM": "xterm", "NO_COLOR": "1"]).contains("\u{1B}["))
+    }
+
+    func testGlobalOptionsAfterTheCommandAndNoDoubledQuotes() throws {
+        _ = try startDaemon()
+        let address = try bus.address
+        let status = try bus.run("menubus-cli", ["status", "--address", address],
+                                 extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus", "NO_COLOR": "1"])
+        XCTAssertEqual(status.status, 0, status.stderr)
+        let undo = try cli(["undo-state", "org.example.Editor", "doc1"])
+        XCTAssertEqual(undo.status, 1)
+        XCTAssertTrue(undo.stderr.contains("'doc1'"), undo.stderr)
+        XCTAssertFalse(undo.stderr.contains("''"), undo.stderr)
+    }
+
+    func testProviderAndDemoRunSideBySide() throws {
+        _ = try startDaemon()
+        _ = try background(["provider", "--for", "30"], waitingFor: "registered")
+        let demo = try cli(["demo"], timeout: 30)
+        XCTAssertEqual(demo.status, 0, demo.stderr)
+        XCTAssertFalse(demo.stderr.contains("AccessDenied"), demo.stderr)
+    }
+
     func testNoDaemonIsReportedQuicklyWithHowToStartIt() throws {
         let started = Date()
         let result = try cli(["status"], timeout: 10)
@@ -77,10 +160,15 @@ final class CommandLineTests: BusTestCase {
     // MARK: Against the daemon
 
     func testStatusPrintsVersionAndCounters() throws {
-        _ = try startDaemon()
+        let daemon = try startDaemon()
         let text = try cli(["status"])
         XCTAssertEqual(text.status, 0)
-        XCTAssertTrue(text.stdout.hasPrefix("menubusd API version 1\n"), text.stdout)
+        XCTAssertTrue(text.stdout.hasPrefix("menubusd \(MenuBusServer.softwareVersion), API version 1, pid \(daemon.pid), up "),
+                      text.stdout)
+        XCTAssertNotNil(text.stdout.range(of: #"memory +[0-9]+\.[0-9] MiB resident"#, options: .regularExpression), text.stdout)
+        XCTAssertFalse(text.stdout.contains("rss-bytes"), "human units, not raw bytes")
+        let version = try cli(["--version"])
+        XCTAssertEqual(version.stdout, "menubus-cli \(MenuBusServer.softwareVersion)\nmenubusd \(MenuBusServer.softwareVersion) (API version 1)\n")
         let json = try cli(["--json", "status"])
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         XCTAssertEqual(object?["version"] as? Int, 1)
@@ -116,12 +204,77 @@ final class CommandLineTests: BusTestCase {
         XCTAssertEqual(printed["kind"] as? String, "context")
     }
 
+    /// `menu --json` → `publish` → `menu --json`: the same bytes, with the
+    /// context, the selection and the deferred elements.
+    func testMenuJSONRoundTripsByteForByte() throws {
+        let daemon = try startDaemon()
+        let file = fixture("round-trip-menu.json")
+        let fill = "linked=" + fixture("linked-fill.json")
+        let first = try background(["publish", file, "--fill", fill], waitingFor: "published")
+        let printed = try cli(["menu", "org.example.Notes", "note-7", "--json"])
+        XCTAssertEqual(printed.status, 0, printed.stderr)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(printed.stdout.utf8)) as? [String: Any])
+        let items = try XCTUnwrap(object["items"] as? [[String: Any]])
+        XCTAssertEqual(items.map { $0["id"] as? String }, ["tools", "recent-notes", "linked", "discard"])
+        XCTAssertEqual(items[1]["type"] as? String, "deferred")
+        XCTAssertEqual((object["selection"] as? [String: Any])?["text"] as? String, "milk\n")
+        XCTAssertEqual((object["context"] as? [String: Any])?["title"] as? String, "Shopping \"list\"")
+        // The deferred elements are answered: what publish was given shows in a presented menu.
+        let presenter = try MenuBusClient(address: try bus.address)
+        let menu = try presenter.present(owner: "org.example.Notes", contextId: "note-7", kind: .context)
+        XCTAssertTrue(eventually(timeout: 10) {
+            let layout = try? presenter.layout(of: menu)
+            return layout?.element("note-2") != nil && layout?.element("link-b") != nil
+        }, "\(String(describing: try? presenter.layout(of: menu).elements.map(\.id)))")
+        try presenter.dismiss(menu)
+        first.signal(SIGTERM)
+        _ = try first.wait(timeout: 10)
+
+        let saved = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-round-\(UUID().uuidString).json")
+        try printed.stdout.write(to: saved, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: saved) }
+        let lint = try cli(["lint", saved.path])
+        XCTAssertEqual(lint.status, 3, "menu --json carries no content for deferred elements: \(lint.stdout)")
+        XCTAssertTrue(lint.stdout.contains("warning recent-notes:"), lint.stdout)
+        XCTAssertEqual(try cli(["lint", saved.path, "--fill", "recent-notes=" + fixture("linked-fill.json"), "--fill", fill]).status, 0)
+        _ = try background(["publish", saved.path, "--fill", fill], waitingFor: "published")
+        let again = try cli(["menu", "org.example.Notes", "note-7", "--json"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.stdout, printed.stdout)
+        let edit = try cli(["menu", "org.example.Notes", "note-7", "--json", "--edit"])
+        XCTAssertTrue(edit.stdout.contains("\"kind\": \"edit\""), edit.stdout)
+        XCTAssertTrue(edit.stdout.contains("menubus:copy"), "a range selection brings Copy: \(edit.stdout)")
+        XCTAssertFalse(daemon.stderrText.contains("NoSuchItem"), daemon.stderrText)
+    }
+
+    func testPublishRefusesAFillForNoDeferredElement() throws {
+        _ = try startDaemon()
+        let result = try cli(["publish", fixture("round-trip-menu.json"), "--fill", "tools=" + fixture("linked-fill.json")])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("no deferred element 'tools'"), result.stderr)
+    }
+
+    func testLintReadsStandardInput() throws {
+        let child = Process()
+        child.executableURL = Binaries.url("menubus-cli")
+        child.arguments = ["lint", "-"]
+        child.environment = ProcessInfo.processInfo.environment.merging(noColour) { $1 }
+        child.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: fixture("bad-menu.json")))
+        let out = Pipe()
+        child.standardOutput = out
+        try child.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+        XCTAssertEqual(child.terminationStatus, 3)
+        XCTAssertEqual(text, try golden("bad-menu-lint.txt"))
+    }
+
     func testLintCleanAndBadFiles() throws {
         let clean = try cli(["lint", fixture("clean-menu.json")])
         XCTAssertEqual(clean.status, 0)
         XCTAssertTrue(clean.stdout.hasSuffix(": clean\n"))
         let bad = try cli(["lint", fixture("bad-menu.json")])
-        XCTAssertEqual(bad.status, 1)
+        XCTAssertEqual(bad.status, 3, "findings")
         XCTAssertEqual(bad.stdout, try golden("bad-menu-lint.txt"))
         let json = try cli(["lint", "--json", fixture("bad-menu.json")])
         let findings = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
@@ -136,7 +289,7 @@ final class CommandLineTests: BusTestCase {
         try #"[{"id": "a", "title": "A", "children": [{"id": "b", "state": "sideways", "title": "B"}]}]"#.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try cli(["lint", file.path])
-        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.status, 1, "an unreadable menu is a failure, not a finding")
         XCTAssertTrue(result.stderr.contains("items[0].children[0].state"), result.stderr)
     }
 
@@ -165,18 +318,113 @@ final class CommandLineTests: BusTestCase {
         XCTAssertTrue(missing.stderr.contains("no-such-item"), missing.stderr)
     }
 
-    func testMonitorPrintsSignals() throws {
+    func testMonitorSeesCallsRepliesAndUnicastSignals() throws {
         _ = try startDaemon()
         let app = try MenuBusClient(address: try bus.address)
         try app.register(appId: "org.example.Editor")
-        try app.publishContext("field", ContextInfo(kind: .text, editable: true, hasContent: true))
-        let monitor = try bus.start("menubus-cli", ["monitor", "--count", "1"], extraEnvironment: noColour)
-        XCTAssertTrue(eventually { monitor.stderrText.contains("monitoring") })
+        try app.publishContext("field", ContextInfo(kind: .text, editable: true, hasContent: true, document: "notes"))
+        let monitor = try bus.start("menubus-cli", ["monitor"], extraEnvironment: noColour)
+        addTeardownBlock { if monitor.isRunning { monitor.signal(SIGTERM); _ = try? monitor.wait(timeout: 5) } }
+        XCTAssertTrue(eventually { monitor.stderrText.contains("monitoring menubusd (BecomeMonitor)") }, monitor.stderrText)
         let menu = try app.present(contextId: "field", kind: .edit)
         try app.dismiss(menu)
-        let result = try monitor.wait(timeout: 10)
-        XCTAssertEqual(result.status, 0)
-        XCTAssertTrue(result.stdout.hasPrefix("Closed \(menu.path.rawValue)"), result.stdout)
+        // UndoStateChanged goes to the app alone: only a monitor sees it.
+        try app.registerUndo(document: "notes", actionName: "Typing", undo: [1], redo: [2])
+        XCTAssertTrue(eventually(timeout: 10) {
+            let text = monitor.stdoutText
+            return text.contains("Closed signal \(menu.path.rawValue)") && text.contains("UndoStateChanged signal")
+                && text.contains("PresentMenu call /org/menubus/MenuBus1") && text.contains("return to #")
+        }, monitor.stdoutText)
+        XCTAssertTrue(monitor.stdoutText.contains("\"org.example.Editor\", \"notes\""), monitor.stdoutText)
+    }
+
+    /// monitor --json through a JSON Lines parser while the demo runs: one
+    /// shape, and every signal menubusd sends, as dbus-monitor sees them.
+    func testMonitorJSONLinesCarryEverySignalOfTheDemo() throws {
+        _ = try startDaemon()
+        let address = try bus.address
+        let monitor = try bus.start("menubus-cli", ["monitor", "--json"], extraEnvironment: noColour)
+        addTeardownBlock { if monitor.isRunning { monitor.signal(SIGTERM); _ = try? monitor.wait(timeout: 5) } }
+        let reference = Process()
+        reference.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-monitor")
+        reference.arguments = ["--address", address, "--monitor", "type='signal',sender='org.menubus.MenuBus1'"]
+        let referenceOut = Pipe()
+        reference.standardOutput = referenceOut
+        reference.standardError = FileHandle.nullDevice
+        let collected = RunningProcess(process: reference, stdout: referenceOut, stderr: Pipe())
+        try reference.run()
+        addTeardownBlock { if reference.isRunning { reference.terminate(); reference.waitUntilExit() } }
+        XCTAssertTrue(eventually { monitor.stderrText.contains("monitoring") && collected.stdoutText.contains("NameLost") })
+        let demo = try cli(["demo"], timeout: 30)
+        XCTAssertEqual(demo.status, 0, demo.stderr)
+
+        // dbus-monitor's signals from menubusd: "signal time=… path=P; interface=I; member=M".
+        func referenceSignals() -> [String] {
+            collected.stdoutText.split(separator: "\n").compactMap { line -> String? in
+                guard line.hasPrefix("signal "), let path = line.range(of: #"path=[^;]*"#, options: .regularExpression),
+                      let interface = line.range(of: #"interface=[^;]*"#, options: .regularExpression),
+                      let member = line.range(of: #"member=\S*"#, options: .regularExpression) else { return nil }
+                return "\(line[path].dropFirst(5)) \(line[interface].dropFirst(10)).\(line[member].dropFirst(7))"
+            }.filter { !$0.hasPrefix("/org/freedesktop/DBus ") }
+        }
+        func monitoredLines() throws -> [[String: Any]] {
+            let text = monitor.stdoutText
+            let complete = text.hasSuffix("\n") ? text : String(text[..<(text.lastIndex(of: "\n") ?? text.startIndex)])
+            return try complete.split(separator: "\n").map { line in
+                let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
+                return try XCTUnwrap(object as? [String: Any], "one object a line: \(line)")
+            }
+        }
+        func monitoredSignals() throws -> [String] {
+            try monitoredLines().filter { $0["kind"] as? String == "signal" }.map {
+                "\($0["path"] as? String ?? "") \($0["interface"] as? String ?? "").\($0["member"] as? String ?? "")"
+            }
+        }
+        XCTAssertTrue(try eventually(timeout: 10) { try !referenceSignals().isEmpty && monitoredSignals().count >= referenceSignals().count })
+        let expected = referenceSignals()
+        XCTAssertTrue(expected.contains { $0.hasSuffix(".LayoutChanged") } && expected.contains { $0.hasSuffix(".Closed") },
+                      collected.stdoutText)
+        XCTAssertEqual(try monitoredSignals(), expected)
+        let lines = try monitoredLines()
+        for line in lines {
+            XCTAssertEqual(Set(line.keys), ["time", "kind", "sender", "path", "interface", "member", "arguments"])
+            XCTAssertTrue(["method_call", "method_return", "error", "signal"].contains(line["kind"] as? String ?? ""))
+            XCTAssertNotNil(line["arguments"] as? [Any])
+            XCTAssertNotNil(line["time"] as? Double)
+        }
+        // Arguments are decoded, not debug strings: a LayoutChanged carries (revision, items) as JSON.
+        let layout = try XCTUnwrap(lines.first { $0["member"] as? String == "LayoutChanged" && $0["kind"] as? String == "signal" })
+        let arguments = try XCTUnwrap(layout["arguments"] as? [Any])
+        XCTAssertNotNil(arguments.first as? Int)
+        let items = try XCTUnwrap(arguments.last as? [[Any]])
+        XCTAssertTrue(items.contains { $0.first as? String == "menubus:copy" }, "\(items)")
+        XCTAssertTrue(lines.contains { $0["member"] as? String == "PerformCommand" }, "menubusd's calls to the app too")
+    }
+
+    /// present --json is JSON Lines, and never reports a LayoutChanged that
+    /// repeats the layout it presented (deferred content arriving as the
+    /// menu opens made that race likely).
+    func testPresentJSONReportsOnlyRealChanges() throws {
+        _ = try startDaemon()
+        _ = try background(["publish", fixture("round-trip-menu.json"), "--fill", "linked=" + fixture("linked-fill.json")],
+                           waitingFor: "published")
+        for _ in 0..<5 {
+            let present = try bus.start("menubus-cli", ["present", "org.example.Notes", "note-7", "--json", "--changes", "1"],
+                                        extraEnvironment: noColour)
+            // Either the menu fills in (one real change, and present exits) or it was full at once.
+            XCTAssertTrue(eventually(timeout: 10) { !present.isRunning || present.stdoutText.contains("\"note-2\"") })
+            _ = eventually(timeout: 2) { !present.isRunning }
+            if present.isRunning { present.signal(SIGTERM) }
+            let result = try present.wait(timeout: 5)
+            let lines = try result.stdout.split(separator: "\n").map {
+                try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], String($0))
+            }
+            XCTAssertEqual(lines.first?["event"] as? String, "Presented", result.stdout)
+            let shown = lines.first?["items"] as? NSArray
+            for change in lines.dropFirst() where change["event"] as? String == "LayoutChanged" {
+                XCTAssertNotEqual(change["items"] as? NSArray, shown, "a LayoutChanged identical to the presented layout")
+            }
+        }
     }
 
     func testProviderCommandOffersMakeUppercase() throws {

@@ -48,12 +48,22 @@ final class DaemonProcessTests: BusTestCase {
         let properties = try [String: DBusValue](dbusValue: XCTUnwrap(all.first))
         XCTAssertEqual(properties["Version"], .uint32(1))
         let stats = try [String: DBusValue](dbusValue: XCTUnwrap(properties["Stats"]))
-        XCTAssertEqual(Set(stats.keys), ["apps", "contexts", "documents", "presentations", "providers", "rss-bytes"])
+        XCTAssertEqual(Set(stats.keys), ["version", "pid", "uptime-seconds", "apps", "contexts", "documents", "presentations",
+                                         "providers", "rss-bytes"])
+        XCTAssertEqual(stats["version"], .string(MenuBusServer.softwareVersion))
+        guard case .uint32(let pid) = stats["pid"] else { return XCTFail("pid is not a u") }
+        XCTAssertNotEqual(pid, UInt32(getpid()), "the daemon's own process, not the test's")
+        XCTAssertEqual(kill(pid_t(pid), 0), 0, "a live process")
         for counter in ["apps", "contexts", "documents", "presentations", "providers"] {
             XCTAssertEqual(stats[counter], .uint32(0), counter)
         }
         guard case .uint64(let rss) = stats["rss-bytes"] else { return XCTFail("rss-bytes is not a t") }
         XCTAssertGreaterThan(rss, 1 << 20, "a real resident size, not a placeholder")
+        // Uptime changes every second without a signal: the introspection says so.
+        let xml = try callDaemon(client, interface: "org.freedesktop.DBus.Introspectable", "Introspect", [])
+        let text = xml.first?.stringValue ?? ""
+        let declaration = try XCTUnwrap(text.range(of: #"(?s)<property name="Stats".*?</property>"#, options: .regularExpression))
+        XCTAssertTrue(text[declaration].contains(#"EmitsChangedSignal" value="false""#), String(text[declaration]))
     }
 
     func testSetOnReadOnlyPropertyIsRefused() throws {

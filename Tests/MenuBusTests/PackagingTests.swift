@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import MenuBus
 
 /// `make install` into a staging prefix, and the files it installs.
 final class PackagingTests: XCTestCase {
@@ -251,7 +252,7 @@ final class PackagingTests: XCTestCase {
         let status = try run(prefix.appendingPathComponent("bin/menubus-cli").path, ["status"],
                              environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         XCTAssertEqual(status.status, 0, status.stderr)
-        XCTAssertTrue(status.stdout.hasPrefix("menubusd API version 1"), status.stdout)
+        XCTAssertTrue(status.stdout.hasPrefix("menubusd \(MenuBusServer.softwareVersion), API version 1, pid "), status.stdout)
         // The daemon that answered is the installed one, started by the bus.
         let owner = try run("dbus-send", ["--bus=\(bus.address)", "--print-reply=literal", "--dest=org.freedesktop.DBus",
                                           "/org/freedesktop/DBus", "org.freedesktop.DBus.GetConnectionUnixProcessID",

@@ -29,6 +29,10 @@ extension MenuBusClient {
         client.method("ProvideElements", in: [arg("contextId", String.self), arg("elementId", String.self)],
                       out: [arg("elements", signature: "a(ssa{sv})")]) { [weak self] call in
             try self?.checkFromDaemon(call)
+            if let self, let later = self.provideElementsLater {
+                later(try call.argument(0), try call.argument(1), DeferredReply(call.deferReply(), loop: self.loop))
+                return []
+            }
             guard let provide = self?.provideElements else {
                 throw BusError(.noSuchItem, "this app provides no deferred elements")
             }

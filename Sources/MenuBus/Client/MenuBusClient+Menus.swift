@@ -35,6 +35,14 @@ public struct CommandInvocation: Sendable {
     public let arguments: [String: DBusValue]
 }
 
+/// What `GetContext` answers: a context as published.
+public struct PublishedContextSnapshot: Hashable, Sendable {
+    public let context: ContextInfo
+    public let selection: Selection
+    public let revision: UInt32
+    public let items: [MenuElement]
+}
+
 /// A row of `ListContexts`.
 public struct ContextListing: Hashable, Sendable {
     public let owner: String
@@ -107,6 +115,15 @@ extension MenuBusClient {
         var options: [String: DBusValue] = [:]
         if let locale { options["locale"] = .string(locale) }
         return options.dbusValue
+    }
+
+    /// A context as its app published it: its `a{sv}`, selection, revision
+    /// and own items, deferred elements included (nothing composed).
+    public func publishedContext(owner: String = "", contextId: String) throws -> PublishedContextSnapshot {
+        let reply = try callManager("GetContext", [.string(owner), .string(contextId)])
+        guard reply.count == 4, case .uint32(let revision) = reply[2] else { throw unexpected("GetContext", reply) }
+        return PublishedContextSnapshot(context: try Wire.decodeContext(reply[0]), selection: try Wire.decodeSelection(reply[1]),
+                                        revision: revision, items: try Wire.decodeElements(reply[3]))
     }
 
     /// The presented menu's current layout.

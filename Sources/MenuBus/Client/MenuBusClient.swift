@@ -19,6 +19,10 @@ public final class MenuBusClient {
     public var onMenuPresented: ((String, MenuKind, String) -> Void)?
     /// Fills a deferred element: (contextId, elementId) to the elements that replace it.
     public var provideElements: ((String, String) throws -> [MenuElement])?
+    /// Fills a deferred element later: (contextId, elementId, reply); answer
+    /// through `reply` from any thread, while other calls go on. Wins over
+    /// `provideElements`. See `provideElementsAsync` for an async handler.
+    public var provideElementsLater: ((String, String, DeferredReply) -> Void)?
     /// The selected text of a context, for providers when the selection carried none.
     public var selectedText: ((String) throws -> String)?
     var providerHandlers: [String: (String, [String: DBusValue]) throws -> String] = [:]

@@ -41,7 +41,7 @@ extension Connection {
         var changed: [DBusValue] = []
         var invalidated: [DBusValue] = []
         for name in names {
-            guard let property = declaration.property(named: name) else { continue }
+            guard let property = declaration.property(named: name), property.emitsSignal else { continue }
             if property.emitsValue {
                 changed.append(.dictEntry(.string(name), .variant(property.get())))
             } else {

@@ -34,6 +34,15 @@ final class Connection {
     private var nextSubscription = 1
     private var dispatching = false
     private var dispatchRetryScheduled = false
+    /// Set once the bus made this connection a monitor (`BecomeMonitor`) or
+    /// it eavesdrops: every message goes here, none is dispatched or answered.
+    var monitor: ((Message) -> Void)? {
+        didSet {
+            // libdbus answers org.freedesktop.DBus.Peer calls itself, whoever
+            // they are for; a monitor that answered one would be thrown off.
+            if let raw { dbus_connection_set_route_peer_messages(raw, monitor == nil ? 0 : 1) }
+        }
+    }
     /// Called with (name, old owner, new owner) for every `NameOwnerChanged` that drops an owner.
     var nameLost: ((String, String) -> Void)?
     /// Called once when the bus connection is gone.
@@ -397,6 +406,15 @@ final class Connection {
 
     /// The filter: replies, signals, method calls. Returns true when handled.
     private func handle(_ message: Message) -> Bool {
+        if let monitor {
+            // A monitor only listens: nothing is dispatched, nothing answered.
+            if message.interface == "org.freedesktop.DBus.Local", message.member == "Disconnected" {
+                connectionLost()
+            } else {
+                monitor(message)
+            }
+            return true
+        }
         switch message.kind {
         case .methodReturn, .error:
             // Matched by serial and sender: another peer that guesses the

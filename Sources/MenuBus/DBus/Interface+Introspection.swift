@@ -30,11 +30,12 @@ extension Interface {
         }
         for property in properties {
             let open = "\(pad)  <property name=\"\(property.name)\" type=\"\(escapeXML(property.signature.rawValue))\" access=\"\(property.access.rawValue)\""
-            if property.emitsValue {
+            if property.emitsValue && property.emitsSignal {
                 xml += open + "/>\n"
             } else {
                 xml += open + ">\n"
-                xml += "\(pad)    <annotation name=\"org.freedesktop.DBus.Property.EmitsChangedSignal\" value=\"invalidates\"/>\n"
+                let value = property.emitsSignal ? "invalidates" : "false"
+                xml += "\(pad)    <annotation name=\"org.freedesktop.DBus.Property.EmitsChangedSignal\" value=\"\(value)\"/>\n"
                 xml += "\(pad)  </property>\n"
             }
         }

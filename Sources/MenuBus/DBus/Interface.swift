@@ -35,6 +35,9 @@ struct Interface {
         /// Whether `PropertiesChanged` carries the new value (true) or only
         /// invalidates it (false), as `org.freedesktop.DBus.Property.EmitsChangedSignal`.
         let emitsValue: Bool
+        /// False: the value changes without any `PropertiesChanged`
+        /// (`EmitsChangedSignal` "false"); a proxy must read it again.
+        var emitsSignal = true
     }
 
     let name: String
@@ -86,9 +89,11 @@ struct Interface {
 
     /// Declares a read-only property by signature, for values built as `DBusValue`
     /// (an `a{sv}` whose keys should keep their order, for one).
-    mutating func property(_ name: String, signature: Signature, emitsValue: Bool = true, get: @escaping () -> DBusValue) {
+    mutating func property(_ name: String, signature: Signature, emitsValue: Bool = true, emitsSignal: Bool = true,
+                           get: @escaping () -> DBusValue) {
         properties.append(Property(
-            name: name, signature: signature, access: .read, get: get, set: nil, emitsValue: emitsValue))
+            name: name, signature: signature, access: .read, get: get, set: nil, emitsValue: emitsValue,
+            emitsSignal: emitsSignal))
     }
 
     /// Declares a read-write property of type `T`; `set` may throw to refuse.

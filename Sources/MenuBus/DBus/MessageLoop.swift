@@ -34,7 +34,18 @@ final class MessageLoop {
     private var pollSet: [pollfd] = []
     private var pollOwners: [Connection?] = []
 
-    init() {}
+    /// Work posted from other threads (`post`).
+    let inbox = LoopInbox()
+
+    init() {
+        let inbox = self.inbox
+        watches[inbox.fd] = { inbox.drain() }
+    }
+
+    /// When the earliest live timer is due (monotonic nanoseconds).
+    var nextDeadline: UInt64? {
+        heap.lazy.filter { self.timers[$0.id] != nil }.map(\.at).min()
+    }
 
     /// Monotonic nanoseconds.
     static func now() -> UInt64 {

@@ -37,6 +37,12 @@ extension MenuBusServer {
                 return [.uint32(revision), Wire.encode(menu)]
             }
         }
+        manager.method("GetContext", in: [arg("owner", String.self), arg("contextId", String.self)],
+                       out: [arg("context", [String: DBusValue].self), arg("selection", [String: DBusValue].self),
+                             arg("revision", UInt32.self), elements]) { [unowned self] call in
+            let (_, context) = try self.resolveOwner(call.argument(0), caller: call.sender, contextId: call.argument(1))
+            return [Wire.encode(context.info), Wire.encode(context.selection), .uint32(context.revision), Wire.encode(context.items)]
+        }
         manager.method("PresentMenu", in: [arg("owner", String.self), arg("contextId", String.self),
                                            arg("kind", String.self), arg("options", [String: DBusValue].self)],
                        out: [arg("menu", ObjectPath.self)]) { [unowned self] call in
@@ -63,7 +69,9 @@ extension MenuBusServer {
             [self.listContexts(caller: call.sender)]
         }
         manager.property("Version", UInt32.self) { MenuBusServer.apiVersion }
-        manager.property("Stats", signature: "a{sv}", emitsValue: false) { [unowned self] in
+        // Uptime and resident size change all the time: no signal promises
+        // otherwise, and a proxy reads Stats afresh.
+        manager.property("Stats", signature: "a{sv}", emitsValue: false, emitsSignal: false) { [unowned self] in
             self.stats.dbusValue(residentBytes: ProcessMemory.residentBytes())
         }
         return manager

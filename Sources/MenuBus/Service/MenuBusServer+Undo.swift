@@ -114,7 +114,7 @@ extension MenuBusServer {
             throw error.busError
         }
         guard let state = loaded else {
-            throw BusError(.noSuchDocument, "documentId: '\(ModelError.quoted(documentId))' has no undo history")
+            throw BusError(.noSuchDocument, "documentId: \(ModelError.quoted(documentId)) has no undo history")
         }
         return MenuBusServer.undoStateValue(state)
     }
@@ -124,7 +124,7 @@ extension MenuBusServer {
         let app = try registeredApp(caller)
         defer { afterUndoRead() }
         guard undoStore.state(appId: app.appId, documentId: documentId) != nil else {
-            throw BusError(.noSuchDocument, "documentId: '\(ModelError.quoted(documentId))' has no undo history")
+            throw BusError(.noSuchDocument, "documentId: \(ModelError.quoted(documentId)) has no undo history")
         }
         _ = undoStore.remove(appId: app.appId, documentId: documentId)
         undoStateChanged(appId: app.appId, documentId: documentId, UndoStack().state)

@@ -124,8 +124,11 @@ public final class MenuBusServer {
     /// Runs journal syncs off the loop (UndoSyncer.swift).
     lazy var undoSyncer: UndoSyncer? = UndoSyncer(loop: loop)
 
+    /// When the server was made (monotonic nanoseconds), for `Stats`' `uptime-seconds`.
+    let startedAt = MessageLoop.now()
+
     var stats: Stats {
-        Stats(apps: UInt32(apps.count),
+        Stats(startedAt: startedAt, apps: UInt32(apps.count),
               contexts: UInt32(apps.values.reduce(0) { $0 + $1.contexts.count }),
               documents: UInt32(clamping: undoStore.documentCount),
               presentations: UInt32(presentations.count),

@@ -15,7 +15,7 @@ enum ServiceValidation {
             }
         }
         guard valid else {
-            throw BusError.invalidArgs("appId: '\(ModelError.quoted(appId))' is not a reverse-DNS id such as org.example.Editor")
+            throw BusError.invalidArgs("appId: \(ModelError.quoted(appId)) is not a reverse-DNS id such as org.example.Editor")
         }
     }
 

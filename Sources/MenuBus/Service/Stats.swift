@@ -1,14 +1,25 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The counters of the manager's `Stats` property (API.md).
 struct Stats: Equatable {
+    /// When the server started (monotonic nanoseconds).
+    var startedAt: UInt64 = MessageLoop.now()
     var apps: UInt32 = 0
     var contexts: UInt32 = 0
     var documents: UInt32 = 0
     var presentations: UInt32 = 0
     var providers: UInt32 = 0
 
-    /// The `a{sv}` form, with the process's real resident size.
+
+    /// The `a{sv}` form, with the process's real resident size, and who
+    /// answers: `version` (the software version), `pid`, `uptime-seconds`.
     func dbusValue(residentBytes: UInt64) -> DBusValue {
         .array("{sv}", [
+            .dictEntry(.string("version"), .variant(.string(MenuBusServer.softwareVersion))),
+            .dictEntry(.string("pid"), .variant(.uint32(UInt32(truncatingIfNeeded: getpid())))),
+            .dictEntry(.string("uptime-seconds"), .variant(.uint64((MessageLoop.now() &- startedAt) / 1_000_000_000))),
             .dictEntry(.string("apps"), .variant(.uint32(apps))),
             .dictEntry(.string("contexts"), .variant(.uint32(contexts))),
             .dictEntry(.string("documents"), .variant(.uint32(documents))),

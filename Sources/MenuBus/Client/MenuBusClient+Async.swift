@@ -1,0 +1,121 @@
+/// The answer to one `ProvideElements`, given later and from any thread:
+/// the app's loop keeps answering other calls meanwhile, and menubusd, which
+/// never waits on an app, shows "Loading…" until it arrives (or drops the
+/// element after its timeout). The first answer counts.
+public final class DeferredReply: @unchecked Sendable {
+    private let pending: PendingReply
+    private let loop: MessageLoop
+
+    init(_ pending: PendingReply, loop: MessageLoop) {
+        self.pending = pending
+        self.loop = loop
+    }
+
+    /// Answers with the elements that replace the deferred element.
+    public func reply(_ elements: [MenuElement]) {
+        let encoded = Wire.encode(elements)
+        let pending = self.pending
+        loop.post { pending.reply([encoded]) }
+    }
+
+    /// Answers with an error (`NoSuchItem`, …): the element disappears.
+    public func fail(_ error: BusError) {
+        let pending = self.pending
+        loop.post { pending.fail(error) }
+    }
+}
+
+extension MenuBusClient {
+    /// Fills deferred elements with an async handler (Swift concurrency):
+    /// each request runs in its own task; its result, or its error, answers
+    /// menubusd when it is ready.
+    public func provideElementsAsync(_ handler: @escaping @Sendable (String, String) async throws -> [MenuElement]) {
+        provideElementsLater = { contextId, elementId, reply in
+            Task {
+                do {
+                    reply.reply(try await handler(contextId, elementId))
+                } catch let error as BusError {
+                    reply.fail(error)
+                } catch {
+                    reply.fail(BusError.failed("\(error)"))
+                }
+            }
+        }
+    }
+
+    // MARK: The app's own loop
+
+    /// The descriptors to watch for reading when the app runs its own loop
+    /// (GLib, CFRunLoop, epoll): the bus socket and a wake-up descriptor for
+    /// answers given from other threads. When any is readable, or
+    /// `dispatch()` said a timer is due, call `dispatch()`.
+    public var fileDescriptors: [Int32] {
+        [connection.socket, loop.inbox.fd].compactMap { $0 }
+    }
+
+    /// One step of the client's work without waiting: reads what arrived,
+    /// runs callbacks and due timers, writes what is queued. Returns the
+    /// seconds until the next timer (a call's timeout), nil when none.
+    @discardableResult
+    public func dispatch() -> Double? {
+        loop.step()
+        connection.flush()
+        return loop.secondsToNextTimer
+    }
+
+    // MARK: async calls
+
+    /// A manager call that suspends instead of blocking; the reply arrives
+    /// while the client is pumped (`run`, `runForever`, or the app's loop via `dispatch`).
+    func callManager(_ member: String, _ arguments: [DBusValue] = []) async throws -> [DBusValue] {
+        try await withCheckedThrowingContinuation { continuation in
+            connection.call(destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
+                            interface: MenuBusServer.managerInterface, member: member,
+                            arguments: arguments, timeout: callTimeout) { result in
+                continuation.resume(with: result.mapError { $0 as Error })
+            }
+        }
+    }
+
+    /// `contextMenu(owner:contextId:locale:)`, suspending.
+    public func contextMenu(owner: String = "", contextId: String, locale: String? = nil) async throws -> Menu {
+        try await composed("GetContextMenu", owner: owner, contextId: contextId, locale: locale)
+    }
+
+    /// `editMenu(owner:contextId:locale:)`, suspending.
+    public func editMenu(owner: String = "", contextId: String, locale: String? = nil) async throws -> Menu {
+        try await composed("GetEditMenu", owner: owner, contextId: contextId, locale: locale)
+    }
+
+    private func composed(_ member: String, owner: String, contextId: String, locale: String?) async throws -> Menu {
+        var options: [String: DBusValue] = [:]
+        if let locale { options["locale"] = .string(locale) }
+        let reply = try await callManager(member, [.string(owner), .string(contextId), options.dbusValue])
+        guard reply.count == 2, case .uint32(let revision) = reply[0] else { throw unexpected(member, reply) }
+        return Menu(revision: revision, elements: try Wire.decodeComposedMenu(reply[1], field: "items"))
+    }
+
+    /// `publishContext`, suspending.
+    @discardableResult
+    public func publishContext(_ contextId: String, _ context: ContextInfo, items: [MenuElement] = []) async throws -> UInt32 {
+        let reply = try await callManager("PublishContext", [.string(contextId), Wire.encode(context), Wire.encode(items)])
+        guard let first = reply.first, case .uint32(let revision) = first else { throw unexpected("PublishContext", reply) }
+        return revision
+    }
+
+    /// `updateSelection`, suspending.
+    public func updateSelection(_ contextId: String, _ selection: Selection) async throws {
+        _ = try await callManager("UpdateSelection", [.string(contextId), Wire.encode(selection)])
+    }
+
+    /// `listContexts`, suspending.
+    public func listContexts() async throws -> [ContextListing] {
+        let reply = try await callManager("ListContexts")
+        guard let first = reply.first, case .array(_, let rows) = first else { throw unexpected("ListContexts", reply) }
+        return rows.compactMap { row in
+            guard case .structure(let fields) = row, fields.count == 3, let owner = fields[0].stringValue,
+                  let appId = fields[1].stringValue, let contextId = fields[2].stringValue else { return nil }
+            return ContextListing(owner: owner, appId: appId, contextId: contextId)
+        }
+    }
+}

@@ -1,0 +1,135 @@
+/// The one description of every command's operands and options: the help's
+/// synopsis and Options, the bash and zsh completions and the man page are
+/// all generated from it, so they cannot disagree.
+enum CommandTable {
+    /// What a word is, for completion.
+    enum Kind: String {
+        /// An app id, live from the daemon.
+        case app
+        /// A context id of the app named before it, live from the daemon.
+        case context
+        /// A file name, '-' for standard input.
+        case file
+        /// A fixed list of words.
+        case words
+        /// Anything (a number, an id, an address): nothing to complete.
+        case text
+    }
+
+    struct Operand {
+        let name: String
+        let kind: Kind
+        var words: [String] = []
+    }
+
+    struct Option {
+        let name: String
+        /// nil for a flag.
+        let value: String?
+        let kind: Kind
+        let help: String
+        /// May be given more than once.
+        var repeats = false
+        /// Written `--name=VALUE`, never as two words.
+        var attached = false
+
+        /// `--name VALUE`, `--name=VALUE` or `--name`.
+        var spelled: String { name + (value.map { (attached ? "=" : " ") + $0 } ?? "") }
+    }
+
+    struct Entry {
+        let operands: [Operand]
+        let options: [Option]
+    }
+
+    static let json = Option(name: "--json", value: nil, kind: .text, help: "print data as JSON")
+    static let edit = Option(name: "--edit", value: nil, kind: .text, help: "the edit menu for the current selection, not the context menu")
+    static let seconds = Option(name: "--for", value: "SECONDS", kind: .text, help: "run for SECONDS, then stop")
+    static let fill = Option(name: "--fill", value: "ID=FILE", kind: .file,
+                             help: "answer deferred element ID with the items of FILE", repeats: true)
+
+    /// Options every command takes, anywhere before '--'.
+    static let global: [Option] = [
+        Option(name: "--address", value: "ADDRESS", kind: .text, help: "talk to the bus at ADDRESS instead of the session bus"),
+        json,
+        Option(name: "--color", value: "WHEN", kind: .words, help: "colour output: auto (the default), always or never",
+               attached: true),
+        Option(name: "--version", value: nil, kind: .text, help: "print the command line's and the daemon's version"),
+        Option(name: "--help", value: nil, kind: .text, help: "print help and exit"),
+    ]
+
+    static let colourWords = ["auto", "always", "never"]
+
+    static let entries: [String: Entry] = [
+        "status": Entry(operands: [], options: [json]),
+        "contexts": Entry(operands: [], options: [json]),
+        "menu": Entry(operands: [Operand(name: "APP", kind: .app), Operand(name: "CONTEXT", kind: .context)],
+                      options: [edit, json]),
+        "present": Entry(operands: [Operand(name: "APP", kind: .app), Operand(name: "CONTEXT", kind: .context)],
+                         options: [edit, Option(name: "--changes", value: "N", kind: .text, help: "stop after N changes"),
+                                   Option(name: "--follow", value: nil, kind: .text, help: "present again after menubusd restarts"),
+                                   Option(name: "--wait-result", value: "SECONDS", kind: .text,
+                                          help: "after the menu closes, wait up to SECONDS for a provider's result"),
+                                   json]),
+        "activate": Entry(operands: [Operand(name: "APP", kind: .app), Operand(name: "CONTEXT", kind: .context),
+                                     Operand(name: "ITEM", kind: .text)], options: [edit, json]),
+        "monitor": Entry(operands: [], options: [Option(name: "--count", value: "N", kind: .text, help: "stop after N messages"), json]),
+        "lint": Entry(operands: [Operand(name: "FILE", kind: .file)], options: [edit, fill, json]),
+        "publish": Entry(operands: [Operand(name: "FILE", kind: .file)], options: [
+            Option(name: "--app", value: "APP", kind: .text, help: "register as APP instead of the file's \"app\""),
+            Option(name: "--context", value: "ID", kind: .text, help: "publish as context ID instead of the file's \"context-id\""),
+            fill, seconds, json,
+        ]),
+        "undo-state": Entry(operands: [Operand(name: "APP", kind: .app), Operand(name: "DOCUMENT", kind: .text)], options: [json]),
+        "provider": Entry(operands: [], options: [
+            Option(name: "--id", value: "ID", kind: .text, help: "the provider id (default org.menubus.Demo.Uppercase)"),
+            Option(name: "--title", value: "TITLE", kind: .text, help: "the item's title (default Make Uppercase)"),
+            seconds,
+        ]),
+        "providers": Entry(operands: [], options: [
+            Option(name: "--enable", value: "ID", kind: .text, help: "offer provider ID again"),
+            Option(name: "--disable", value: "ID", kind: .text, help: "stop offering provider ID in menus"),
+            Option(name: "--prefer", value: "ROLE ID", kind: .text, help: "let provider ID serve ROLE (translate, lookup, search-web, share)"),
+            json,
+        ]),
+        "demo": Entry(operands: [], options: []),
+        "completions": Entry(operands: [Operand(name: "SHELL", kind: .words, words: ["bash", "zsh", "man"])], options: []),
+    ]
+
+    static func entry(_ name: String) -> Entry {
+        entries[name] ?? Entry(operands: [], options: [])
+    }
+
+    /// `menu APP CONTEXT [--edit] [--json]`.
+    static func synopsis(_ name: String) -> String {
+        let entry = entry(name)
+        var words = [name]
+        for operand in entry.operands {
+            words.append(operand.kind == .words ? operand.words.joined(separator: "|") : operand.name)
+        }
+        for option in entry.options {
+            let text = "[" + option.spelled + "]"
+            words.append(option.repeats ? text + "..." : text)
+        }
+        return words.joined(separator: " ")
+    }
+
+    /// A command's help: the generated synopsis, its own description, the
+    /// generated options.
+    static func help(_ command: CommandLineTool.Command) -> String {
+        var lines = command.usage.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.first?.hasPrefix("Usage:") == true { lines.removeFirst() }
+        var text = "Usage: menubus-cli " + synopsis(command.name) + "\n" + lines.joined(separator: "\n")
+        let options = entry(command.name).options
+        if !options.isEmpty {
+            if !text.hasSuffix("\n\n") { text += "\n" }
+            text += "Options:\n"
+            for option in options {
+                let left = option.spelled
+                text += "  " + left.padding(18) + option.help + "\n"
+            }
+            text += "\n"
+        }
+        return text
+    }
+}
