@@ -119,7 +119,7 @@ enum Present {
 
     static func print(_ layout: Menu, path: String, options: CommandLineTool.Options, heading: String) {
         if options.json {
-            Output.out("{\"event\": \(MenuJSON.quote(heading)), \"path\": \(MenuJSON.quote(path)), \"revision\": \(layout.revision), \"items\": \(MenuJSON.write(layout.elements, indent: ""))}\n")
+            Output.out("{\"event\": \(MenuJSON.quote(heading)), \"path\": \(MenuJSON.quote(path)), \"revision\": \(layout.revision), \"items\": \(MenuJSON.write(layout.elements, indent: nil))}\n")
         } else {
             Output.out(Output.styled("\(heading) \(path)", .bold) + Output.styled("  (revision \(layout.revision))", .dim) + "\n")
             Output.out(MenuDrawing.draw(layout.elements))

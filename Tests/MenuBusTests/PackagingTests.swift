@@ -180,7 +180,7 @@ final class PackagingTests: XCTestCase {
         environment["XDG_STATE_HOME"] = root.appendingPathComponent("state").path
         let status = try runClean(home.appendingPathComponent(".local/bin/menubus-cli").path, ["status"])
         XCTAssertEqual(status.status, 0, status.stderr)
-        XCTAssertTrue(status.stdout.hasPrefix("menubusd API version 1"), status.stdout)
+        XCTAssertTrue(status.stdout.hasPrefix("menubusd ") && status.stdout.contains("API version 1"), status.stdout)
         let pid = try runClean("dbus-send", ["--session", "--print-reply=literal", "--dest=org.freedesktop.DBus",
                                              "/org/freedesktop/DBus", "org.freedesktop.DBus.GetConnectionUnixProcessID",
                                              "string:org.menubus.MenuBus1"])

@@ -114,9 +114,12 @@ final class Localization: Sendable {
             invalidateCache()
             var result: [String: String] = [:]
             for source in sources {
-                guard let translated = dgettext(domain, source) else { continue }
-                let text = String(cString: translated)
-                if text != source { result[source] = text }
+                // Untranslated, dgettext hands back the msgid pointer it was
+                // given: read it while that C string is still alive.
+                let text: String? = source.withCString { msgid in
+                    dgettext(domain, msgid).map { String(cString: $0) }
+                }
+                if let text, text != source { result[source] = text }
             }
             if let previous { setenv("LANGUAGE", previous, 1) } else { unsetenv("LANGUAGE") }
             invalidateCache()

@@ -92,12 +92,23 @@ final class PrivateBus: @unchecked Sendable {
         return env
     }
 
+    /// A menubusd under test reads no provider declarations or user policy
+    /// of this machine (an installed package's /usr/share/menubus/providers):
+    /// its data and config folders are empty ones below the bus's directory.
+    /// A test that declares providers passes its own.
+    var daemonIsolation: [String: String] {
+        ["XDG_DATA_HOME": directory.appendingPathComponent("data").path,
+         "XDG_DATA_DIRS": directory.appendingPathComponent("data-dirs").path,
+         "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path]
+    }
+
     /// Starts one of the package's executables with this bus as its session bus.
     func start(_ executable: String, _ arguments: [String] = [], extraEnvironment: [String: String] = [:]) throws -> RunningProcess {
         let child = Process()
         child.executableURL = Binaries.url(executable)
         child.arguments = arguments
-        child.environment = environment.merging(extraEnvironment) { $1 }
+        child.environment = environment.merging(executable == "menubusd" ? daemonIsolation : [:]) { $1 }
+            .merging(extraEnvironment) { $1 }
         let err = Pipe(), out = Pipe()
         child.standardError = err
         child.standardOutput = out
