@@ -92,3 +92,29 @@ final class ComposedMenuRepliesTests: XCTestCase {
         XCTAssertEqual(cache.bytes, 0)
     }
 }
+
+/// `Message.body`: what the client compares to skip reading a reply again.
+final class MessageBodyTests: XCTestCase {
+    private func message(_ member: String, _ values: [DBusValue]) throws -> Message {
+        let message = try Message.methodCall(destination: nil, path: "/org/menubus/Test", interface: "org.menubus.Test",
+                                             member: member)
+        try message.append(values)
+        return message
+    }
+
+    func testEqualValuesHaveEqualBodiesWhateverTheHeader() throws {
+        let menu = Wire.encode([MenuElement(id: "a", title: "Copy"), MenuElement(id: "b", title: "コピー")])
+        let first = try XCTUnwrap(try message("GetEditMenu", [.uint32(1), menu]).body)
+        XCTAssertEqual(try message("OtherMember", [.uint32(1), menu]).body, first)
+        let rows: [(String, [DBusValue])] = [
+            ("another revision", [.uint32(2), menu]),
+            ("another title", [.uint32(1), Wire.encode([MenuElement(id: "a", title: "Copy"), MenuElement(id: "b", title: "Cut")])]),
+            ("one element fewer", [.uint32(1), Wire.encode([MenuElement(id: "a", title: "Copy")])]),
+            ("no values", []),
+        ]
+        for (label, values) in rows {
+            XCTAssertNotEqual(try message("GetEditMenu", values).body, first, label)
+        }
+        XCTAssertEqual(try message("Empty", []).body?.count, 1)
+    }
+}

@@ -119,6 +119,14 @@ enum ElementValidation {
             return false
         }
 
+        /// `title.allSatisfy(\.isWhitespace)`, answered from the first
+        /// scalar when that is not whitespace (a character is whitespace by
+        /// its first scalar), so a readable title costs no grapheme walk.
+        static func isBlank(_ title: String) -> Bool {
+            if let first = title.unicodeScalars.first, !first.properties.isWhitespace { return false }
+            return title.allSatisfy(\.isWhitespace)
+        }
+
         private mutating func checkIdRules(_ element: MenuElement, at index: Int) -> Bool {
             do throws(ModelError) {
                 try ElementID.check(element.id, field: path(index, "id"))
@@ -163,7 +171,7 @@ enum ElementValidation {
                     if record(.invalid(property(index, "title"), "a menu that is not inline needs a title"), at: index) { return true }
                 }
             } else if let title = element.title, element.kind == .action || element.isSubmenu,
-                      title.allSatisfy(\.isWhitespace) {
+                      Self.isBlank(title) {
                 if record(.invalid(property(index, "title"), "the title is empty; a menu item people cannot read cannot be chosen, so give it a title"), at: index) { return true }
             }
             if let shortcut = element.shortcut {
