@@ -89,12 +89,12 @@ extension MenuBusClient {
     /// The composed context menu of `contextId`; `owner` is an app id, a unique name, or "" for this app.
     /// `locale` ("ru", "ja_JP.UTF-8") sets the language of MenuBus's own titles; nil: the session's.
     public func contextMenu(owner: String = "", contextId: String, locale: String? = nil) throws -> Menu {
-        try menu(callManager("GetContextMenu", [.string(owner), .string(contextId), Self.localeOptions(locale)]))
+        try composedMenu("GetContextMenu", [.string(owner), .string(contextId), Self.localeOptions(locale)])
     }
 
     /// The composed edit menu for the context's current selection.
     public func editMenu(owner: String = "", contextId: String, locale: String? = nil) throws -> Menu {
-        try menu(callManager("GetEditMenu", [.string(owner), .string(contextId), Self.localeOptions(locale)]))
+        try composedMenu("GetEditMenu", [.string(owner), .string(contextId), Self.localeOptions(locale)])
     }
 
     /// Presents a menu; it stays live until dismissed, chosen from, or its owner leaves.
@@ -194,6 +194,33 @@ extension MenuBusClient {
         guard let first = reply.first, case .uint32(let revision) = first else { throw unexpected("revision", reply) }
         return revision
     }
+
+    /// A composed menu, read and checked only when its reply's bytes differ
+    /// from those of the last few read (menubusd sends the same bytes while
+    /// the menu is equal, so a presenter asking again mostly gets them).
+    private func composedMenu(_ member: String, _ arguments: [DBusValue]) throws -> Menu {
+        let reply = try connection.callBlockingReply(destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
+                                                     interface: MenuBusServer.managerInterface, member: member,
+                                                     arguments: arguments, timeout: callTimeout)
+        let signature = reply.signature
+        let body = reply.body
+        if let body, let index = recentMenus.firstIndex(where: { $0.signature == signature && $0.body == body }) {
+            let known = recentMenus.remove(at: index)
+            recentMenus.insert(known, at: 0)
+            return known.menu
+        }
+        let menu = try menu(reply.arguments())
+        if let body, body.count <= Self.maxRememberedMenuBytes {
+            recentMenus.insert((body, signature, menu), at: 0)
+            if recentMenus.count > Self.maxRememberedMenus { recentMenus.removeLast() }
+        }
+        return menu
+    }
+
+    /// How many replies `composedMenu` keeps to compare with, and the
+    /// largest it keeps (at most 1 MiB in all).
+    static let maxRememberedMenus = 4
+    static let maxRememberedMenuBytes = 256 << 10
 
     private func menu(_ reply: [DBusValue]) throws -> Menu {
         guard reply.count == 2, case .uint32(let revision) = reply[0] else { throw unexpected("menu", reply) }

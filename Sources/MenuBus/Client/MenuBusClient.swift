@@ -26,6 +26,8 @@ public final class MenuBusClient {
     /// The selected text of a context, for providers when the selection carried none.
     public var selectedText: ((String) throws -> String)?
     var providerHandlers: [String: (String, [String: DBusValue]) throws -> String] = [:]
+    /// The last composed menus read, newest first, with their replies' bodies (MenuBusClient+Menus.swift).
+    var recentMenus: [(body: [UInt8], signature: Signature, menu: Menu)] = []
     /// The unique name of menubusd's connection, once asked: callbacks and
     /// signals from anyone else are refused. It follows `NameOwnerChanged`
     /// of `org.menubus.MenuBus1`, so a restarted daemon is believed at once.

@@ -335,6 +335,15 @@ final class Connection {
         destination: String, path: ObjectPath, interface: String, member: String,
         arguments: [DBusValue] = [], timeout: Double = 25
     ) throws -> [DBusValue] {
+        try callBlockingReply(destination: destination, path: path, interface: interface, member: member,
+                              arguments: arguments, timeout: timeout).arguments()
+    }
+
+    /// `callBlocking`, answering the reply message itself (not yet read).
+    func callBlockingReply(
+        destination: String, path: ObjectPath, interface: String, member: String,
+        arguments: [DBusValue] = [], timeout: Double = 25
+    ) throws -> Message {
         let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
         try message.append(arguments)
         guard let raw else { throw Connection.closedError }
@@ -344,7 +353,7 @@ final class Connection {
         guard let reply = dbus_connection_send_with_reply_and_block(raw, message.raw, milliseconds, &error) else {
             throw Connection.take(&error, fallback: "\(member) failed")
         }
-        return try Message(owning: reply).arguments()
+        return Message(owning: reply)
     }
 
     /// Emits a signal, to everyone or to one `destination`.

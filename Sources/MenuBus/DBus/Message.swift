@@ -90,6 +90,32 @@ final class Message {
         return Int(mb_iter_array_bytes(&inside))
     }
 
+    /// The body as marshalled, after its byte-order mark: two messages with
+    /// equal signatures and equal `body` read the same values. Lets a reader
+    /// skip reading a reply it has read before. Nil if libdbus cannot
+    /// marshal it or the header does not add up.
+    var body: [UInt8]? {
+        var buffer: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        guard dbus_message_marshal(raw, &buffer, &length) != 0, let buffer else { return nil }
+        defer { dbus_free(buffer) }
+        let bytes = UnsafeRawBufferPointer(start: buffer, count: Int(length))
+        guard bytes.count >= 16 else { return nil }
+        // Fixed header: byte order, type, flags, version, body length (u32).
+        let little = bytes[0] == UInt8(ascii: "l")
+        var bodyLength = 0
+        for offset in 0..<4 {
+            let byte = Int(bytes[4 + (little ? offset : 3 - offset)])
+            bodyLength |= byte << (8 * offset)
+        }
+        guard bodyLength <= bytes.count - 16 else { return nil }
+        var result = [UInt8]()
+        result.reserveCapacity(bodyLength + 1)
+        result.append(bytes[0])
+        result.append(contentsOf: bytes[(bytes.count - bodyLength)...])
+        return result
+    }
+
     /// Appends `values`, validating them first so libdbus never sees a value
     /// it would abort on.
     func append(_ values: [DBusValue]) throws {

@@ -18,6 +18,19 @@ final class PreparedReply {
         signature = template.signature
     }
 
+    /// The reply's size when marshalled (header and body), measured on a
+    /// throwaway copy (marshalling locks a message) the first time it is
+    /// asked, for caches that budget bytes. `Int.max` if it cannot be told.
+    private(set) lazy var marshalledBytes: Int = {
+        guard let copy = dbus_message_copy(template.raw) else { return Int.max }
+        defer { dbus_message_unref(copy) }
+        var buffer: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        guard dbus_message_marshal(copy, &buffer, &length) != 0 else { return Int.max }
+        dbus_free(buffer)
+        return Int(length)
+    }()
+
     /// A copy addressed as the reply to `call`.
     func reply(to call: Message) -> Message? {
         guard let copy = dbus_message_copy(template.raw) else { return nil }

@@ -45,10 +45,12 @@ final class Localization: Sendable {
     /// The titles for `locale` (nil or "": the session's).
     func titles(for locale: String? = nil) -> SystemTitles {
         let key = (locale?.isEmpty ?? true) ? sessionLocale : locale!
-        if Self.isUntranslated(key) { return .english }
+        // Known locales, English ones included, cost one dictionary lookup.
         if let known = cache.withLock({ $0[key] }) { return known }
-        let titles = SystemTitles(translations: Self.translate(SystemTitles.sourceStrings, languages: key, directory: directory),
-                                  rightToLeft: Self.isRightToLeft(key))
+        let titles = Self.isUntranslated(key)
+            ? SystemTitles.english
+            : SystemTitles(translations: Self.translate(SystemTitles.sourceStrings, languages: key, directory: directory),
+                           rightToLeft: Self.isRightToLeft(key))
         cache.withLock { cache in
             if cache.count >= Self.maxCachedLocales { cache.removeAll() }
             cache[key] = titles

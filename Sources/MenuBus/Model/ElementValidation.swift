@@ -100,16 +100,31 @@ enum ElementValidation {
                     if record(.limit(path(index, key), "an id of \(id.utf8.count) bytes is longer than the limit of \(Limits.maxIdBytes) bytes"), at: index) { return }
                 }
             }
-            for (key, value) in [("title", element.title), ("subtitle", element.subtitle),
-                                 ("icon", element.icon), ("shortcut", element.shortcut)] {
-                guard let value else { continue }
-                do throws(ModelError) {
-                    try StringCheck.length(value, field: property(index, key))
-                } catch {
-                    if record(error, at: index) { return }
-                }
-            }
+            // In wire-key order; no list of them built per element.
+            if checkLength(element.title, "title", at: index) { return }
+            if checkLength(element.subtitle, "subtitle", at: index) { return }
+            if checkLength(element.icon, "icon", at: index) { return }
+            if checkLength(element.shortcut, "shortcut", at: index) { return }
             if rules { _ = checkPropertyRules(element, at: index) }
+        }
+
+        /// The bound of one string property; true when the walk should stop.
+        private mutating func checkLength(_ value: String?, _ key: String, at index: Int) -> Bool {
+            guard let value else { return false }
+            do throws(ModelError) {
+                try StringCheck.length(value, field: property(index, key))
+            } catch {
+                return record(error, at: index)
+            }
+            return false
+        }
+
+        /// `title.allSatisfy(\.isWhitespace)`, answered from the first
+        /// scalar when that is not whitespace (a character is whitespace by
+        /// its first scalar), so a readable title costs no grapheme walk.
+        static func isBlank(_ title: String) -> Bool {
+            if let first = title.unicodeScalars.first, !first.properties.isWhitespace { return false }
+            return title.allSatisfy(\.isWhitespace)
         }
 
         private mutating func checkIdRules(_ element: MenuElement, at index: Int) -> Bool {
@@ -129,11 +144,13 @@ enum ElementValidation {
 
         private mutating func checkParentRules(_ element: MenuElement, at index: Int) -> Bool {
             guard !element.parent.isEmpty else { return false }
+            let parentIndex = indexOfId[element.parent]
+            // The common case, a menu earlier in the list, builds no message.
+            if let parentIndex, elements[parentIndex].kind == .menu { return false }
             let field = path(index, "parent")
             let name = ModelError.quoted(element.parent)
-            if let parentIndex = indexOfId[element.parent] {
+            if let parentIndex {
                 let parent = elements[parentIndex]
-                guard parent.kind != .menu else { return false }
                 let what = parent.kind == .action ? "an action" : "a deferred element"
                 return record(.invalid(field, "parent \(name) (\(self.field)[\(parentIndex)]) is \(what); only a menu can hold elements"), at: index)
             }
@@ -154,7 +171,7 @@ enum ElementValidation {
                     if record(.invalid(property(index, "title"), "a menu that is not inline needs a title"), at: index) { return true }
                 }
             } else if let title = element.title, element.kind == .action || element.isSubmenu,
-                      title.allSatisfy(\.isWhitespace) {
+                      Self.isBlank(title) {
                 if record(.invalid(property(index, "title"), "the title is empty; a menu item people cannot read cannot be chosen, so give it a title"), at: index) { return true }
             }
             if let shortcut = element.shortcut {

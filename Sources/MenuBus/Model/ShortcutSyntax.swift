@@ -27,8 +27,8 @@ enum ShortcutSyntax {
     }
 
     /// Throws `InvalidArgs` naming `field` unless `text` is an accelerator.
-    static func check(_ text: String, field: String) throws(ModelError) {
+    static func check(_ text: String, field: @autoclosure () -> String) throws(ModelError) {
         guard !isValid(text) else { return }
-        throw .invalid(field, "\(ModelError.quoted(text)) is not a GTK accelerator; write modifiers in angle brackets and a key name, as in '<Control>q' or '<Shift><Control>z'")
+        throw .invalid(field(), "\(ModelError.quoted(text)) is not a GTK accelerator; write modifiers in angle brackets and a key name, as in '<Control>q' or '<Shift><Control>z'")
     }
 }

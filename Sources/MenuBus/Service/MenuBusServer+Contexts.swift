@@ -95,6 +95,7 @@ extension MenuBusServer {
     func removeContext(caller: String, contextId: String) throws {
         let removed = try ownContext(caller, contextId)
         apps[caller]?.contexts[contextId] = nil
+        composedReplies.drop(owner: caller, contextId: contextId)
         defer { releasedMemory(removed.heldBytes) }
         for presentation in presentations.values where presentation.owner == caller && presentation.contextId == contextId {
             closePresentation(presentation)
@@ -156,7 +157,7 @@ extension MenuBusServer {
     }
 
     func composedMenu(_ kind: MenuKind, caller: String, owner: String, contextId: String,
-                      options: DBusValue) throws -> (UInt32, [MenuElement]) {
+                      options: DBusValue) throws -> (UInt32, [MenuElement], ComposedMenuReplies.Key) {
         try ServiceValidation.optionCount(options, field: "options")
         let locale = try PresentationOptions(wire: options).locale
         let (unique, context) = try resolveOwner(owner, caller: caller, contextId: contextId)
@@ -168,7 +169,8 @@ extension MenuBusServer {
         for element in composed where element.kind == .deferred && !(element.cached && context.deferredCache[element.id] != nil) {
             failed.insert(element.id)
         }
-        return (context.revision, DeferredElements.resolve(composed, provided: context.deferredCache, failed: failed).elements)
+        let key = ComposedMenuReplies.Key(owner: unique, contextId: contextId, kind: kind, locale: locale ?? "")
+        return (context.revision, DeferredElements.resolve(composed, provided: context.deferredCache, failed: failed).elements, key)
     }
 
     func lint(kind: String, items: DBusValue) throws -> DBusValue {
@@ -200,6 +202,7 @@ extension MenuBusServer {
         defer { releasedMemory(held) }
         providerOwnerLeft(uniqueName)
         exportsPeerLeft(uniqueName)
+        composedReplies.drop(owner: uniqueName)
         for presentation in presentations.values
         where presentation.owner == uniqueName || presentation.presenter == uniqueName {
             closePresentation(presentation)

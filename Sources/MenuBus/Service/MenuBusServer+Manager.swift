@@ -32,9 +32,11 @@ extension MenuBusServer {
             manager.method(member, in: [arg("owner", String.self), arg("contextId", String.self),
                                         arg("options", [String: DBusValue].self)],
                            out: [arg("revision", UInt32.self), elements]) { [unowned self] call in
-                let (revision, menu) = try self.composedMenu(kind, caller: call.sender, owner: call.argument(0),
-                                                             contextId: call.argument(1), options: call.arguments[2])
-                return [.uint32(revision), Wire.encode(menu)]
+                let (revision, menu, key) = try self.composedMenu(kind, caller: call.sender, owner: call.argument(0),
+                                                                  contextId: call.argument(1), options: call.arguments[2])
+                // Equal menus get the same marshalled bytes (ComposedMenuReplies).
+                call.reply(with: try self.composedReplies.reply(for: key, revision: revision, menu: menu))
+                return []
             }
         }
         manager.method("GetContext", in: [arg("owner", String.self), arg("contextId", String.self)],

@@ -108,6 +108,8 @@ public final class MenuBusServer {
     var presentationBytes: [UInt64: Int] = [:]
     /// Per-presentation state of the other menu protocols (MenuBusServer+Exports.swift).
     var exports: [UInt64: PresentationExports] = [:]
+    /// Marshalled GetContextMenu / GetEditMenu replies (ComposedMenuReplies.swift).
+    let composedReplies = ComposedMenuReplies()
     /// Who each connection that called is, by unique name (MenuBusServer+Identity.swift).
     var identities: [String: PeerIdentity] = [:]
     /// Registered providers by id.

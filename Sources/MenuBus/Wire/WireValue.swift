@@ -5,18 +5,18 @@ enum WireValue {
 
     /// The entries of an `a{sv}` in wire order, variants opened; a repeated
     /// key is returned twice (readers keep the last, as GLib does).
-    static func entries(of value: DBusValue, field: String) throws(ModelError) -> [(key: String, value: DBusValue)] {
+    static func entries(of value: DBusValue, field: @autoclosure () -> String) throws(ModelError) -> [(key: String, value: DBusValue)] {
         guard case .array(let element, let items) = value, element == "{sv}" else {
-            throw mismatch(value, expected: dictSignature, field: field)
+            throw mismatch(value, expected: dictSignature, field: field())
         }
         guard items.count <= Limits.maxDictEntries else {
-            throw .limit(field, "\(items.count) entries are more than the limit of \(Limits.maxDictEntries)")
+            throw .limit(field(), "\(items.count) entries are more than the limit of \(Limits.maxDictEntries)")
         }
         var result: [(key: String, value: DBusValue)] = []
         result.reserveCapacity(items.count)
         for item in items {
             guard case .dictEntry(.string(let key), let inner) = item else {
-                throw .invalid(field, "expected entries of '{sv}', got one of '\(item.signature.rawValue)'")
+                throw .invalid(field(), "expected entries of '{sv}', got one of '\(item.signature.rawValue)'")
             }
             if case .variant(let content) = inner {
                 result.append((key, content))
