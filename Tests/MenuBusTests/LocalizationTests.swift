@@ -118,8 +118,6 @@ final class LocalizationTests: BusTestCase {
 
     // MARK: Acceptance: real consumers
 
-    private static let python = "/usr/bin/python3"
-
     private func readThroughConsumers(language: String) throws -> [String: Any] {
         let daemon = try startDaemon(extraEnvironment: ["LANGUAGE": language])
         let app = try app("org.example.Notes")
