@@ -331,6 +331,51 @@ final class LiveConsumerTests: BusTestCase {
         }
     }
 
+    func testAnOpenGtkSubmenuStaysOpenThroughASelectionChangeAsWithGLibsExporter() throws {
+        let app = try app("org.example.Editor")
+        // A content type no provider takes: the menu is the system one alone, wherever the providers are installed.
+        try app.publishContext("f", ContextInfo(kind: .text, contentTypes: ["application/x-example-notes"], editable: true,
+                                                hasContent: true, richText: true))
+        let some = Selection(kind: .range, length: 5, attributes: [.bold])
+        try app.updateSelection("f", some)
+        let reference = """
+            [{"section": [{"label": "Cut", "action": "cut"}, {"label": "Copy", "action": "copy"},
+                          {"label": "Delete", "action": "delete"}, {"label": "Select All", "action": "select-all"}]},
+             {"section": [{"label": "Format", "submenu": [{"label": "Bold", "action": "bold", "state": true},
+               {"label": "Italic", "action": "italic", "state": false},
+               {"label": "Underline", "action": "underline", "state": false}]}]}]
+            """.replacingOccurrences(of: "\n", with: " ")
+        let pair = try sideBySide(owner: "org.example.Editor", context: "f", kind: "edit", reference: reference, open: "Format")
+        /// GTK 3 draws sections with separators, GTK 4 without.
+        func shown(_ labels: [String], gtk version: String) -> [String] {
+            let format = ["Format", "Format>[x] Bold", "Format>Italic", "Format>Underline"]
+            return version == "3" ? labels + ["-"] + format : labels + format
+        }
+        func waitBoth(_ labels: [String], since: [Int], _ step: String) {
+            for version in ["3", "4"] {
+                let one = SideBySide(ours: pair.ours.filter { $0.name.hasPrefix("GTK \(version)") },
+                                     theirs: pair.theirs.filter { $0.name.hasPrefix("GTK \(version)") }, glib: pair.glib)
+                let indices = pair.all.indices.filter { pair.all[$0].name.hasPrefix("GTK \(version)") }
+                waitSame(one, showing: shown(labels, gtk: version), open: "Format", pumping: app,
+                         since: indices.map { since[$0] }, "\(step) (GTK \(version))")
+            }
+        }
+        let all = ["Cut", "Copy", "Delete", "Select All"]
+        waitBoth(all, since: pair.all.map { _ in Int.max }, "the edit menu as presented")
+        var since = treeCounts(pair)
+        try app.updateSelection("f", Selection(kind: .all, length: 11, attributes: [.bold]))
+        referenceChange(pair, #"{"op": "remove", "path": [0, 3]}"#)
+        waitBoth(Array(all.dropLast()), since: since, "everything selected: Select All goes")
+        since = treeCounts(pair)
+        try app.updateSelection("f", some)
+        referenceChange(pair, #"{"op": "insert", "path": [0, 3], "entry": {"label": "Select All", "action": "select-all"}}"#)
+        waitBoth(all, since: since, "part selected again: Select All comes back")
+        for follower in pair.all {
+            XCTAssertEqual(complaints(follower), [], "\(follower.name) complained:\n\(follower.consumer.diagnostics)")
+            follower.consumer.send("quit")
+        }
+    }
+
     func testDbusmenuDumperReadsTheLiveStateWithoutWarnings() throws {
         let dumper = "/usr/libexec/dbusmenu-dumper"
         guard FileManager.default.isExecutableFile(atPath: dumper) else {
