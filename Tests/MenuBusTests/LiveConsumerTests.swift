@@ -210,6 +210,172 @@ final class LiveConsumerTests: BusTestCase {
         }
     }
 
+    // MARK: GTK beside GLib's own exporter
+
+    /// GTK 3 and GTK 4 followers of one MenuBus presentation and of the same
+    /// menu served by GLib's own exporter (glib_exporter.py), `open` open.
+    private struct SideBySide {
+        let ours: [Follower]
+        let theirs: [Follower]
+        let glib: Consumer
+        var all: [Follower] { ours + theirs }
+    }
+
+    private static let referenceName = "org.menubus.Test.GLibExporter"
+
+    private func sideBySide(owner: String, context: String, kind: String, reference: String,
+                            open: String) throws -> SideBySide {
+        for key in ["gtk_follow.py", "gtk_follow.py --gtk 4"] { try requireConsumerPackages(key) }
+        let glib = try startConsumer("glib_exporter.py", [Self.referenceName, "/org/example/Reference", reference], input: Pipe())
+        XCTAssertTrue(eventually(timeout: 15) { glib.count("READY") == 1 || !glib.process.isRunning }, glib.diagnostics)
+        let script = Repository.root.appendingPathComponent("Tests/consumers/gtk_follow.py").path
+        // A GTK 3 menu pops up with a grab: each exporter's followers get an X server of their own.
+        let displays = ["MenuBus": try display(), "GLib": try startXvfb()]
+        var ours: [Follower] = [], theirs: [Follower] = []
+        for version in ["3", "4"] {
+            for served in ["MenuBus", "GLib"] {
+                let source = served == "MenuBus" ? ["--present", owner, context, kind]
+                                                 : ["--reference", Self.referenceName, "/org/example/Reference"]
+                let consumer = try startProgram([Self.python, script, "--gtk", version] + source + ["--open", open],
+                                                environment: ["DISPLAY": displays[served]!], input: Pipe())
+                let follower = Follower(name: "GTK \(version) (\(served))", consumer: consumer)
+                if served == "MenuBus" { ours.append(follower) } else { theirs.append(follower) }
+            }
+        }
+        return SideBySide(ours: ours, theirs: theirs, glib: glib)
+    }
+
+    /// Sends glib_exporter.py one change and waits for it to be made.
+    private func referenceChange(_ pair: SideBySide, _ command: String) {
+        let done = pair.glib.count("DONE") + 1
+        pair.glib.send(command)
+        XCTAssertTrue(eventually(timeout: 10) { pair.glib.count("DONE") == done || !pair.glib.process.isRunning },
+                      pair.glib.diagnostics)
+    }
+
+    /// Waits until every follower shows `expected` with `open` open, then
+    /// checks that no follower's submenu ever closed or turned to another
+    /// page since `since` (the TREE count of each when the step began).
+    private func waitSame(_ pair: SideBySide, showing expected: [String], open: String, pumping app: MenuBusClient?,
+                          since: [Int], _ step: String) {
+        let done = {
+            pair.all.allSatisfy { self.items($0) == expected && self.shown($0)?["submenu"] as? String == open }
+        }
+        if let app { pumpClients([app], timeout: 20, until: done) } else { _ = eventually(timeout: 20, done) }
+        for (index, follower) in pair.all.enumerated() {
+            XCTAssertEqual(items(follower), expected, "\(step): \(follower.name)\n\(follower.consumer.diagnostics)")
+            let trees = follower.consumer.lines.filter { $0.tag == "TREE" }.compactMap(\.json).dropFirst(since[index])
+            for tree in trees {
+                XCTAssertEqual(tree["submenu"] as? String, open, "\(step): \(follower.name) kept \(open) open: \(tree)")
+                XCTAssertEqual(tree["open"] as? Bool, true, "\(step): \(follower.name) kept the menu open: \(tree)")
+            }
+        }
+    }
+
+    private func treeCounts(_ pair: SideBySide) -> [Int] { pair.all.map { $0.consumer.count("TREE") } }
+
+    func testAnOpenGtkSubmenuStaysOpenThroughARenameADeferredFillAndATimeoutAsWithGLibsExporter() throws {
+        let app = try app("org.example.Files")
+        var asked: [String] = []
+        app.provideElements = { _, element in
+            asked.append(element)
+            if element == "late" { usleep(1_300_000) }  // past the daemon's 1 s: the element times out
+            return [MenuElement(id: "recent-1", title: "Report.pdf")]
+        }
+        try app.publishContext("row", ContextInfo(kind: .item), items: Self.items)
+        let reference = """
+            [{"label": "Pin", "action": "pin", "state": true},
+             {"label": "Sort By", "submenu": [{"label": "Name", "action": "name", "state": true},
+               {"label": "Date", "action": "date", "state": false}, {"label": "Size", "action": "size", "state": false}]},
+             {"label": "Rename", "action": "rename"}]
+            """.replacingOccurrences(of: "\n", with: " ")
+        let pair = try sideBySide(owner: "org.example.Files", context: "row", kind: "context", reference: reference,
+                                  open: "Sort By")
+        let sorted = ["Sort By", "Sort By>[x] Name", "Sort By>Date", "Sort By>Size"]
+        waitSame(pair, showing: ["[x] Pin"] + sorted + ["Rename"], open: "Sort By", pumping: app,
+                 since: pair.all.map { _ in Int.max }, "the menu as presented")
+
+        var current = Self.items
+        var since = treeCounts(pair)
+        current[5].title = "Rename File"
+        _ = try app.updateItems("row", current)
+        referenceChange(pair, #"{"op": "set", "path": [2], "entry": {"label": "Rename File", "action": "rename"}}"#)
+        waitSame(pair, showing: ["[x] Pin"] + sorted + ["Rename File"], open: "Sort By", pumping: app, since: since,
+                 "a rename beside the open submenu")
+
+        // A deferred element the app fills: "Loading…" stands in, then the content.
+        since = treeCounts(pair)
+        current.append(MenuElement(id: "recent", kind: .deferred, cached: false))
+        _ = try app.updateItems("row", current)
+        referenceChange(pair, #"{"op": "insert", "path": [3], "entry": {"label": "Report.pdf", "action": "recent"}}"#)
+        waitSame(pair, showing: ["[x] Pin"] + sorted + ["Rename File", "Report.pdf"], open: "Sort By", pumping: app,
+                 since: since, "a deferred fill beside the open submenu")
+        XCTAssertEqual(asked, ["recent", "recent"], "each presentation (GTK 3's, GTK 4's) asked once")
+
+        // One the app answers too late: "Loading…" stands in, then goes.
+        since = treeCounts(pair)
+        current.append(MenuElement(id: "late", kind: .deferred, cached: false))
+        _ = try app.updateItems("row", current)
+        referenceChange(pair, #"{"op": "insert", "path": [4], "entry": {"label": "Loading…", "action": "loading"}}"#)
+        let loading = ["[x] Pin"] + sorted + ["Rename File", "Report.pdf", DeferredElements.loadingTitle]
+        XCTAssertTrue(eventually(timeout: 20) { pair.theirs.allSatisfy { self.items($0) == loading } },
+                      "GLib's followers show the stand-in")
+        referenceChange(pair, #"{"op": "remove", "path": [4]}"#)
+        // The app is pumped: it answers "late" after the daemon gave up on it.
+        waitSame(pair, showing: ["[x] Pin"] + sorted + ["Rename File", "Report.pdf"], open: "Sort By", pumping: app,
+                 since: since, "a timed-out deferred element beside the open submenu")
+        XCTAssertEqual(asked, ["recent", "recent", "late", "late"])
+        for follower in pair.all {
+            XCTAssertEqual(complaints(follower), [], "\(follower.name) complained:\n\(follower.consumer.diagnostics)")
+            follower.consumer.send("quit")
+        }
+    }
+
+    func testAnOpenGtkSubmenuStaysOpenThroughASelectionChangeAsWithGLibsExporter() throws {
+        let app = try app("org.example.Editor")
+        // A content type no provider takes: the menu is the system one alone, wherever the providers are installed.
+        try app.publishContext("f", ContextInfo(kind: .text, contentTypes: ["application/x-example-notes"], editable: true,
+                                                hasContent: true, richText: true))
+        let some = Selection(kind: .range, length: 5, attributes: [.bold])
+        try app.updateSelection("f", some)
+        let reference = """
+            [{"section": [{"label": "Cut", "action": "cut"}, {"label": "Copy", "action": "copy"},
+                          {"label": "Delete", "action": "delete"}, {"label": "Select All", "action": "select-all"}]},
+             {"section": [{"label": "Format", "submenu": [{"label": "Bold", "action": "bold", "state": true},
+               {"label": "Italic", "action": "italic", "state": false},
+               {"label": "Underline", "action": "underline", "state": false}]}]}]
+            """.replacingOccurrences(of: "\n", with: " ")
+        let pair = try sideBySide(owner: "org.example.Editor", context: "f", kind: "edit", reference: reference, open: "Format")
+        /// GTK 3 draws sections with separators, GTK 4 without.
+        func shown(_ labels: [String], gtk version: String) -> [String] {
+            let format = ["Format", "Format>[x] Bold", "Format>Italic", "Format>Underline"]
+            return version == "3" ? labels + ["-"] + format : labels + format
+        }
+        func waitBoth(_ labels: [String], since: [Int], _ step: String) {
+            for version in ["3", "4"] {
+                let one = SideBySide(ours: pair.ours.filter { $0.name.hasPrefix("GTK \(version)") },
+                                     theirs: pair.theirs.filter { $0.name.hasPrefix("GTK \(version)") }, glib: pair.glib)
+                let indices = pair.all.indices.filter { pair.all[$0].name.hasPrefix("GTK \(version)") }
+                waitSame(one, showing: shown(labels, gtk: version), open: "Format", pumping: app,
+                         since: indices.map { since[$0] }, "\(step) (GTK \(version))")
+            }
+        }
+        let all = ["Cut", "Copy", "Delete", "Select All"]
+        waitBoth(all, since: pair.all.map { _ in Int.max }, "the edit menu as presented")
+        var since = treeCounts(pair)
+        try app.updateSelection("f", Selection(kind: .all, length: 11, attributes: [.bold]))
+        referenceChange(pair, #"{"op": "remove", "path": [0, 3]}"#)
+        waitBoth(Array(all.dropLast()), since: since, "everything selected: Select All goes")
+        since = treeCounts(pair)
+        try app.updateSelection("f", some)
+        referenceChange(pair, #"{"op": "insert", "path": [0, 3], "entry": {"label": "Select All", "action": "select-all"}}"#)
+        waitBoth(all, since: since, "part selected again: Select All comes back")
+        for follower in pair.all {
+            XCTAssertEqual(complaints(follower), [], "\(follower.name) complained:\n\(follower.consumer.diagnostics)")
+            follower.consumer.send("quit")
+        }
+    }
+
     func testDbusmenuDumperReadsTheLiveStateWithoutWarnings() throws {
         let dumper = "/usr/libexec/dbusmenu-dumper"
         guard FileManager.default.isExecutableFile(atPath: dumper) else {

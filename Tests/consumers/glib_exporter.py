@@ -7,7 +7,8 @@ reference the tests compare MenuBus's change signals with.
   glib_exporter.py NAME PATH MENU_JSON
       owns NAME, exports the menu at PATH and prints READY. MENU_JSON is a
       list of entries: {"label": L, "action": A} (A a plain action name, a
-      stateless action of the group), {"label": L, "section": [...]},
+      stateless action of the group; with "state": true or false, a boolean
+      stateful one, drawn as a checkmark), {"label": L, "section": [...]},
       {"label": L, "submenu": [...]}. Then reads one JSON command a line
       from stdin and prints DONE N after each:
         {"op": "set", "path": [i, ...], "entry": E}   replace an entry (remove, insert)
@@ -39,7 +40,10 @@ def item(entry, actions):
         return Gio.MenuItem.new_submenu(entry.get("label"), build(entry["submenu"], actions))
     name = entry["action"]
     if actions.lookup_action(name) is None:
-        actions.add_action(Gio.SimpleAction.new(name, None))
+        if "state" in entry:
+            actions.add_action(Gio.SimpleAction.new_stateful(name, None, GLib.Variant("b", entry["state"])))
+        else:
+            actions.add_action(Gio.SimpleAction.new(name, None))
     return Gio.MenuItem.new(entry["label"], "menubus." + name)
 
 
