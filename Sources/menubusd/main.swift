@@ -79,6 +79,26 @@ var configuration = MenuBusServer.Configuration()
 var verbose = false
 var replace = false
 var arguments = CommandLine.arguments.dropFirst()
+
+/// The value of `flag`: a number of seconds above 0 and at most `max`;
+/// anything else is a usage error (exit 2).
+@MainActor func seconds(_ flag: String, max: Double) -> Double {
+    guard let value = arguments.popFirst(), let seconds = Double(value), seconds > 0, seconds <= max else {
+        writeErr("menubusd: \(flag) needs a number of seconds between 0 and \(Int(max))\n")
+        exit(2)
+    }
+    return seconds
+}
+
+/// The value of `flag`: a whole number of MiB from 1 to `maxMiB`, in bytes.
+@MainActor func bytes(_ flag: String, maxMiB: Int) -> Int {
+    guard let value = arguments.popFirst(), let mib = Int(value), mib >= 1, mib <= maxMiB else {
+        writeErr("menubusd: \(flag) needs a whole number of MiB between 1 and \(maxMiB)\n")
+        exit(2)
+    }
+    return mib << 20
+}
+
 while let argument = arguments.popFirst() {
     switch argument {
     case "-h", "--help":
@@ -96,11 +116,7 @@ while let argument = arguments.popFirst() {
         }
         configuration.address = value
     case "--deferred-timeout":
-        guard let value = arguments.popFirst(), let seconds = Double(value), seconds > 0, seconds <= 600 else {
-            writeErr("menubusd: --deferred-timeout needs a number of seconds between 0 and 600\n")
-            exit(2)
-        }
-        configuration.deferredTimeout = seconds
+        configuration.deferredTimeout = seconds(argument, max: 600)
     case "--state-dir":
         guard let value = arguments.popFirst(), value.hasPrefix("/") else {
             writeErr("menubusd: --state-dir needs an absolute path\n")
@@ -113,40 +129,20 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         configuration.undoRetentionDays = days == 0 ? nil : days
-    case "--undo-memory-budget", "--undo-disk-budget":
-        guard let value = arguments.popFirst(), let mib = Int(value), mib >= 1, mib <= 1_048_576 else {
-            writeErr("menubusd: \(argument) needs a whole number of MiB between 1 and 1048576\n")
-            exit(2)
-        }
-        if argument == "--undo-memory-budget" {
-            configuration.undoMemoryBytes = mib << 20
-        } else {
-            configuration.undoDiskBytes = mib << 20
-        }
-    case "--connection-budget", "--daemon-budget":
-        guard let value = arguments.popFirst(), let mib = Int(value), mib >= 1, mib <= 65_536 else {
-            writeErr("menubusd: \(argument) needs a whole number of MiB between 1 and 65536\n")
-            exit(2)
-        }
-        if argument == "--connection-budget" {
-            configuration.budgets.connectionBytes = mib << 20
-        } else {
-            configuration.budgets.daemonBytes = mib << 20
-        }
+    case "--undo-memory-budget":
+        configuration.undoMemoryBytes = bytes(argument, maxMiB: 1_048_576)
+    case "--undo-disk-budget":
+        configuration.undoDiskBytes = bytes(argument, maxMiB: 1_048_576)
+    case "--connection-budget":
+        configuration.budgets.connectionBytes = bytes(argument, maxMiB: 65_536)
+    case "--daemon-budget":
+        configuration.budgets.daemonBytes = bytes(argument, maxMiB: 65_536)
     case "--replace":
         replace = true
     case "--idle-timeout":
-        guard let value = arguments.popFirst(), let seconds = Double(value), seconds > 0, seconds <= 86_400 else {
-            writeErr("menubusd: --idle-timeout needs a number of seconds between 0 and 86400\n")
-            exit(2)
-        }
-        configuration.idleTimeout = seconds
+        configuration.idleTimeout = seconds(argument, max: 86_400)
     case "--provider-start-timeout":
-        guard let value = arguments.popFirst(), let seconds = Double(value), seconds > 0, seconds <= 600 else {
-            writeErr("menubusd: --provider-start-timeout needs a number of seconds between 0 and 600\n")
-            exit(2)
-        }
-        configuration.providerStartTimeout = seconds
+        configuration.providerStartTimeout = seconds(argument, max: 600)
     case _ where argument.hasPrefix("--address="):
         configuration.address = String(argument.dropFirst("--address=".count))
     default:

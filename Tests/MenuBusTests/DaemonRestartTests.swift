@@ -7,20 +7,6 @@ import XCTest
 final class DaemonRestartTests: BusTestCase {
     private let providerId = "org.menubus.Demo.Uppercase"
 
-    /// A program outside the package (the Python and C examples) on this bus.
-    private func startProgram(_ path: String, _ arguments: [String]) throws -> RunningProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = try bus.environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        addTeardownBlock { if process.isRunning { process.terminate(); process.waitUntilExit() } }
-        return RunningProcess(process: process, stdout: out, stderr: err)
-    }
-
     private func contexts(_ probe: Connection) -> Set<String> {
         guard let reply = try? callDaemon(probe, "ListContexts"), case .array(_, let rows)? = reply.first else { return [] }
         return Set(rows.compactMap { row -> String? in

@@ -452,20 +452,8 @@ final class DeclaredProviderTests: BusTestCase {
         try installKeyFile("org.menubus.TextTransforms.Uppercase.provider")
         try writeService("org.menubus.TextTransforms", exec: providerExec("text"))
         _ = try startDeclaredDaemon()
-        return try runProgram(command[0], Array(command.dropFirst()) +
+        return try bus.runProgram(command[0], Array(command.dropFirst()) +
                               ["--demo-provider", "menubus:provider:org.menubus.TextTransforms.Uppercase"])
-    }
-
-    /// Runs a program that is not one of the package's with this bus as the session bus.
-    private func runProgram(_ path: String, _ arguments: [String], timeout: Double = 60) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = try bus.environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        return try RunningProcess(process: process, stdout: out, stderr: err).runAndWait(timeout: timeout)
     }
 
     func testPythonExampleRegistersTheReplacementAsOneNamedUndoStep() throws {
@@ -480,7 +468,7 @@ final class DeclaredProviderTests: BusTestCase {
     func testCExampleRegistersTheReplacementAsOneNamedUndoStep() throws {
         let binary = root.appendingPathComponent("c-editor").path
         let source = Self.repository.appendingPathComponent("examples/c/editor.c").path
-        let build = try runProgram("/bin/sh", ["-c", "gcc -Wall -o '\(binary)' '\(source)' $(pkg-config --cflags --libs gio-2.0)"],
+        let build = try bus.runProgram("/bin/sh", ["-c", "gcc -Wall -o '\(binary)' '\(source)' $(pkg-config --cflags --libs gio-2.0)"],
                                 timeout: 120)
         XCTAssertEqual(build.status, 0, build.stderr)
         let result = try runExampleAgainstUppercase([binary])

@@ -5,23 +5,7 @@ import XCTest
 /// The examples in examples/ run against a private bus, so none of them rots.
 final class ExampleTests: BusTestCase {
     private func run(_ executable: String, _ arguments: [String], timeout: Double = 60) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = try bus.environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning {
-            process.terminate()
-            throw TestFailure("\(executable) did not finish within \(timeout) s")
-        }
-        return ProcessResult(status: process.terminationStatus,
-                             stdout: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                             stderr: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        try bus.runProgram(executable, arguments, timeout: timeout)
     }
 
     private func assertCopyAndUndo(_ result: ProcessResult, typed: String, file: StaticString = #filePath, line: UInt = #line) {

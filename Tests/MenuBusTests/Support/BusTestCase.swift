@@ -42,6 +42,15 @@ class BusTestCase: XCTestCase {
     }
 
     /// Starts menubusd on the suite's bus and waits until it owns its name.
+    /// A program outside the package on this test's bus, stopped when the test ends.
+    func startProgram(_ path: String, _ arguments: [String]) throws -> RunningProcess {
+        let running = try bus.startProgram(path, arguments)
+        addTeardownBlock {
+            if running.isRunning { running.process.terminate(); running.process.waitUntilExit() }
+        }
+        return running
+    }
+
     func startDaemon(_ arguments: [String] = [], extraEnvironment: [String: String] = [:]) throws -> RunningProcess {
         // English unless a test asks for a language: the titles tests expect
         // do not depend on the machine's locale.

@@ -104,11 +104,27 @@ final class PrivateBus: @unchecked Sendable {
 
     /// Starts one of the package's executables with this bus as its session bus.
     func start(_ executable: String, _ arguments: [String] = [], extraEnvironment: [String: String] = [:]) throws -> RunningProcess {
+        try launch(Binaries.url(executable), arguments,
+                   environment: environment.merging(executable == "menubusd" ? daemonIsolation : [:]) { $1 }
+                       .merging(extraEnvironment) { $1 })
+    }
+
+    /// Starts a program outside the package (the Python and C examples, a
+    /// compiler) with this bus as its session bus; it is stopped with the bus.
+    func startProgram(_ path: String, _ arguments: [String]) throws -> RunningProcess {
+        try launch(URL(fileURLWithPath: path), arguments, environment: environment)
+    }
+
+    /// Runs a program outside the package to completion, bounded by `timeout`.
+    func runProgram(_ path: String, _ arguments: [String], timeout: Double = 60) throws -> ProcessResult {
+        try startProgram(path, arguments).wait(timeout: timeout)
+    }
+
+    private func launch(_ url: URL, _ arguments: [String], environment: [String: String]) throws -> RunningProcess {
         let child = Process()
-        child.executableURL = Binaries.url(executable)
+        child.executableURL = url
         child.arguments = arguments
-        child.environment = environment.merging(executable == "menubusd" ? daemonIsolation : [:]) { $1 }
-            .merging(extraEnvironment) { $1 }
+        child.environment = environment
         let err = Pipe(), out = Pipe()
         child.standardError = err
         child.standardOutput = out
