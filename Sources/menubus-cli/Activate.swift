@@ -1,4 +1,5 @@
 import MenuBus
+import MenuBusModel
 
 /// `menubus-cli activate APP CONTEXT ITEM`: present a menu and choose from it.
 enum Activate {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MenuBus
+import MenuBusModel
 
 /// menubus-cli: query and debug menubusd.
 enum CommandLineTool {
@@ -143,7 +144,7 @@ enum CommandLineTool {
 
     /// The command line's version, and the daemon's when one answers.
     static func printVersion(_ options: Options) {
-        Output.out("menubus-cli \(MenuBusServer.softwareVersion)\n")
+        Output.out("menubus-cli \(MenuBusNames.softwareVersion)\n")
         guard let client = try? MenuBusClient(address: options.address) else {
             Output.out("menubusd: no bus\n")
             return

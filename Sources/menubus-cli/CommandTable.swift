@@ -1,3 +1,4 @@
+import MenuBusModel
 /// The one description of every command's operands and options: the help's
 /// synopsis and Options, the bash and zsh completions and the man page are
 /// all generated from it, so they cannot disagree.

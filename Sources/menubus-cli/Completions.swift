@@ -1,4 +1,5 @@
 import MenuBus
+import MenuBusModel
 
 /// `menubus-cli completions SHELL`: shell completion scripts and the man
 /// page, generated from `CommandTable`.

@@ -1,4 +1,5 @@
 import MenuBus
+import MenuBusModel
 
 /// `menubus-cli contexts`: every published context.
 enum Contexts {

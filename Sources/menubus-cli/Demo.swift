@@ -1,4 +1,5 @@
 import MenuBus
+import MenuBusModel
 
 /// `menubus-cli demo`: the whole flow in one process, narrated.
 enum Demo {

@@ -1,3 +1,4 @@
+import MenuBusModel
 /// Where a JSON text stops being JSON, as "line L, column C: what was
 /// expected", for the message Foundation's parser does not give.
 struct JSONSyntax {

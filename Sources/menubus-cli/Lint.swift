@@ -1,4 +1,5 @@
 import MenuBus
+import MenuBusModel
 
 /// `menubus-cli lint FILE`: the design rules, offline.
 enum Lint {

@@ -1,4 +1,5 @@
 import MenuBus
+import MenuBusModel
 
 /// menubus-cli(1), generated from `CommandTable` and the commands' summaries
 /// ('menubus-cli completions man'); docs/man/menubus-cli.1 is its output.
@@ -36,7 +37,7 @@ enum ManPage {
 
     static func cli() -> String {
         var page = """
-            .TH MENUBUS\\-CLI 1 "2026-12" "MenuBus \(MenuBusServer.softwareVersion)" "MenuBus"
+            .TH MENUBUS\\-CLI 1 "2026-12" "MenuBus \(MenuBusNames.softwareVersion)" "MenuBus"
             .SH NAME
             menubus\\-cli \\- query and debug menubusd, the MenuBus session service
             .SH SYNOPSIS

@@ -1,4 +1,5 @@
 import MenuBus
+import MenuBusModel
 
 /// `menubus-cli menu APP CONTEXT [--edit]`: the composed menu.
 enum MenuCommand {

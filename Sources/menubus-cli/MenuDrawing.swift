@@ -1,4 +1,5 @@
 import MenuBus
+import MenuBusModel
 
 /// Draws a menu as an indented tree: sections as rules, submenus with ▸,
 /// state marks, destructive items in red and marked "destructive", disabled

@@ -1,5 +1,6 @@
 import Foundation
 import MenuBus
+import MenuBusModel
 
 /// Menus as people write them: nested JSON, an array of elements
 /// `{"id", "title", "type", "icon", "attributes", "state", "options", "children": [...]}`

@@ -1,4 +1,5 @@
 import MenuBus
+import MenuBusModel
 
 /// `menubus-cli monitor`: every MenuBus message, readable.
 enum Monitor {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MenuBusModel
 
 /// stdout and stderr without Foundation's buffering, and colour rules.
 enum Output {

@@ -1,4 +1,5 @@
 import MenuBus
+import MenuBusModel
 
 /// `menubus-cli present`: a live menu, printed on every change.
 enum Present {

@@ -1,4 +1,5 @@
 import MenuBus
+import MenuBusModel
 
 /// `menubus-cli provider`: a demonstration provider.
 enum Provider {

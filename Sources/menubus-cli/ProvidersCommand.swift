@@ -1,4 +1,6 @@
+import MenuBusProviders
 import MenuBus
+import MenuBusModel
 
 /// `menubus-cli providers`: the providers menus may offer, and the user's
 /// choices about them (`$XDG_CONFIG_HOME/menubus/providers.conf`).

@@ -1,4 +1,5 @@
 import MenuBus
+import MenuBusModel
 
 /// `menubus-cli publish FILE`: act as an app serving a menu from a file.
 enum Publish {

@@ -1,4 +1,5 @@
 import MenuBus
+import MenuBusModel
 
 /// `menubus-cli status`: version and counters.
 enum Status {

@@ -1,4 +1,5 @@
 import MenuBus
+import MenuBusModel
 
 /// `menubus-cli undo-state APP DOCUMENT`: a document's undo state.
 enum UndoState {

@@ -2,5 +2,6 @@
 import Glibc
 #endif
 import MenuBus
+import MenuBusModel
 
 exit(CommandLineTool.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,4 +1,5 @@
 import Foundation
+import MenuBusProviders
 import MenuBus
 
 /// menubus-provider: the providers that ship with MenuBus. Each runs as its

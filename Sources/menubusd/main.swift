@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import MenuBus
+import MenuBusProtocol
+import MenuBusService
+import MenuBusSupport
 
 let usage = """
     Usage: menubusd [--address ADDRESS] [--deferred-timeout SECONDS] [--state-dir DIR]
@@ -105,7 +107,7 @@ while let argument = arguments.popFirst() {
         writeOut(usage)
         exit(0)
     case "--version":
-        writeOut("menubusd \(MenuBusServer.softwareVersion) (MenuBus API \(MenuBusServer.apiVersion))\n")
+        writeOut("menubusd \(MenuBusNames.softwareVersion) (MenuBus API \(MenuBusNames.apiVersion))\n")
         exit(0)
     case "--verbose":
         verbose = true
@@ -171,12 +173,12 @@ do {
     server.shutdown()
     exit(3)
 } catch {
-    MenuBusLogging.error("cannot request \(MenuBusServer.busName): \(error)")
+    MenuBusLogging.error("cannot request \(MenuBusNames.busName): \(error)")
     server.shutdown()
     exit(1)
 }
 
-MenuBusLogging.info("menubusd \(MenuBusServer.softwareVersion) serving \(MenuBusServer.busName) as \(server.uniqueName)")
+MenuBusLogging.info("menubusd \(MenuBusNames.softwareVersion) serving \(MenuBusNames.busName) as \(server.uniqueName)")
 let reason = server.run()
 server.shutdown()
 switch reason {

@@ -1,5 +1,6 @@
 import XCTest
-@testable import MenuBus
+@testable import MenuBusModel
+import MenuBusModelFixtures
 
 /// Composition never adds a Lint finding the app's own items did not have:
 /// every menu of a corpus, in every context, through both compositions.

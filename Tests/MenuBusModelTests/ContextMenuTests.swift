@@ -1,5 +1,7 @@
 import XCTest
-@testable import MenuBus
+@testable import MenuBusModel
+import MenuBusModelFixtures
+import MenuBusBenchmarks
 
 final class ContextMenuTests: XCTestCase {
     private func compose(_ items: [MenuElement], context: ContextInfo = Fixtures.photo,

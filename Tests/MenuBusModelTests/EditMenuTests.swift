@@ -1,5 +1,7 @@
 import XCTest
-@testable import MenuBus
+@testable import MenuBusModel
+import MenuBusModelFixtures
+import MenuBusBenchmarks
 
 final class EditMenuTests: XCTestCase {
     private struct Row {

@@ -1,5 +1,6 @@
 import XCTest
-@testable import MenuBus
+@testable import MenuBusModel
+import MenuBusModelFixtures
 
 /// One row per rule of `Lint` added or changed for the HIG: the menu, the
 /// finding expected (or none), and the HIG's reason the message must name.

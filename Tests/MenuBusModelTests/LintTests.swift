@@ -1,5 +1,6 @@
 import XCTest
-@testable import MenuBus
+@testable import MenuBusModel
+import MenuBusModelFixtures
 
 final class LintTests: XCTestCase {
     private func findings(_ elements: [MenuElement], kind: MenuKind = .context) -> [LintFinding] {

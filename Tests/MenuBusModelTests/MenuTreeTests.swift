@@ -1,5 +1,6 @@
 import XCTest
-@testable import MenuBus
+@testable import MenuBusModel
+import MenuBusModelFixtures
 
 final class MenuTreeTests: XCTestCase {
     func testBuildNestsChildrenUnderTheirParents() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import MenuBus
+@testable import MenuBusModel
+import MenuBusModelFixtures
 
 final class ShortcutSyntaxTests: XCTestCase {
     /// (accelerator, what gtk_accelerator_parse makes of it)

@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import MenuBus
+@testable import MenuBusService
+@testable import MenuBusProtocol
+@testable import MenuBusProviders
+@testable import MenuBusDBus
+@testable import MenuBusModel
+@testable import MenuBusUndo
+@testable import MenuBusSupport
 
 /// menubus-cli as a process against a private bus and the real menubusd.
 final class CommandLineTests: BusTestCase {
@@ -163,12 +170,12 @@ final class CommandLineTests: BusTestCase {
         let daemon = try startDaemon()
         let text = try cli(["status"])
         XCTAssertEqual(text.status, 0)
-        XCTAssertTrue(text.stdout.hasPrefix("menubusd \(MenuBusServer.softwareVersion), API version 1, pid \(daemon.pid), up "),
+        XCTAssertTrue(text.stdout.hasPrefix("menubusd \(MenuBusNames.softwareVersion), API version 1, pid \(daemon.pid), up "),
                       text.stdout)
         XCTAssertNotNil(text.stdout.range(of: #"memory +[0-9]+\.[0-9] MiB resident"#, options: .regularExpression), text.stdout)
         XCTAssertFalse(text.stdout.contains("rss-bytes"), "human units, not raw bytes")
         let version = try cli(["--version"])
-        XCTAssertEqual(version.stdout, "menubus-cli \(MenuBusServer.softwareVersion)\nmenubusd \(MenuBusServer.softwareVersion) (API version 1)\n")
+        XCTAssertEqual(version.stdout, "menubus-cli \(MenuBusNames.softwareVersion)\nmenubusd \(MenuBusNames.softwareVersion) (API version 1)\n")
         let json = try cli(["--json", "status"])
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         XCTAssertEqual(object?["version"] as? Int, 1)

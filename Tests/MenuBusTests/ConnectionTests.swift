@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import MenuBus
+@testable import MenuBusService
+@testable import MenuBusProtocol
+@testable import MenuBusProviders
+@testable import MenuBusDBus
+@testable import MenuBusModel
+@testable import MenuBusUndo
+@testable import MenuBusSupport
 
 /// The D-Bus layer in process: two connections on one loop and a private bus.
 final class ConnectionTests: BusTestCase {

@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import MenuBus
+@testable import MenuBusService
+@testable import MenuBusProtocol
+@testable import MenuBusProviders
+@testable import MenuBusDBus
+@testable import MenuBusModel
+@testable import MenuBusUndo
+@testable import MenuBusSupport
 
 /// Presented menus read and used by the desktop's own consumers, unmodified:
 /// libdbusmenu-glib's `DbusmenuClient`, GLib's `GDBusMenuModel` and
@@ -191,7 +198,7 @@ final class ConsumerTests: BusTestCase {
 
     private func dbusmenu(_ connection: Connection, _ path: ObjectPath, _ member: String,
                           _ arguments: [DBusValue] = []) throws -> [DBusValue] {
-        try callDaemon(connection, path: path, interface: MenuBusServer.dbusMenuInterface, member, arguments)
+        try callDaemon(connection, path: path, interface: MenuBusNames.dbusMenuInterface, member, arguments)
     }
 
     private func layoutRevision(_ connection: Connection, _ path: ObjectPath) throws -> UInt32 {
@@ -224,7 +231,7 @@ final class ConsumerTests: BusTestCase {
         let shell = try connect()
         let path = try present(shell, owner: "org.example.Editor", contextId: "f", kind: "edit")
         let properties = try callDaemon(shell, path: path, interface: "org.freedesktop.DBus.Properties", "GetAll",
-                                        [.string(MenuBusServer.dbusMenuInterface)])
+                                        [.string(MenuBusNames.dbusMenuInterface)])
         let values = Dictionary(uniqueKeysWithValues: (properties.first?.dictEntries ?? []).compactMap { entry in
             entry.key.stringValue.map { ($0, entry.value.unwrapped) }
         })
@@ -272,10 +279,10 @@ final class ConsumerTests: BusTestCase {
         let path = try present(shell, owner: "org.example.Editor", contextId: "f", kind: "edit")
         var signalled: [UInt32] = []
         var propertyUpdates = 0
-        shell.subscribe(interface: MenuBusServer.dbusMenuInterface, member: "LayoutUpdated", path: path) { message in
+        shell.subscribe(interface: MenuBusNames.dbusMenuInterface, member: "LayoutUpdated", path: path) { message in
             if case .uint32(let revision)? = try? message.arguments().first { signalled.append(revision) }
         }
-        shell.subscribe(interface: MenuBusServer.dbusMenuInterface, member: "ItemsPropertiesUpdated", path: path) { _ in
+        shell.subscribe(interface: MenuBusNames.dbusMenuInterface, member: "ItemsPropertiesUpdated", path: path) { _ in
             propertyUpdates += 1
         }
         _ = try layoutRevision(shell, path)
@@ -304,7 +311,7 @@ final class ConsumerTests: BusTestCase {
     /// from each connection orders them before its queue is dispatched.
     private func drain(_ connections: [Connection], through path: ObjectPath) throws {
         guard let first = connections.first else { return }
-        _ = try callDaemon(first, path: path, interface: MenuBusServer.gtkActionsInterface, "List")
+        _ = try callDaemon(first, path: path, interface: MenuBusNames.gtkActionsInterface, "List")
         for connection in connections {
             _ = try callDaemon(connection, interface: "org.freedesktop.DBus.Peer", "Ping")
             connection.loop.run(until: { false }, timeout: 0.01)
@@ -319,18 +326,18 @@ final class ConsumerTests: BusTestCase {
         let shell = try connect(), other = try connect()
         let path = try present(shell, owner: "org.example.Files", contextId: "row", kind: "context")
         func start(_ connection: Connection, _ groups: [UInt32]) throws -> [DBusValue] {
-            try callDaemon(connection, path: path, interface: MenuBusServer.gtkMenusInterface, "Start",
+            try callDaemon(connection, path: path, interface: MenuBusNames.gtkMenusInterface, "Start",
                            [.array("u", groups.map(DBusValue.uint32))])
         }
         func end(_ connection: Connection, _ groups: [UInt32]) throws {
-            _ = try callDaemon(connection, path: path, interface: MenuBusServer.gtkMenusInterface, "End",
+            _ = try callDaemon(connection, path: path, interface: MenuBusNames.gtkMenusInterface, "End",
                                [.array("u", groups.map(DBusValue.uint32))])
         }
         var shellChanges: [[DBusValue]] = [], otherChanges: [[DBusValue]] = []
-        shell.subscribe(interface: MenuBusServer.gtkMenusInterface, member: "Changed", path: path) {
+        shell.subscribe(interface: MenuBusNames.gtkMenusInterface, member: "Changed", path: path) {
             shellChanges.append((try? $0.arguments()) ?? [])
         }
-        other.subscribe(interface: MenuBusServer.gtkMenusInterface, member: "Changed", path: path) {
+        other.subscribe(interface: MenuBusNames.gtkMenusInterface, member: "Changed", path: path) {
             otherChanges.append((try? $0.arguments()) ?? [])
         }
         let root = try start(shell, [0])
@@ -386,7 +393,7 @@ final class ConsumerTests: BusTestCase {
                                                               .array("{sv}", options)])
             guard case .objectPath(let path)? = reply.first else { return nil }
             return try callDaemon(shell, path: path, interface: "org.freedesktop.DBus.Properties", "Get",
-                                  [.string(MenuBusServer.dbusMenuInterface), .string("TextDirection")]).first?.unwrapped
+                                  [.string(MenuBusNames.dbusMenuInterface), .string("TextDirection")]).first?.unwrapped
         }
         XCTAssertEqual(try direction([.dictEntry(.string("text-direction"), .variant(.string("rtl")))]), .string("rtl"))
         XCTAssertEqual(try direction([.dictEntry(.string("text-direction"), .variant(.string("ltr")))]), .string("ltr"))
@@ -417,7 +424,7 @@ final class ConsumerTests: BusTestCase {
 
     private func callAsync(_ connection: Connection, _ path: ObjectPath, _ member: String, _ arguments: [DBusValue],
                            _ done: @escaping ([DBusValue]?) -> Void) {
-        connection.call(destination: MenuBusServer.busName, path: path, interface: MenuBusServer.dbusMenuInterface,
+        connection.call(destination: MenuBusNames.busName, path: path, interface: MenuBusNames.dbusMenuInterface,
                         member: member, arguments: arguments, timeout: 10) { done(try? $0.get()) }
     }
 
@@ -425,7 +432,7 @@ final class ConsumerTests: BusTestCase {
         let shell = try connect()
         let (app, path, recent) = try presentWithDeferredSubmenu(shell)
         var order: [String] = []
-        shell.subscribe(interface: MenuBusServer.dbusMenuInterface, member: "LayoutUpdated", path: path) { _ in
+        shell.subscribe(interface: MenuBusNames.dbusMenuInterface, member: "LayoutUpdated", path: path) { _ in
             order.append("LayoutUpdated")
         }
         var answer: [DBusValue]?
@@ -478,8 +485,8 @@ final class ConsumerTests: BusTestCase {
         try app.publishContext("row", ContextInfo(kind: .file), items: Self.fileRowItems)
         let path = try present(shell, owner: "org.example.Files", contextId: "row", kind: "context")
         _ = try layoutRevision(shell, path)
-        _ = try callDaemon(shell, path: path, interface: MenuBusServer.gtkMenusInterface, "Start", [.array("u", [.uint32(0), .uint32(1)])])
-        _ = try callDaemon(shell, path: path, interface: MenuBusServer.gtkActionsInterface, "DescribeAll")
+        _ = try callDaemon(shell, path: path, interface: MenuBusNames.gtkMenusInterface, "Start", [.array("u", [.uint32(0), .uint32(1)])])
+        _ = try callDaemon(shell, path: path, interface: MenuBusNames.gtkActionsInterface, "DescribeAll")
         return (path, app)
     }
 
@@ -491,22 +498,22 @@ final class ConsumerTests: BusTestCase {
         var events: [String] = []
         var menuRows: [DBusValue] = [], removedActions: [DBusValue] = []
         var layoutUpdated: [DBusValue] = []
-        shell.subscribe(interface: MenuBusServer.menuInterface, member: "Closed", path: path) { _ in events.append("Closed") }
-        shell.subscribe(interface: MenuBusServer.dbusMenuInterface, member: "LayoutUpdated", path: path) {
+        shell.subscribe(interface: MenuBusNames.menuInterface, member: "Closed", path: path) { _ in events.append("Closed") }
+        shell.subscribe(interface: MenuBusNames.dbusMenuInterface, member: "LayoutUpdated", path: path) {
             events.append("LayoutUpdated")
             layoutUpdated = (try? $0.arguments()) ?? []
         }
-        shell.subscribe(interface: MenuBusServer.gtkMenusInterface, member: "Changed", path: path) {
+        shell.subscribe(interface: MenuBusNames.gtkMenusInterface, member: "Changed", path: path) {
             events.append("Menus.Changed")
             if case .array(_, let rows)? = try? $0.arguments().first { menuRows += rows }
         }
-        shell.subscribe(interface: MenuBusServer.gtkActionsInterface, member: "Changed", path: path) {
+        shell.subscribe(interface: MenuBusNames.gtkActionsInterface, member: "Changed", path: path) {
             events.append("Actions.Changed")
             if case .array(_, let names)? = try? $0.arguments().first { removedActions += names }
         }
-        guard case .array(_, let actions)? = try callDaemon(shell, path: path, interface: MenuBusServer.gtkActionsInterface,
+        guard case .array(_, let actions)? = try callDaemon(shell, path: path, interface: MenuBusNames.gtkActionsInterface,
                                                             "List").first else { return XCTFail("no actions") }
-        _ = try callDaemon(shell, path: path, interface: MenuBusServer.menuInterface, "Dismiss")
+        _ = try callDaemon(shell, path: path, interface: MenuBusNames.menuInterface, "Dismiss")
         XCTAssertTrue(shell.loop.run(until: { events.count >= 4 }, timeout: 5), "\(events)")
         XCTAssertEqual(events, ["Closed", "LayoutUpdated", "Menus.Changed", "Actions.Changed"])
         XCTAssertEqual(layoutUpdated.last, .int32(0), "the root changed")
@@ -524,7 +531,7 @@ final class ConsumerTests: BusTestCase {
         XCTAssertTrue(emptied.allSatisfy { $0 == [.uint32(0), .array("a{sv}", [])] })
         XCTAssertEqual(Set(removedActions), Set(actions), "every action removed")
         assertBusError(BusError.Standard.unknownObject) {
-            _ = try callDaemon(shell, path: path, interface: MenuBusServer.menuInterface, "GetLayout")
+            _ = try callDaemon(shell, path: path, interface: MenuBusNames.menuInterface, "GetLayout")
         }
         assertBusError(BusError.Standard.unknownObject) {
             _ = try dbusmenu(shell, path, "Event", [.int32(0), .string("clicked"), .variant(.int32(0)), .uint32(0)])
@@ -545,7 +552,7 @@ final class ConsumerTests: BusTestCase {
         var actions: [ActionInvocation] = []
         app.onAction = { actions.append($0) }
         var closed = false
-        shell.subscribe(interface: MenuBusServer.menuInterface, member: "Closed", path: path) { _ in closed = true }
+        shell.subscribe(interface: MenuBusNames.menuInterface, member: "Closed", path: path) { _ in closed = true }
         let rename = try dbusmenuId(shell, path, label: "Rename")
         // As KDE's importer does: the popup hides (closed), then the click goes.
         _ = try dbusmenu(shell, path, "Event", [.int32(0), .string("closed"), .variant(.string("")), .uint32(0)])
@@ -556,7 +563,7 @@ final class ConsumerTests: BusTestCase {
         let (second, secondApp) = try presentAndRead(shell)
         defer { withExtendedLifetime(secondApp) {} }
         var secondClosed = false
-        shell.subscribe(interface: MenuBusServer.menuInterface, member: "Closed", path: second) { _ in secondClosed = true }
+        shell.subscribe(interface: MenuBusNames.menuInterface, member: "Closed", path: second) { _ in secondClosed = true }
         _ = try dbusmenu(shell, second, "Event", [.int32(0), .string("closed"), .variant(.string("")), .uint32(0)])
         XCTAssertTrue(shell.loop.run(until: { secondClosed }, timeout: 5), "closed on the root ends it as Dismiss does")
         XCTAssertTrue(closed)
@@ -567,12 +574,12 @@ final class ConsumerTests: BusTestCase {
         let (path, app) = try presentAndRead(shell)
         defer { withExtendedLifetime(app) {} }
         var closed = false
-        shell.subscribe(interface: MenuBusServer.menuInterface, member: "Closed", path: path) { _ in closed = true }
-        _ = try callDaemon(other, path: path, interface: MenuBusServer.gtkMenusInterface, "Start", [.array("u", [.uint32(0)])])
-        _ = try callDaemon(shell, path: path, interface: MenuBusServer.gtkMenusInterface, "End", [.array("u", [.uint32(0), .uint32(1)])])
+        shell.subscribe(interface: MenuBusNames.menuInterface, member: "Closed", path: path) { _ in closed = true }
+        _ = try callDaemon(other, path: path, interface: MenuBusNames.gtkMenusInterface, "Start", [.array("u", [.uint32(0)])])
+        _ = try callDaemon(shell, path: path, interface: MenuBusNames.gtkMenusInterface, "End", [.array("u", [.uint32(0), .uint32(1)])])
         shell.loop.run(until: { closed }, timeout: MenuBusServer.consumerCloseDelay * 2)
         XCTAssertFalse(closed, "another consumer still holds the root")
-        _ = try callDaemon(other, path: path, interface: MenuBusServer.gtkMenusInterface, "End", [.array("u", [.uint32(0)])])
+        _ = try callDaemon(other, path: path, interface: MenuBusNames.gtkMenusInterface, "End", [.array("u", [.uint32(0)])])
         XCTAssertTrue(shell.loop.run(until: { closed }, timeout: 5))
     }
 
@@ -582,7 +589,7 @@ final class ConsumerTests: BusTestCase {
         let shell = try connect()
         let path = try present(shell, owner: "org.example.Files", contextId: "row", kind: "context")
         func actions(_ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
-            try callDaemon(shell, path: path, interface: MenuBusServer.gtkActionsInterface, member, arguments)
+            try callDaemon(shell, path: path, interface: MenuBusNames.gtkActionsInterface, member, arguments)
         }
         guard case .array(_, let names)? = try actions("List").first else { return XCTFail("no list") }
         let choice = try XCTUnwrap(names.compactMap(\.stringValue).first { $0.hasPrefix("choice-") })

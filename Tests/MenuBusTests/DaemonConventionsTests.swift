@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import MenuBus
+@testable import MenuBusService
+@testable import MenuBusProtocol
+@testable import MenuBusProviders
+@testable import MenuBusDBus
+@testable import MenuBusModel
+@testable import MenuBusUndo
+@testable import MenuBusSupport
 
 /// What a session service is expected to do: stop cleanly on SIGHUP, log
 /// for the journal only when stderr is the journal, give its name up to a
@@ -28,7 +35,7 @@ final class DaemonConventionsTests: BusTestCase {
         let running = RunningProcess(process: process, stdout: out, stderr: err)
         addTeardownBlock { if process.isRunning { process.terminate(); process.waitUntilExit() } }
         let probe = try connect()
-        guard eventually(timeout: 10, { nameHasOwner(probe, MenuBusServer.busName) || !process.isRunning }), process.isRunning else {
+        guard eventually(timeout: 10, { nameHasOwner(probe, MenuBusNames.busName) || !process.isRunning }), process.isRunning else {
             throw TestFailure("menubusd did not take its name: \(running.stderrText)")
         }
         return (running, process)
@@ -73,7 +80,7 @@ final class DaemonConventionsTests: BusTestCase {
         let result = try daemon.wait(timeout: 10)
         XCTAssertEqual(result.status, 0, "not killed with 129: \(result.stderr)")
         XCTAssertTrue(result.stderr.contains("stopping on signal \(SIGHUP)"), result.stderr)
-        XCTAssertFalse(nameHasOwner(client, MenuBusServer.busName), "the name was released")
+        XCTAssertFalse(nameHasOwner(client, MenuBusNames.busName), "the name was released")
         let help = try bus.run("menubusd", ["--help"])
         XCTAssertTrue(help.stdout.contains("SIGHUP"), "--help documents SIGHUP")
         let man = try String(contentsOf: Repository.root.appendingPathComponent("docs/man/menubusd.8"), encoding: .utf8)
@@ -90,7 +97,7 @@ final class DaemonConventionsTests: BusTestCase {
     private func ownerPid(_ connection: Connection) throws -> UInt32? {
         let reply = try connection.callBlocking(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                                 interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID",
-                                                arguments: [.string(MenuBusServer.busName)], timeout: 5)
+                                                arguments: [.string(MenuBusNames.busName)], timeout: 5)
         if case .uint32(let pid)? = reply.first { return pid }
         return nil
     }
@@ -126,7 +133,7 @@ final class DaemonConventionsTests: BusTestCase {
         let taker = try connect()
         let reply = try taker.callBlocking(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                            interface: "org.freedesktop.DBus", member: "RequestName",
-                                           arguments: [.string(MenuBusServer.busName), .uint32(2 | 4)], timeout: 5)
+                                           arguments: [.string(MenuBusNames.busName), .uint32(2 | 4)], timeout: 5)
         XCTAssertEqual(reply.first, .uint32(1), "DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER")
     }
 
@@ -135,7 +142,7 @@ final class DaemonConventionsTests: BusTestCase {
         let result = try daemon.wait(timeout: 10)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("idle for"), result.stderr)
-        XCTAssertFalse(nameHasOwner(try connect(), MenuBusServer.busName))
+        XCTAssertFalse(nameHasOwner(try connect(), MenuBusNames.busName))
     }
 
     func testIdleTimeoutWaitsWhileAnAppOrProviderIsThere() throws {

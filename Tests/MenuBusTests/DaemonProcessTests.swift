@@ -1,13 +1,20 @@
 import Foundation
 import XCTest
 @testable import MenuBus
+@testable import MenuBusService
+@testable import MenuBusProtocol
+@testable import MenuBusProviders
+@testable import MenuBusDBus
+@testable import MenuBusModel
+@testable import MenuBusUndo
+@testable import MenuBusSupport
 
 /// menubusd as a process on a private bus: name, signals, bad input, the contract file.
 final class DaemonProcessTests: BusTestCase {
     func testDaemonOwnsItsNameAndAnswersPing() throws {
         _ = try startDaemon()
         let client = try connect()
-        XCTAssertTrue(nameHasOwner(client, MenuBusServer.busName))
+        XCTAssertTrue(nameHasOwner(client, MenuBusNames.busName))
         XCTAssertEqual(try callDaemon(client, interface: "org.freedesktop.DBus.Peer", "Ping"), [])
         let id = try callDaemon(client, interface: "org.freedesktop.DBus.Peer", "GetMachineId")
         XCTAssertEqual(id.first?.stringValue?.count, 32)
@@ -18,7 +25,7 @@ final class DaemonProcessTests: BusTestCase {
         let second = try bus.run("menubusd", [], timeout: 10)
         XCTAssertEqual(second.status, 3)
         XCTAssertTrue(second.stderr.contains("already owned"), second.stderr)
-        XCTAssertTrue(nameHasOwner(try connect(), MenuBusServer.busName), "the first instance keeps the name")
+        XCTAssertTrue(nameHasOwner(try connect(), MenuBusNames.busName), "the first instance keeps the name")
     }
 
     func testSigtermReleasesTheNameAndExitsZero() throws {
@@ -27,7 +34,7 @@ final class DaemonProcessTests: BusTestCase {
         daemon.signal(SIGTERM)
         let result = try daemon.wait(timeout: 10)
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertFalse(nameHasOwner(client, MenuBusServer.busName))
+        XCTAssertFalse(nameHasOwner(client, MenuBusNames.busName))
         XCTAssertTrue(result.stderr.contains("stopping on signal \(SIGTERM)"), "the stop is logged: \(result.stderr)")
     }
 
@@ -41,16 +48,16 @@ final class DaemonProcessTests: BusTestCase {
         _ = try startDaemon()
         let client = try connect()
         let version = try callDaemon(client, interface: "org.freedesktop.DBus.Properties", "Get",
-                                     [.string(MenuBusServer.managerInterface), .string("Version")])
+                                     [.string(MenuBusNames.managerInterface), .string("Version")])
         XCTAssertEqual(version, [.variant(.uint32(1))])
         let all = try callDaemon(client, interface: "org.freedesktop.DBus.Properties", "GetAll",
-                                 [.string(MenuBusServer.managerInterface)])
+                                 [.string(MenuBusNames.managerInterface)])
         let properties = try [String: DBusValue](dbusValue: XCTUnwrap(all.first))
         XCTAssertEqual(properties["Version"], .uint32(1))
         let stats = try [String: DBusValue](dbusValue: XCTUnwrap(properties["Stats"]))
         XCTAssertEqual(Set(stats.keys), ["version", "pid", "uptime-seconds", "apps", "contexts", "documents", "presentations",
                                          "providers", "rss-bytes"])
-        XCTAssertEqual(stats["version"], .string(MenuBusServer.softwareVersion))
+        XCTAssertEqual(stats["version"], .string(MenuBusNames.softwareVersion))
         guard case .uint32(let pid) = stats["pid"] else { return XCTFail("pid is not a u") }
         XCTAssertNotEqual(pid, UInt32(getpid()), "the daemon's own process, not the test's")
         XCTAssertEqual(kill(pid_t(pid), 0), 0, "a live process")
@@ -71,11 +78,11 @@ final class DaemonProcessTests: BusTestCase {
         let client = try connect()
         assertBusError(BusError.Standard.propertyReadOnly) {
             _ = try callDaemon(client, interface: "org.freedesktop.DBus.Properties", "Set",
-                               [.string(MenuBusServer.managerInterface), .string("Version"), .variant(.uint32(7))])
+                               [.string(MenuBusNames.managerInterface), .string("Version"), .variant(.uint32(7))])
         }
         assertBusError(BusError.Standard.unknownProperty) {
             _ = try callDaemon(client, interface: "org.freedesktop.DBus.Properties", "Get",
-                               [.string(MenuBusServer.managerInterface), .string("Nope")])
+                               [.string(MenuBusNames.managerInterface), .string("Nope")])
         }
         assertBusError(BusError.Standard.unknownInterface) {
             _ = try callDaemon(client, interface: "org.freedesktop.DBus.Properties", "GetAll", [.string("org.example.Nope")])
@@ -122,8 +129,8 @@ final class DaemonProcessTests: BusTestCase {
         let reply = try callDaemon(client, interface: "org.freedesktop.DBus.Introspectable", "Introspect")
         let served = try XCTUnwrap(reply.first?.stringValue)
         let contract = try String(contentsOf: Repository.root.appendingPathComponent("dbus/org.menubus.MenuBus1.xml"), encoding: .utf8)
-        let servedInterface = try XCTUnwrap(Repository.interfaceElement(MenuBusServer.managerInterface, in: served))
-        let contractInterface = try XCTUnwrap(Repository.interfaceElement(MenuBusServer.managerInterface, in: contract))
+        let servedInterface = try XCTUnwrap(Repository.interfaceElement(MenuBusNames.managerInterface, in: served))
+        let contractInterface = try XCTUnwrap(Repository.interfaceElement(MenuBusNames.managerInterface, in: contract))
         XCTAssertEqual(servedInterface, contractInterface)
         for standard in ["org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Peer"] {
             XCTAssertNotNil(Repository.interfaceElement(standard, in: served), standard)

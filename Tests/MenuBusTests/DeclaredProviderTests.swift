@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import MenuBus
+@testable import MenuBusService
+@testable import MenuBusProtocol
+@testable import MenuBusProviders
+@testable import MenuBusDBus
+@testable import MenuBusModel
+@testable import MenuBusUndo
+@testable import MenuBusSupport
 
 /// Declared providers end to end: key files read by the real menubusd, a
 /// private bus whose configuration has a service directory, and the bundled

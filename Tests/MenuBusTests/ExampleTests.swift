@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import MenuBus
+@testable import MenuBusService
+@testable import MenuBusProtocol
+@testable import MenuBusProviders
+@testable import MenuBusDBus
+@testable import MenuBusModel
+@testable import MenuBusUndo
+@testable import MenuBusSupport
 
 /// The examples in examples/ run against a private bus, so none of them rots.
 final class ExampleTests: BusTestCase {
@@ -73,7 +80,7 @@ final class ExampleTests: BusTestCase {
         let unique = try XCTUnwrap(owner, file: file, line: line)
         for command in ["replace-selection", "undo"] {
             assertBusError(BusError.Standard.accessDenied, file: file, line: line) {
-                _ = try forger.callBlocking(destination: unique, path: clientPath, interface: MenuBusServer.clientInterface,
+                _ = try forger.callBlocking(destination: unique, path: clientPath, interface: MenuBusNames.clientInterface,
                                             member: "PerformCommand",
                                             arguments: [.string("body"), .string(command),
                                                         .array("{sv}", [.dictEntry(.string("text"), .variant(.string("pwned")))])],

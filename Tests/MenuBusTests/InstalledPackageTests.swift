@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import MenuBus
+@testable import MenuBusService
+@testable import MenuBusProtocol
+@testable import MenuBusProviders
+@testable import MenuBusDBus
+@testable import MenuBusModel
+@testable import MenuBusUndo
+@testable import MenuBusSupport
 
 /// The installed Debian package (scripts/package --install, as CI runs it):
 /// its files where Debian keeps them, binaries that need nothing of the
@@ -112,7 +119,7 @@ final class InstalledPackageTests: BusTestCase {
         let result = try shell("unshare --mount --propagation private /bin/sh -c '\(script.replacingOccurrences(of: "'", with: "'\\''"))'",
                                environment: ["TOOLCHAIN": toolchain, "ADDRESS": address, "STATE": state])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
-        XCTAssertTrue(result.stdout.contains("menubusd \(MenuBusServer.softwareVersion)"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("menubusd \(MenuBusNames.softwareVersion)"), result.stdout)
         XCTAssertTrue(result.stdout.contains("API version 1"), result.stdout)
     }
 

@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import MenuBus
+@testable import MenuBusService
+@testable import MenuBusProtocol
+@testable import MenuBusProviders
+@testable import MenuBusDBus
+@testable import MenuBusModel
+@testable import MenuBusUndo
+@testable import MenuBusSupport
 
 /// Live menus in the hands of the desktop's own consumers, each a real
 /// program run beside the daemon (Tests/consumers): KDE's DBusMenuImporter
@@ -388,7 +395,7 @@ final class LiveConsumerTests: BusTestCase {
                                                           .array("{sv}", [])])
         guard case .objectPath(let path)? = reply.first else { return XCTFail("PresentMenu returned \(reply)") }
         func dump() throws -> Consumer {
-            let run = try startProgram([dumper, "-d", MenuBusServer.busName, "-o", path.description])
+            let run = try startProgram([dumper, "-d", MenuBusNames.busName, "-o", path.description])
             pumpClients([app], timeout: 20) { !run.process.isRunning }
             XCTAssertEqual(run.process.terminationStatus, 0, run.diagnostics)
             return run

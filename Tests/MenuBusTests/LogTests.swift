@@ -1,5 +1,12 @@
 import XCTest
 @testable import MenuBus
+@testable import MenuBusService
+@testable import MenuBusProtocol
+@testable import MenuBusProviders
+@testable import MenuBusDBus
+@testable import MenuBusModel
+@testable import MenuBusUndo
+@testable import MenuBusSupport
 
 /// Warnings a peer can cause are rate-limited: the first, then a count a minute.
 final class LogTests: XCTestCase {

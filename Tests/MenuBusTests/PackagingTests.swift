@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import MenuBus
+@testable import MenuBusService
+@testable import MenuBusProtocol
+@testable import MenuBusProviders
+@testable import MenuBusDBus
+@testable import MenuBusModel
+@testable import MenuBusUndo
+@testable import MenuBusSupport
 
 /// `make install` into a staging prefix, and the files it installs.
 final class PackagingTests: XCTestCase {
@@ -252,7 +259,7 @@ final class PackagingTests: XCTestCase {
         let status = try run(prefix.appendingPathComponent("bin/menubus-cli").path, ["status"],
                              environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         XCTAssertEqual(status.status, 0, status.stderr)
-        XCTAssertTrue(status.stdout.hasPrefix("menubusd \(MenuBusServer.softwareVersion), API version 1, pid "), status.stdout)
+        XCTAssertTrue(status.stdout.hasPrefix("menubusd \(MenuBusNames.softwareVersion), API version 1, pid "), status.stdout)
         // The daemon that answered is the installed one, started by the bus.
         let owner = try run("dbus-send", ["--bus=\(bus.address)", "--print-reply=literal", "--dest=org.freedesktop.DBus",
                                           "/org/freedesktop/DBus", "org.freedesktop.DBus.GetConnectionUnixProcessID",

@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import MenuBus
+@testable import MenuBusService
+@testable import MenuBusProtocol
+@testable import MenuBusProviders
+@testable import MenuBusDBus
+@testable import MenuBusModel
+@testable import MenuBusUndo
+@testable import MenuBusSupport
 
 /// What a presenter gets to title and place a menu with, menus that are not
 /// shown, the owner hearing of its menu, and platform data passed on.
@@ -22,7 +29,7 @@ final class PresenterInfoTests: BusTestCase {
 
     private func property(_ connection: Connection, _ path: ObjectPath, _ name: String) throws -> DBusValue? {
         let reply = try callDaemon(connection, path: path, interface: "org.freedesktop.DBus.Properties", "Get",
-                                   [.string(MenuBusServer.menuInterface), .string(name)])
+                                   [.string(MenuBusNames.menuInterface), .string(name)])
         guard case .variant(let value)? = reply.first else { return reply.first }
         return value
     }

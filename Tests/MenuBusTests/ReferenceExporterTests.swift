@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import MenuBus
+@testable import MenuBusService
+@testable import MenuBusProtocol
+@testable import MenuBusProviders
+@testable import MenuBusDBus
+@testable import MenuBusModel
+@testable import MenuBusUndo
+@testable import MenuBusSupport
 
 /// MenuBus's `org.gtk.Menus` change signals beside those of GLib's own
 /// exporter (Tests/consumers/glib_exporter.py) making the same change to
@@ -79,26 +86,26 @@ final class ReferenceExporterTests: BusTestCase {
         // Signals in arrival order, per exporter: "menus" rows, "actions" markers.
         var signals: [ObjectPath: [(member: String, rows: [Row])]] = [:]
         for path in [ours, referencePath] {
-            shell.subscribe(interface: MenuBusServer.gtkMenusInterface, member: "Changed", path: path) {
+            shell.subscribe(interface: MenuBusNames.gtkMenusInterface, member: "Changed", path: path) {
                 signals[path, default: []].append(("menus", Self.rows($0)))
             }
-            shell.subscribe(interface: MenuBusServer.gtkActionsInterface, member: "Changed", path: path) { _ in
+            shell.subscribe(interface: MenuBusNames.gtkActionsInterface, member: "Changed", path: path) { _ in
                 signals[path, default: []].append(("actions", []))
             }
         }
         func start(_ destination: String, _ path: ObjectPath, _ groups: [UInt32]) throws -> [DBusValue] {
-            try shell.callBlocking(destination: destination, path: path, interface: MenuBusServer.gtkMenusInterface,
+            try shell.callBlocking(destination: destination, path: path, interface: MenuBusNames.gtkMenusInterface,
                                    member: "Start", arguments: [.array("u", groups.map(DBusValue.uint32))], timeout: 10)
         }
         func describeAll(_ destination: String, _ path: ObjectPath) throws {
-            _ = try shell.callBlocking(destination: destination, path: path, interface: MenuBusServer.gtkActionsInterface,
+            _ = try shell.callBlocking(destination: destination, path: path, interface: MenuBusNames.gtkActionsInterface,
                                        member: "DescribeAll", timeout: 10)
         }
-        let ourGroup = try XCTUnwrap(submenuGroup(try start(MenuBusServer.busName, ours, [0])))
+        let ourGroup = try XCTUnwrap(submenuGroup(try start(MenuBusNames.busName, ours, [0])))
         let theirGroup = try XCTUnwrap(submenuGroup(try start(referenceName, referencePath, [0])))
-        _ = try start(MenuBusServer.busName, ours, [ourGroup])
+        _ = try start(MenuBusNames.busName, ours, [ourGroup])
         _ = try start(referenceName, referencePath, [theirGroup])
-        try describeAll(MenuBusServer.busName, ours)
+        try describeAll(MenuBusNames.busName, ours)
         try describeAll(referenceName, referencePath)
 
         var current = Self.items
@@ -112,7 +119,7 @@ final class ReferenceExporterTests: BusTestCase {
             XCTAssertTrue(eventually(timeout: 10) { glib.count("DONE") == done || !glib.process.isRunning }, glib.diagnostics)
             // A call on each brings menubusd's exports up to date; a round trip
             // to each delivers what it sent before.
-            for (destination, path) in [(MenuBusServer.busName, ours), (referenceName, referencePath)] {
+            for (destination, path) in [(MenuBusNames.busName, ours), (referenceName, referencePath)] {
                 try describeAll(destination, path)
                 _ = try shell.callBlocking(destination: destination, path: "/", interface: "org.freedesktop.DBus.Peer",
                                            member: "Ping", timeout: 10)

@@ -1,5 +1,12 @@
 import XCTest
 @testable import MenuBus
+@testable import MenuBusService
+@testable import MenuBusProtocol
+@testable import MenuBusProviders
+@testable import MenuBusDBus
+@testable import MenuBusModel
+@testable import MenuBusUndo
+@testable import MenuBusSupport
 
 /// A menu asked for again and again (menubusd reuses the marshalled reply
 /// while the composed menu is equal, the client skips reading a reply whose

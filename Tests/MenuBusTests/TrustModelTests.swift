@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import MenuBus
+@testable import MenuBusService
+@testable import MenuBusProtocol
+@testable import MenuBusProviders
+@testable import MenuBusDBus
+@testable import MenuBusModel
+@testable import MenuBusUndo
+@testable import MenuBusSupport
 
 /// Who may choose from a menu, and what a sandboxed app may reach. The
 /// sandboxed caller is simulated: menubus-cli in its own mount namespace
@@ -26,12 +33,12 @@ final class TrustModelTests: BusTestCase {
         let bystander = try connect()
         let menu = try shell.present(owner: "org.example.Editor", contextId: "doc", kind: .edit)
         let denied = assertBusError(BusError.Domain.accessDenied.errorName) {
-            _ = try callDaemon(bystander, path: menu.path, interface: MenuBusServer.menuInterface, "Activate",
+            _ = try callDaemon(bystander, path: menu.path, interface: MenuBusNames.menuInterface, "Activate",
                                [.string("menubus:copy"), .array("{sv}", [])])
         }
         XCTAssertTrue(denied?.message.contains("presented") == true, denied?.message ?? "")
         assertBusError(BusError.Domain.accessDenied.errorName) {
-            _ = try callDaemon(bystander, path: menu.path, interface: MenuBusServer.menuInterface, "Dismiss")
+            _ = try callDaemon(bystander, path: menu.path, interface: MenuBusNames.menuInterface, "Dismiss")
         }
         // The refusal changed nothing: the presenter still chooses.
         try shell.activate(menu, itemId: "menubus:copy")

@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import MenuBus
+@testable import MenuBusService
+@testable import MenuBusProtocol
+@testable import MenuBusProviders
+@testable import MenuBusDBus
+@testable import MenuBusModel
+@testable import MenuBusUndo
+@testable import MenuBusSupport
 
 /// The undo service through the real menubusd: stacks, menus, isolation, and
 /// a journal that survives SIGKILL.
@@ -154,8 +161,8 @@ final class UndoServiceTests: BusTestCase {
         let first = try daemon()
         let loop = MessageLoop()
         let connection = try Connection(address: try bus.address, loop: loop)
-        _ = try connection.callBlocking(destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
-                                        interface: MenuBusServer.managerInterface, member: "Register",
+        _ = try connection.callBlocking(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
+                                        interface: MenuBusNames.managerInterface, member: "Register",
                                         arguments: [.string("org.example.Crash"), .objectPath("/c"), .array("{sv}", [])])
         // Pipeline steps (64 in flight, under the bus's per-connection limit on
         // pending replies) and kill the daemon while replies are still coming.
@@ -168,8 +175,8 @@ final class UndoServiceTests: BusTestCase {
             let index = next
             next += 1
             let payload = DBusValue.bytes(Array("step-\(index)".utf8))
-            connection.call(destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
-                            interface: MenuBusServer.managerInterface, member: "RegisterUndo",
+            connection.call(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
+                            interface: MenuBusNames.managerInterface, member: "RegisterUndo",
                             arguments: [.string("doc"), .string("Step \(index)"), payload, payload, .array("{sv}", [])],
                             timeout: 20) { result in
                 if case .success = result { acknowledged.append(index) } else { failed += 1 }

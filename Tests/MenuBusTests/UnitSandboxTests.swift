@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import MenuBus
+@testable import MenuBusService
+@testable import MenuBusProtocol
+@testable import MenuBusProviders
+@testable import MenuBusDBus
+@testable import MenuBusModel
+@testable import MenuBusUndo
+@testable import MenuBusSupport
 
 /// menubusd as the systemd unit runs it: home read-only (ProtectHome=), only
 /// the unit's StateDirectory= writable and named in $STATE_DIRECTORY. No
@@ -77,7 +84,7 @@ final class UnitSandboxTests: BusTestCase {
         let running = RunningProcess(process: process, stdout: out, stderr: err)
         addTeardownBlock { if process.isRunning { process.terminate(); process.waitUntilExit() } }
         let probe = try connect()
-        guard eventually(timeout: 10, { nameHasOwner(probe, MenuBusServer.busName) || !process.isRunning }), process.isRunning else {
+        guard eventually(timeout: 10, { nameHasOwner(probe, MenuBusNames.busName) || !process.isRunning }), process.isRunning else {
             throw TestFailure("sandboxed menubusd did not take its name: \(running.stderrText)")
         }
         return running

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import MenuBus
+@testable import MenuBusUndo
+import MenuBusModel
 
 /// A fresh directory under /tmp for one test, removed afterwards.
 final class TemporaryDirectory {

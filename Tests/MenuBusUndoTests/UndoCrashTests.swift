@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import XCTest
-@testable import MenuBus
+@testable import MenuBusUndo
+import MenuBusModel
 
 /// A writer killed with SIGKILL mid-stream loses no step it acknowledged:
 /// the journal alone, in a forked child, without D-Bus (the service's own

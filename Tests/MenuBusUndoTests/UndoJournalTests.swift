@@ -1,5 +1,6 @@
 import XCTest
-@testable import MenuBus
+@testable import MenuBusUndo
+import MenuBusModel
 
 /// The journal through the store: what is written reloads exactly, and
 /// damage loads everything before it.

@@ -3,7 +3,8 @@ import Glibc
 #endif
 import Foundation
 import XCTest
-@testable import MenuBus
+@testable import MenuBusUndo
+import MenuBusModel
 
 /// Documents read on first use, the daemon-wide memory budget (least
 /// recently used documents dropped and read again) and the disk budget.

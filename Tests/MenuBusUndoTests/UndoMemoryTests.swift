@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import XCTest
-@testable import MenuBus
+@testable import MenuBusUndo
+import MenuBusModel
 
 /// What a step costs in memory beyond its payloads. A measurement with a
 /// bound (DESIGN budget: 200 bytes a step), not a timing: the number is

@@ -1,5 +1,6 @@
 import XCTest
-@testable import MenuBus
+@testable import MenuBusUndo
+import MenuBusModel
 
 final class UndoRecordTests: XCTestCase {
     private func key() throws -> UndoDocumentKey {

@@ -2,6 +2,8 @@
 import Glibc
 #endif
 import MenuBus
+import MenuBusModel
+import MenuBusBenchmarks
 
 // Benchmarks of the menu service, run by bench/menus.sh against a private bus
 // and a release menubusd. Prints medians and ratios against Ping measured in

@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import MenuBus
+import MenuBusModel
+import MenuBusUndo
 
 // Benchmarks of the undo store below D-Bus: journaled appends under three
 // durability policies, reload of a 100,000-step document, and memory per

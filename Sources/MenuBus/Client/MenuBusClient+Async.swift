@@ -1,3 +1,7 @@
+import MenuBusModel
+import MenuBusDBus
+import MenuBusProtocol
+
 /// The answer to one `ProvideElements`, given later and from any thread:
 /// the app's loop keeps answering other calls meanwhile, and menubusd, which
 /// never waits on an app, shows "Loading…" until it arrives (or drops the
@@ -6,7 +10,7 @@ public final class DeferredReply: @unchecked Sendable {
     private let pending: PendingReply
     private let loop: MessageLoop
 
-    init(_ pending: PendingReply, loop: MessageLoop) {
+    package init(_ pending: PendingReply, loop: MessageLoop) {
         self.pending = pending
         self.loop = loop
     }
@@ -67,10 +71,10 @@ extension MenuBusClient {
 
     /// A manager call that suspends instead of blocking; the reply arrives
     /// while the client is pumped (`run`, `runForever`, or the app's loop via `dispatch`).
-    func callManager(_ member: String, _ arguments: [DBusValue] = []) async throws -> [DBusValue] {
+    package func callManager(_ member: String, _ arguments: [DBusValue] = []) async throws -> [DBusValue] {
         try await withCheckedThrowingContinuation { continuation in
-            connection.call(destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
-                            interface: MenuBusServer.managerInterface, member: member,
+            connection.call(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
+                            interface: MenuBusNames.managerInterface, member: member,
                             arguments: arguments, timeout: callTimeout) { result in
                 continuation.resume(with: result.mapError { $0 as Error })
             }

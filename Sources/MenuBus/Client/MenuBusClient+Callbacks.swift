@@ -1,7 +1,11 @@
+import MenuBusModel
+import MenuBusDBus
+import MenuBusProtocol
+
 extension MenuBusClient {
     /// `org.menubus.MenuBus1.Client`, served at the path given to `register`.
-    func clientInterface() -> Interface {
-        var client = Interface(MenuBusServer.clientInterface)
+    package func clientInterface() -> Interface {
+        var client = Interface(MenuBusNames.clientInterface)
         client.method("ActionInvoked", in: [arg("contextId", String.self), arg("itemId", String.self),
                                             arg("platformData", [String: DBusValue].self)]) { [weak self] call in
             try self?.checkFromDaemon(call)

@@ -1,3 +1,7 @@
+import MenuBusModel
+import MenuBusDBus
+import MenuBusProtocol
+
 /// A composed menu: its revision and its elements, parents before children.
 public struct Menu: Hashable, Sendable {
     public let revision: UInt32
@@ -164,12 +168,12 @@ extension MenuBusClient {
     public func observeMenus(_ handler: @escaping (PresentedMenu, Menu) -> Void,
                              closed: @escaping (PresentedMenu) -> Void = { _ in }) throws {
         _ = try resolveDaemonOwner()
-        subscribeToDaemon(interface: MenuBusServer.menuInterface, member: "LayoutChanged") { [weak self] message in
+        subscribeToDaemon(interface: MenuBusNames.menuInterface, member: "LayoutChanged") { [weak self] message in
             guard let self, let path = message.path, let args = try? message.arguments(),
                   let menu = try? self.menu(args) else { return }
             handler(PresentedMenu(path: ObjectPath(stringLiteral: path)), menu)
         }
-        subscribeToDaemon(interface: MenuBusServer.menuInterface, member: "Closed") { [weak self] message in
+        subscribeToDaemon(interface: MenuBusNames.menuInterface, member: "Closed") { [weak self] message in
             guard let path = message.path else { return }
             self?.replay.presented.remove(ObjectPath(stringLiteral: path))
             closed(PresentedMenu(path: ObjectPath(stringLiteral: path)))
@@ -179,14 +183,14 @@ extension MenuBusClient {
     }
 
     /// A round trip to the bus, so match rules sent before it are in force.
-    func syncWithBus() throws {
+    package func syncWithBus() throws {
         _ = try connection.callBlocking(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                         interface: "org.freedesktop.DBus", member: "GetId", timeout: callTimeout)
     }
 
-    func callMenu(_ menu: PresentedMenu, _ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
-        try connection.callBlocking(destination: MenuBusServer.busName, path: menu.path,
-                                    interface: MenuBusServer.menuInterface, member: member,
+    package func callMenu(_ menu: PresentedMenu, _ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
+        try connection.callBlocking(destination: MenuBusNames.busName, path: menu.path,
+                                    interface: MenuBusNames.menuInterface, member: member,
                                     arguments: arguments, timeout: callTimeout)
     }
 
@@ -199,8 +203,8 @@ extension MenuBusClient {
     /// from those of the last few read (menubusd sends the same bytes while
     /// the menu is equal, so a presenter asking again mostly gets them).
     private func composedMenu(_ member: String, _ arguments: [DBusValue]) throws -> Menu {
-        let reply = try connection.callBlockingReply(destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
-                                                     interface: MenuBusServer.managerInterface, member: member,
+        let reply = try connection.callBlockingReply(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
+                                                     interface: MenuBusNames.managerInterface, member: member,
                                                      arguments: arguments, timeout: callTimeout)
         let signature = reply.signature
         let body = reply.body
@@ -219,15 +223,15 @@ extension MenuBusClient {
 
     /// How many replies `composedMenu` keeps to compare with, and the
     /// largest it keeps (at most 1 MiB in all).
-    static let maxRememberedMenus = 4
-    static let maxRememberedMenuBytes = 256 << 10
+    package static let maxRememberedMenus = 4
+    package static let maxRememberedMenuBytes = 256 << 10
 
     private func menu(_ reply: [DBusValue]) throws -> Menu {
         guard reply.count == 2, case .uint32(let revision) = reply[0] else { throw unexpected("menu", reply) }
         return Menu(revision: revision, elements: try Wire.decodeComposedMenu(reply[1], field: "items"))
     }
 
-    func unexpected(_ what: String, _ reply: [DBusValue]) -> BusError {
+    package func unexpected(_ what: String, _ reply: [DBusValue]) -> BusError {
         BusError.failed("menubusd answered \(what) with '\(reply.map(\.signature.rawValue).joined())'")
     }
 }

@@ -1,6 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MenuBusModel
+import MenuBusDBus
+import MenuBusProtocol
 
 /// One message to or from menubusd, as a monitor sees it.
 public struct MonitoredMessage: Sendable {
@@ -62,7 +65,7 @@ extension MenuBusClient {
         }
         // The well-known name matches whichever menubusd owns it when a
         // message goes, so the monitor follows the daemon across a restart.
-        let rules = ["sender='\(MenuBusServer.busName)'", "destination='\(owner)'", "destination='\(MenuBusServer.busName)'"]
+        let rules = ["sender='\(MenuBusNames.busName)'", "destination='\(owner)'", "destination='\(MenuBusNames.busName)'"]
         do {
             _ = try connection.callBlocking(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                             interface: "org.freedesktop.DBus.Monitoring", member: "BecomeMonitor",

@@ -1,3 +1,7 @@
+import MenuBusModel
+import MenuBusDBus
+import MenuBusProtocol
+
 /// A service this connection offers to every app's menus (`RegisterProvider`).
 public struct ProviderDescription: Sendable {
     /// Unique on the bus: `[A-Za-z0-9._:-]`, such as `org.example.Uppercase`.
@@ -24,7 +28,7 @@ public struct ProviderDescription: Sendable {
         self.requiresEditable = requiresEditable
     }
 
-    var properties: DBusValue {
+    package var properties: DBusValue {
         var entries: [DBusValue] = [.dictEntry(.string("title"), .variant(.string(title)))]
         if let icon { entries.append(.dictEntry(.string("icon"), .variant(.string(icon)))) }
         if let role { entries.append(.dictEntry(.string("role"), .variant(.string(role)))) }
@@ -50,8 +54,8 @@ extension MenuBusClient {
     }
 
     /// `org.menubus.MenuBus1.Provider`, served at the path given to `registerProvider`.
-    func providerInterface() -> Interface {
-        var provider = Interface(MenuBusServer.providerInterface)
+    package func providerInterface() -> Interface {
+        var provider = Interface(MenuBusNames.providerInterface)
         provider.method("Process", in: [arg("providerId", String.self), arg("text", String.self),
                                         arg("context", [String: DBusValue].self)],
                         out: [arg("replacement", String.self), arg("info", [String: DBusValue].self)]) { [weak self] call in
@@ -98,7 +102,7 @@ extension MenuBusClient {
     /// returns when the subscription is in force.
     public func observeProviderResults(_ handler: @escaping (ProviderResult) -> Void) throws {
         _ = try resolveDaemonOwner()
-        subscribeToDaemon(interface: MenuBusServer.menuInterface, member: "ProviderResult") { message in
+        subscribeToDaemon(interface: MenuBusNames.menuInterface, member: "ProviderResult") { message in
             guard let path = message.path, let args = try? message.arguments(), args.count == 3,
                   case .string(let providerId) = args[0], case .string(let text) = args[1],
                   let entries = args[2].dictEntries else { return }

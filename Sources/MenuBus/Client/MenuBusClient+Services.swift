@@ -1,3 +1,7 @@
+import MenuBusModel
+import MenuBusDBus
+import MenuBusProtocol
+
 extension MenuBusClient {
     /// Takes a well-known name, as a provider started by D-Bus activation
     /// must: the bus holds the call that started it until the name is owned.

@@ -1,3 +1,7 @@
+import MenuBusModel
+import MenuBusDBus
+import MenuBusProtocol
+
 /// A document's undo state, as menubusd reports it.
 public struct UndoStateInfo: Hashable, Sendable {
     public let canUndo: Bool
@@ -12,7 +16,7 @@ public struct UndoStateInfo: Hashable, Sendable {
     /// Steps dropped by the level limit or the byte quota.
     public let dropped: UInt32
 
-    init(_ value: DBusValue) throws {
+    package init(_ value: DBusValue) throws {
         let dict = try [String: DBusValue](dbusValue: value)
         func get<T>(_ key: String, _ extract: (DBusValue) -> T?) throws -> T {
             guard let raw = dict[key], let value = extract(raw) else {
@@ -53,8 +57,8 @@ extension MenuBusClient {
     /// step per keystroke keeps typing while menubusd journals.
     public func registerUndo(document: String, actionName: String, undo: [UInt8], redo: [UInt8],
                              mergeKey: String = "", completion: @escaping (Result<UInt32, BusError>) -> Void) {
-        connection.call(destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
-                        interface: MenuBusServer.managerInterface, member: "RegisterUndo",
+        connection.call(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
+                        interface: MenuBusNames.managerInterface, member: "RegisterUndo",
                         arguments: MenuBusClient.registerUndoArguments(document, actionName, undo, redo, mergeKey),
                         timeout: callTimeout) { result in
             completion(result.flatMap { values in
@@ -108,7 +112,7 @@ extension MenuBusClient {
     /// Calls `handler` with (document, state) whenever one of this app's documents changes.
     public func observeUndoState(_ handler: @escaping (String, UndoStateInfo) -> Void) throws {
         _ = try resolveDaemonOwner()
-        subscribeToDaemon(interface: MenuBusServer.managerInterface, member: "UndoStateChanged") { message in
+        subscribeToDaemon(interface: MenuBusNames.managerInterface, member: "UndoStateChanged") { message in
             guard let args = try? message.arguments(), args.count == 3, let document = args[1].stringValue,
                   let state = try? UndoStateInfo(args[2]) else { return }
             handler(document, state)
@@ -117,7 +121,7 @@ extension MenuBusClient {
     }
 
     /// `RegisterUndo`'s arguments; `options` holds `merge-key` when there is one.
-    static func registerUndoArguments(_ document: String, _ actionName: String, _ undo: [UInt8], _ redo: [UInt8],
+    package static func registerUndoArguments(_ document: String, _ actionName: String, _ undo: [UInt8], _ redo: [UInt8],
                                       _ mergeKey: String) -> [DBusValue] {
         let options: DBusValue = mergeKey.isEmpty ? .array("{sv}", [])
             : .array("{sv}", [.dictEntry(.string("merge-key"), .variant(.string(mergeKey)))])

@@ -1,3 +1,7 @@
+import MenuBusModel
+import MenuBusDBus
+import MenuBusProtocol
+
 /// A connection to menubusd for Swift apps, presenters and tools.
 ///
 /// Every call blocks the calling thread until menubusd answers; menubusd
@@ -5,8 +9,8 @@
 /// Callbacks from menubusd (actions, commands) arrive while `process` or
 /// `run` pumps the connection.
 public final class MenuBusClient {
-    let loop = MessageLoop()
-    let connection: Connection
+    package let loop = MessageLoop()
+    package let connection: Connection
     /// Seconds a call waits for menubusd before failing with `Timeout`.
     public var callTimeout: Double = 5
 
@@ -25,13 +29,13 @@ public final class MenuBusClient {
     public var provideElementsLater: ((String, String, DeferredReply) -> Void)?
     /// The selected text of a context, for providers when the selection carried none.
     public var selectedText: ((String) throws -> String)?
-    var providerHandlers: [String: (String, [String: DBusValue]) throws -> String] = [:]
+    package var providerHandlers: [String: (String, [String: DBusValue]) throws -> String] = [:]
     /// The last composed menus read, newest first, with their replies' bodies (MenuBusClient+Menus.swift).
-    var recentMenus: [(body: [UInt8], signature: Signature, menu: Menu)] = []
+    package var recentMenus: [(body: [UInt8], signature: Signature, menu: Menu)] = []
     /// The unique name of menubusd's connection, once asked: callbacks and
     /// signals from anyone else are refused. It follows `NameOwnerChanged`
     /// of `org.menubus.MenuBus1`, so a restarted daemon is believed at once.
-    var daemonOwner: String?
+    package var daemonOwner: String?
 
     /// menubusd came back (a crash under `Restart=`, an upgrade, `--replace`)
     /// and this client has registered, republished its contexts and
@@ -41,7 +45,7 @@ public final class MenuBusClient {
     /// menubusd left the bus; `onDaemonRestart` follows when a new one takes the name.
     public var onDaemonLost: (() -> Void)?
     /// What to say again to a new daemon (MenuBusClient+Restart.swift).
-    var replay = ReplayState()
+    package var replay = ReplayState()
 
     /// Connects to `address`, or to the session bus.
     public init(address: String? = nil) throws {
@@ -59,17 +63,17 @@ public final class MenuBusClient {
     public var uniqueName: String { connection.uniqueName }
 
     /// Calls a manager method and returns the reply's values.
-    func callManager(_ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
-        try connection.callBlocking(destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
-                                    interface: MenuBusServer.managerInterface, member: member,
+    package func callManager(_ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
+        try connection.callBlocking(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
+                                    interface: MenuBusNames.managerInterface, member: member,
                                     arguments: arguments, timeout: callTimeout)
     }
 
-    func property(_ name: String) throws -> DBusValue {
+    package func property(_ name: String) throws -> DBusValue {
         let reply = try connection.callBlocking(
-            destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
+            destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
             interface: "org.freedesktop.DBus.Properties", member: "Get",
-            arguments: [.string(MenuBusServer.managerInterface), .string(name)], timeout: callTimeout)
+            arguments: [.string(MenuBusNames.managerInterface), .string(name)], timeout: callTimeout)
         guard let first = reply.first, case .variant(let value) = first else {
             throw BusError.failed("menubusd answered Get(\(name)) with '\(reply.map(\.signature.rawValue).joined())'")
         }
@@ -114,7 +118,7 @@ extension MenuBusClient {
 extension MenuBusClient {
     /// `org.freedesktop.DBus.Peer.Ping` to menubusd: is it there, and how fast.
     public func ping() throws {
-        _ = try connection.callBlocking(destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
+        _ = try connection.callBlocking(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
                                         interface: "org.freedesktop.DBus.Peer", member: "Ping", timeout: callTimeout)
     }
 }
@@ -126,19 +130,19 @@ extension MenuBusClient {
 
 extension MenuBusClient {
     /// menubusd's unique name on the bus (asked once, then remembered).
-    func resolveDaemonOwner() throws -> String {
+    package func resolveDaemonOwner() throws -> String {
         if let daemonOwner { return daemonOwner }
         try ping()  // starts menubusd by D-Bus activation when it is not running yet
         let reply = try connection.callBlocking(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                                 interface: "org.freedesktop.DBus", member: "GetNameOwner",
-                                                arguments: [.string(MenuBusServer.busName)], timeout: callTimeout)
+                                                arguments: [.string(MenuBusNames.busName)], timeout: callTimeout)
         guard let owner = reply.first?.stringValue else { throw unexpected("GetNameOwner", reply) }
         daemonOwner = owner
         return owner
     }
 
     /// Refuses a callback that does not come from menubusd.
-    func checkFromDaemon(_ call: MethodCall) throws {
+    package func checkFromDaemon(_ call: MethodCall) throws {
         guard let daemonOwner, call.sender == daemonOwner else {
             throw BusError(.accessDenied, "only menubusd calls this object")
         }

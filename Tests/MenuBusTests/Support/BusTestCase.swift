@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import MenuBus
+@testable import MenuBusService
+@testable import MenuBusProtocol
+@testable import MenuBusProviders
+@testable import MenuBusDBus
+@testable import MenuBusModel
+@testable import MenuBusUndo
+@testable import MenuBusSupport
 
 /// A test case with one private bus for the whole suite (class), started on
 /// first use and stopped when the suite ends.
@@ -57,7 +64,7 @@ class BusTestCase: XCTestCase {
         let environment = ["LANGUAGE": "C"].merging(extraEnvironment) { $1 }
         let daemon = try bus.start("menubusd", arguments, extraEnvironment: environment)
         let probe = try connect()
-        let owned = eventually(timeout: 10) { nameHasOwner(probe, MenuBusServer.busName) || !daemon.isRunning }
+        let owned = eventually(timeout: 10) { nameHasOwner(probe, MenuBusNames.busName) || !daemon.isRunning }
         guard owned, daemon.isRunning else {
             throw TestFailure("menubusd did not take its name; stderr: \(daemon.stderrText)")
         }
@@ -78,10 +85,10 @@ class BusTestCase: XCTestCase {
     }
 
     /// Calls menubusd's manager object (or another path/interface) and returns the reply.
-    func callDaemon(_ connection: Connection, path: ObjectPath = MenuBusServer.managerPath,
-                    interface: String = MenuBusServer.managerInterface, _ member: String,
+    func callDaemon(_ connection: Connection, path: ObjectPath = MenuBusNames.managerPath,
+                    interface: String = MenuBusNames.managerInterface, _ member: String,
                     _ arguments: [DBusValue] = []) throws -> [DBusValue] {
-        try connection.callBlocking(destination: MenuBusServer.busName, path: path, interface: interface,
+        try connection.callBlocking(destination: MenuBusNames.busName, path: path, interface: interface,
                                     member: member, arguments: arguments, timeout: 10)
     }
 

@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+internal import CDBus
+
+/// What the bus knows of a peer's process (`GetConnectionCredentials`).
+package struct PeerCredentials {
+    package var processId: UInt32?
+    package var userId: UInt32?
+    /// The LSM label (AppArmor: `snap.NAME.APP (enforce)`), without its NUL.
+    package var securityLabel: String?
+    /// A pidfd of the process (`ProcessFD`, dbus ≥ 1.15), so a reused pid
+    /// cannot stand in for it.
+    package var process: ProcessHandle?
+}
+
+/// An owned file descriptor for a process; closed with the last reference.
+package final class ProcessHandle {
+    package let fd: Int32
+    package init(fd: Int32) { self.fd = fd }
+    deinit { close(fd) }
+}
+
+extension Connection {
+    /// Asks the bus who `uniqueName` is. Blocks on the bus daemon only (which
+    /// always answers at once), never on a peer.
+    package func credentials(of uniqueName: String, timeout: Double = 5) throws -> PeerCredentials {
+        let message = try Message.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                             interface: "org.freedesktop.DBus", member: "GetConnectionCredentials")
+        try message.append([.string(uniqueName)])
+        guard let raw else { throw BusError(name: BusError.Standard.disconnected, message: "the bus connection was lost") }
+        var error = DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        let milliseconds = Int32(clamping: MessageLoop.nanoseconds(timeout) / 1_000_000)
+        guard let replyRaw = dbus_connection_send_with_reply_and_block(raw, message.raw, milliseconds, &error) else {
+            let name = error.name.map { String(cString: $0) } ?? BusError.Standard.failed
+            let text = error.message.map { String(cString: $0) } ?? "GetConnectionCredentials failed"
+            throw BusError(name: name, message: text)
+        }
+        let reply = Message(owning: replyRaw)
+        var credentials = PeerCredentials()
+        var iter = DBusMessageIter()
+        guard dbus_message_iter_init(reply.raw, &iter) != 0, dbus_message_iter_get_arg_type(&iter) == MB_TYPE_ARRAY else {
+            throw BusError.failed("GetConnectionCredentials answered without a dict")
+        }
+        var entries = DBusMessageIter()
+        dbus_message_iter_recurse(&iter, &entries)
+        while dbus_message_iter_get_arg_type(&entries) == MB_TYPE_DICT_ENTRY {
+            var entry = DBusMessageIter()
+            dbus_message_iter_recurse(&entries, &entry)
+            if case .string(let key) = try MessageReader.read(&entry), dbus_message_iter_next(&entry) != 0 {
+                var variant = DBusMessageIter()
+                dbus_message_iter_recurse(&entry, &variant)
+                if dbus_message_iter_get_arg_type(&variant) == MB_TYPE_UNIX_FD {
+                    // libdbus hands out a duplicate: ours to close.
+                    var fd: Int32 = -1
+                    dbus_message_iter_get_basic(&variant, &fd)
+                    if fd >= 0 {
+                        let handle = ProcessHandle(fd: fd)
+                        if key == "ProcessFD" { credentials.process = handle }
+                    }
+                } else {
+                    let value = try MessageReader.read(&variant)
+                    switch (key, value) {
+                    case ("ProcessID", .uint32(let pid)): credentials.processId = pid
+                    case ("UnixUserID", .uint32(let uid)): credentials.userId = uid
+                    case ("LinuxSecurityLabel", .bytes(let bytes)):
+                        credentials.securityLabel = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+                    default: break
+                    }
+                }
+            }
+            dbus_message_iter_next(&entries)
+        }
+        return credentials
+    }
+}

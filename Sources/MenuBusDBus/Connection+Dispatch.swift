@@ -1,0 +1,236 @@
+import MenuBusSupport
+
+internal import CDBus
+
+extension Connection {
+    package static let introspectable = "org.freedesktop.DBus.Introspectable"
+    package static let properties = "org.freedesktop.DBus.Properties"
+    package static let peer = "org.freedesktop.DBus.Peer"
+
+    /// Serves `interfaces` at `path`, replacing what was there.
+    package func export(_ path: ObjectPath, _ interfaces: [Interface]) {
+        let object = ExportedObject(path: path, interfaces: interfaces)
+        object.bindStandardInterfaces(standardInterfaces(for: object))
+        objects[path] = object
+    }
+
+    package func unexport(_ path: ObjectPath) {
+        objects[path] = nil
+    }
+
+    /// Emits a declared signal; its arguments must match the declaration.
+    package func emit(_ path: ObjectPath, _ interface: String, _ member: String,
+              _ arguments: [DBusValue], destination: String? = nil) {
+        guard let declaration = objects[path]?.interface(named: interface)?.signal(named: member) else {
+            Log.error("emit of undeclared signal \(interface).\(member) at \(path)")
+            return
+        }
+        let signature = Signature(unchecked: arguments.map(\.signature.rawValue).joined())
+        guard signature == declaration.signature else {
+            Log.error("signal \(interface).\(member) built as '\(signature)', declared '\(declaration.signature)'")
+            return
+        }
+        do {
+            try emitSignal(path: path, interface: interface, member: member, arguments: arguments, destination: destination)
+        } catch {
+            Log.error("cannot emit \(interface).\(member): \(error)")
+        }
+    }
+
+    /// Emits `PropertiesChanged` for `names`, values or invalidations as declared.
+    package func propertiesChanged(_ path: ObjectPath, _ interface: String, _ names: [String]) {
+        guard let declaration = objects[path]?.interface(named: interface) else { return }
+        var changed: [DBusValue] = []
+        var invalidated: [DBusValue] = []
+        for name in names {
+            guard let property = declaration.property(named: name), property.emitsSignal else { continue }
+            if property.emitsValue {
+                changed.append(.dictEntry(.string(name), .variant(property.get())))
+            } else {
+                invalidated.append(.string(name))
+            }
+        }
+        try? emitSignal(path: path, interface: Connection.properties, member: "PropertiesChanged",
+                        arguments: [.string(interface), .array("{sv}", changed), .array("s", invalidated)])
+    }
+
+    package func sendReply(to call: MethodCall, _ values: [DBusValue]) {
+        let signature = Signature(unchecked: values.map(\.signature.rawValue).joined())
+        guard signature == call.outSignature else {
+            Log.error("\(call.interface).\(call.member) replied '\(signature)', declared '\(call.outSignature)'")
+            sendError(to: call.message, BusError.failed("internal error: reply of the wrong type"))
+            return
+        }
+        guard call.message.expectsReply, let reply = call.message.makeReturn() else { return }
+        do {
+            try reply.append(values)
+            send(reply)
+        } catch let error as BusError {
+            sendError(to: call.message, error)
+        } catch {
+            sendError(to: call.message, BusError.failed("\(error)"))
+        }
+    }
+
+    package func sendError(to message: Message, _ error: BusError) {
+        guard message.expectsReply, let reply = message.makeError(error) else { return }
+        send(reply)
+    }
+
+    /// Finds the object, interface and method; checks the signature; runs the handler.
+    package func dispatchMethodCall(_ message: Message) {
+        guard let member = message.member, let pathText = message.path else { return }
+        let path = ObjectPath(stringLiteral: pathText)
+        guard let object = objects[path] else {
+            if (message.interface == nil || message.interface == Connection.introspectable), member == "Introspect",
+               !childNodes(of: path).isEmpty {
+                answer(message, outSignature: "s", [.string(introspectionDocument(for: path, interfaces: []))])
+            } else {
+                sendError(to: message, BusError(name: BusError.Standard.unknownObject, message: "No object at path \(pathText)"))
+            }
+            return
+        }
+        let interfaces = object.allInterfaces
+        let found: (Interface, Interface.Method)?
+        if let name = message.interface {
+            guard let interface = interfaces.first(where: { $0.name == name }) else {
+                sendError(to: message, BusError(name: BusError.Standard.unknownInterface,
+                                                message: "Object \(pathText) has no interface \(name)"))
+                return
+            }
+            found = interface.method(named: member).map { (interface, $0) }
+        } else {
+            found = interfaces.lazy.compactMap { i in i.method(named: member).map { (i, $0) } }.first
+        }
+        guard let (interface, method) = found else {
+            sendError(to: message, BusError(name: BusError.Standard.unknownMethod,
+                                            message: "No method \(member) in \(message.interface ?? "any interface") at \(pathText)"))
+            return
+        }
+        let received = message.signature
+        guard received == method.inSignature else {
+            sendError(to: message, BusError.invalidArgs(
+                "\(interface.name).\(member) expects arguments '\(method.inSignature)', got '\(received)'"))
+            return
+        }
+        if let limit = maxCallBytes, message.bodyBytesBeforeDecoding > limit {
+            sendError(to: message, BusError.limitExceeded(
+                "\(interface.name).\(member): the call holds more than \(limit) bytes, the largest any call may be under menubusd's budgets"))
+            return
+        }
+        let arguments: [DBusValue]
+        do {
+            arguments = try message.arguments()
+        } catch let error as BusError {
+            sendError(to: message, error)
+            return
+        } catch {
+            sendError(to: message, BusError.failed("\(error)"))
+            return
+        }
+        let call = MethodCall(message: message, sender: message.sender ?? "", path: path, interface: interface.name,
+                              member: member, arguments: arguments, outSignature: method.outSignature, connection: self)
+        do {
+            let values = try method.handler(call)
+            if !call.isDeferred { sendReply(to: call, values) }
+        } catch let error as BusError {
+            sendError(to: message, error)
+        } catch {
+            sendError(to: message, BusError.failed("\(error)"))
+        }
+    }
+
+    private func answer(_ message: Message, outSignature: Signature, _ values: [DBusValue]) {
+        guard message.expectsReply, let reply = message.makeReturn() else { return }
+        do {
+            try reply.append(values)
+            send(reply)
+        } catch {
+            sendError(to: message, BusError.failed("\(error)"))
+        }
+    }
+
+    /// Names of the nodes one level below `path` that lead to exported objects.
+    package func childNodes(of path: ObjectPath) -> [String] {
+        let prefix = path.rawValue == "/" ? "/" : path.rawValue + "/"
+        var names = Set<String>()
+        for other in objects.keys where other.rawValue.hasPrefix(prefix) && other != path {
+            let rest = other.rawValue.dropFirst(prefix.count)
+            if let first = rest.split(separator: "/").first { names.insert(String(first)) }
+        }
+        return names.sorted { a, b in
+            // Numeric children (menu/1, menu/10) in numeric order.
+            if let x = Int(a), let y = Int(b) { return x < y }
+            return a < b
+        }
+    }
+
+    package func introspectionDocument(for path: ObjectPath, interfaces: [Interface]) -> String {
+        Interface.introspectionDocument(interfaces: interfaces, children: childNodes(of: path))
+    }
+
+    /// Introspectable, Properties and Peer, bound to `object`.
+    private func standardInterfaces(for object: ExportedObject) -> [Interface] {
+        var introspectable = Interface(Connection.introspectable)
+        introspectable.method("Introspect", out: [arg("xml_data", String.self)]) { [unowned self, unowned object] _ in
+            [.string(self.introspectionDocument(for: object.path, interfaces: object.allInterfaces))]
+        }
+
+        var peer = Interface(Connection.peer)
+        peer.method("Ping") { _ in [] }
+        peer.method("GetMachineId", out: [arg("machine_uuid", String.self)]) { _ in
+            guard let id = dbus_get_local_machine_id() else { throw BusError.failed("no machine id") }
+            defer { dbus_free(id) }
+            return [.string(String(cString: id))]
+        }
+
+        var properties = Interface(Connection.properties)
+        properties.method("Get", in: [arg("interface_name", String.self), arg("property_name", String.self)],
+                          out: [arg("value", DBusValue.self)]) { [unowned object] call in
+            let property = try Connection.property(of: object, call)
+            return [.variant(property.get())]
+        }
+        properties.method("GetAll", in: [arg("interface_name", String.self)],
+                          out: [arg("properties", [String: DBusValue].self)]) { [unowned object] call in
+            let name: String = try call.argument(0)
+            guard let interface = object.interface(named: name) else {
+                if [Connection.introspectable, Connection.properties, Connection.peer].contains(name) {
+                    return [.array("{sv}", [])]
+                }
+                throw BusError(name: BusError.Standard.unknownInterface, message: "Object \(object.path) has no interface \(name)")
+            }
+            let entries = interface.properties.map { DBusValue.dictEntry(.string($0.name), .variant($0.get())) }
+            return [.array("{sv}", entries)]
+        }
+        properties.method("Set", in: [arg("interface_name", String.self), arg("property_name", String.self),
+                                      arg("value", DBusValue.self)]) { [unowned self, unowned object] call in
+            let property = try Connection.property(of: object, call)
+            guard let set = property.set else {
+                throw BusError(name: BusError.Standard.propertyReadOnly, message: "Property \(property.name) is read-only")
+            }
+            let value: DBusValue = try call.argument(2)
+            guard value.signature == property.signature else {
+                throw BusError.invalidArgs("Property \(property.name) is of type '\(property.signature)', got '\(value.signature)'")
+            }
+            try set(value, call)
+            self.propertiesChanged(object.path, call.arguments[0].stringValue ?? "", [property.name])
+            return []
+        }
+        properties.signal("PropertiesChanged", [arg("interface_name", String.self),
+                                                arg("changed_properties", [String: DBusValue].self),
+                                                arg("invalidated_properties", [String].self)])
+        return [introspectable, properties, peer]
+    }
+
+    private static func property(of object: ExportedObject, _ call: MethodCall) throws -> Interface.Property {
+        let interfaceName: String = try call.argument(0)
+        let propertyName: String = try call.argument(1)
+        guard let interface = object.interface(named: interfaceName) else {
+            throw BusError(name: BusError.Standard.unknownInterface, message: "Object \(object.path) has no interface \(interfaceName)")
+        }
+        guard let property = interface.property(named: propertyName) else {
+            throw BusError(name: BusError.Standard.unknownProperty, message: "Interface \(interfaceName) has no property \(propertyName)")
+        }
+        return property
+    }
+}

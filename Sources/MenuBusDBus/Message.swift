@@ -1,0 +1,263 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+internal import CDBus
+
+/// A D-Bus message with exactly one Swift owner of its libdbus reference.
+package final class Message {
+    package enum Kind: Int32 {
+        case methodCall = 1, methodReturn = 2, error = 3, signal = 4
+    }
+
+    package let raw: OpaquePointer
+    /// The most a message body may hold: below D-Bus's 64 MiB array limit.
+    package static let maxBodyBytes = 60 << 20
+
+    /// Takes over a reference the caller already holds.
+    package init(owning raw: OpaquePointer) {
+        self.raw = raw
+    }
+
+    /// Adds a reference to a message libdbus lends us (a filter's argument).
+    package init(borrowing raw: OpaquePointer) {
+        self.raw = dbus_message_ref(raw)
+    }
+
+    deinit {
+        dbus_message_unref(raw)
+    }
+
+    package var kind: Kind? { Kind(rawValue: dbus_message_get_type(raw)) }
+    package var path: String? { dbus_message_get_path(raw).map { String(cString: $0) } }
+    package var interface: String? { dbus_message_get_interface(raw).map { String(cString: $0) } }
+    package var member: String? { dbus_message_get_member(raw).map { String(cString: $0) } }
+    package var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
+    package var destination: String? { dbus_message_get_destination(raw).map { String(cString: $0) } }
+    package var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
+    package var serial: UInt32 { dbus_message_get_serial(raw) }
+    package var replySerial: UInt32 { dbus_message_get_reply_serial(raw) }
+    package var signature: Signature { Signature(unchecked: dbus_message_get_signature(raw).map { String(cString: $0) } ?? "") }
+    package var expectsReply: Bool { dbus_message_get_no_reply(raw) == 0 }
+
+    /// The arguments, decoded. libdbus has validated everything that came off
+    /// the wire, so this only fails on types MenuBus does not speak (unix fds).
+    package func arguments() throws -> [DBusValue] {
+        var iter = DBusMessageIter()
+        guard dbus_message_iter_init(raw, &iter) != 0 else { return [] }
+        var values: [DBusValue] = []
+        repeat {
+            values.append(try MessageReader.read(&iter))
+        } while dbus_message_iter_next(&iter) != 0
+        return values
+    }
+
+    /// About the bytes the body holds, from the top-level arguments' lengths
+    /// (arrays and strings are not read): how big a call is before it is
+    /// decoded, so an oversized one costs nothing to refuse.
+    package var bodyBytesBeforeDecoding: Int {
+        var iter = DBusMessageIter()
+        guard dbus_message_iter_init(raw, &iter) != 0 else { return 0 }
+        var total = 0
+        repeat {
+            let type = dbus_message_iter_get_arg_type(&iter)
+            switch type {
+            case MB_TYPE_ARRAY:
+                total += 4 + Message.arrayBytes(&iter)
+            case MB_TYPE_STRING, MB_TYPE_OBJECT_PATH, MB_TYPE_SIGNATURE:
+                var pointer: UnsafePointer<CChar>? = nil
+                dbus_message_iter_get_basic(&iter, &pointer)
+                total += 5 + (pointer.map { strlen($0) } ?? 0)
+            case MB_TYPE_VARIANT, MB_TYPE_STRUCT:
+                // Nested: count the arrays one level down, where the bulk is.
+                var sub = DBusMessageIter()
+                dbus_message_iter_recurse(&iter, &sub)
+                while dbus_message_iter_get_arg_type(&sub) != MB_TYPE_INVALID {
+                    total += dbus_message_iter_get_arg_type(&sub) == MB_TYPE_ARRAY ? 4 + Message.arrayBytes(&sub) : 8
+                    dbus_message_iter_next(&sub)
+                }
+            default:
+                total += 8
+            }
+        } while dbus_message_iter_next(&iter) != 0
+        return total
+    }
+
+    /// The byte length of the array `iter` points at (libdbus answers it
+    /// from inside the array), read from its length word.
+    private static func arrayBytes(_ iter: inout DBusMessageIter) -> Int {
+        var inside = DBusMessageIter()
+        dbus_message_iter_recurse(&iter, &inside)
+        return Int(mb_iter_array_bytes(&inside))
+    }
+
+    /// The body as marshalled, after its byte-order mark: two messages with
+    /// equal signatures and equal `body` read the same values. Lets a reader
+    /// skip reading a reply it has read before. Nil if libdbus cannot
+    /// marshal it or the header does not add up.
+    package var body: [UInt8]? {
+        var buffer: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        guard dbus_message_marshal(raw, &buffer, &length) != 0, let buffer else { return nil }
+        defer { dbus_free(buffer) }
+        let bytes = UnsafeRawBufferPointer(start: buffer, count: Int(length))
+        guard bytes.count >= 16 else { return nil }
+        // Fixed header: byte order, type, flags, version, body length (u32).
+        let little = bytes[0] == UInt8(ascii: "l")
+        var bodyLength = 0
+        for offset in 0..<4 {
+            let byte = Int(bytes[4 + (little ? offset : 3 - offset)])
+            bodyLength |= byte << (8 * offset)
+        }
+        guard bodyLength <= bytes.count - 16 else { return nil }
+        var result = [UInt8]()
+        result.reserveCapacity(bodyLength + 1)
+        result.append(bytes[0])
+        result.append(contentsOf: bytes[(bytes.count - bodyLength)...])
+        return result
+    }
+
+    /// Appends `values`, validating them first so libdbus never sees a value
+    /// it would abort on.
+    package func append(_ values: [DBusValue]) throws {
+        var signature = ""
+        var size = 0
+        for value in values {
+            size += try value.validate()
+            signature += value.signature.rawValue
+            guard signature.utf8.count <= 255 else {
+                throw BusError.invalidArgs("the arguments' signature is longer than 255 bytes")
+            }
+        }
+        guard Signature.completeTypes(in: signature) != nil else {
+            throw BusError.invalidArgs("the arguments' signature nests arrays or structs deeper than the 32 levels D-Bus allows")
+        }
+        // D-Bus carries at most 64 MiB in one array and 128 MiB in a message;
+        // a bus drops a connection that sends more, so refuse it here.
+        guard size <= Message.maxBodyBytes else {
+            throw BusError.limitExceeded("the message would hold \(size) bytes, more than the \(Message.maxBodyBytes) D-Bus carries")
+        }
+        var iter = DBusMessageIter()
+        dbus_message_iter_init_append(raw, &iter)
+        for value in values {
+            guard MessageWriter.write(value, into: &iter) else {
+                throw BusError(name: BusError.Standard.noMemory, message: "out of memory while marshalling")
+            }
+        }
+    }
+
+    /// This message as bytes on the wire and back through libdbus's loader,
+    /// which checks everything a receiving peer or bus would. Tests use it to
+    /// prove what `append` lets through is what D-Bus accepts.
+    package func throughTheWire() throws -> Message {
+        if serial == 0 { dbus_message_set_serial(raw, 1) }
+        var bytes: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        guard dbus_message_marshal(raw, &bytes, &length) != 0, let bytes else {
+            throw BusError(name: BusError.Standard.noMemory, message: "out of memory while marshalling")
+        }
+        defer { dbus_free(bytes) }
+        var error = DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        guard let loaded = dbus_message_demarshal(bytes, length, &error) else {
+            let text = error.message.map { String(cString: $0) } ?? "refused"
+            throw BusError(name: BusError.Standard.invalidArgs, message: "libdbus refused the message: \(text)")
+        }
+        return Message(owning: loaded)
+    }
+
+    package static func methodCall(destination: String?, path: ObjectPath, interface: String?, member: String) throws -> Message {
+        try Names.check(path: path.rawValue, interface: interface, member: member, destination: destination)
+        guard let raw = dbus_message_new_method_call(destination, path.rawValue, interface, member) else {
+            throw BusError(name: BusError.Standard.noMemory, message: "out of memory")
+        }
+        return Message(owning: raw)
+    }
+
+    package static func signal(path: ObjectPath, interface: String, member: String) throws -> Message {
+        try Names.check(path: path.rawValue, interface: interface, member: member, destination: nil)
+        guard let raw = dbus_message_new_signal(path.rawValue, interface, member) else {
+            throw BusError(name: BusError.Standard.noMemory, message: "out of memory")
+        }
+        return Message(owning: raw)
+    }
+
+    /// A method return built by hand, for `replySerial` of another
+    /// connection's call: what any peer can send (tests forge replies with it).
+    package static func methodReturn(replySerial: UInt32, destination: String) throws -> Message {
+        guard let raw = dbus_message_new(Kind.methodReturn.rawValue) else {
+            throw BusError(name: BusError.Standard.noMemory, message: "out of memory")
+        }
+        let message = Message(owning: raw)
+        try LibDBus.check(dbus_message_set_reply_serial(raw, replySerial), "dbus_message_set_reply_serial")
+        try message.setDestination(destination)
+        return message
+    }
+
+    package func makeReturn() -> Message? {
+        dbus_message_new_method_return(raw).map(Message.init(owning:))
+    }
+
+    package func makeError(_ error: BusError) -> Message? {
+        let name = Names.isValidErrorName(error.name) ? error.name : BusError.Standard.failed
+        let text = error.message.replacing("\0", with: " ")
+        return dbus_message_new_error(raw, name, text).map(Message.init(owning:))
+    }
+
+    package func setDestination(_ destination: String) throws {
+        guard Names.isValidBusName(destination) else {
+            throw BusError.invalidArgs("'\(destination)' is not a valid bus name")
+        }
+        try LibDBus.check(dbus_message_set_destination(raw, destination), "dbus_message_set_destination")
+    }
+
+    package func setNoReply() {
+        dbus_message_set_no_reply(raw, 1)  // sets a header flag: cannot fail
+    }
+
+    package func setAutoStart(_ flag: Bool) {
+        dbus_message_set_auto_start(raw, flag ? 1 : 0)
+    }
+
+    /// The error this message carries, when it is an error reply.
+    package var asError: BusError? {
+        guard kind == .error else { return nil }
+        let text: String
+        if let first = try? arguments().first, case .string(let message) = first {
+            text = message
+        } else {
+            text = ""
+        }
+        return BusError(name: errorName ?? BusError.Standard.failed, message: text)
+    }
+}
+
+/// Name checks done in Swift, because libdbus aborts on invalid names.
+package enum Names {
+    package static func check(path: String, interface: String?, member: String, destination: String?) throws {
+        guard ObjectPath.isValid(path) else { throw BusError.invalidArgs("'\(path)' is not a valid object path") }
+        if let interface, !isValidInterface(interface) {
+            throw BusError.invalidArgs("'\(interface)' is not a valid interface name")
+        }
+        guard isValidMember(member) else { throw BusError.invalidArgs("'\(member)' is not a valid member name") }
+        if let destination, !isValidBusName(destination) {
+            throw BusError.invalidArgs("'\(destination)' is not a valid bus name")
+        }
+    }
+
+    package static func isValidInterface(_ name: String) -> Bool {
+        !name.utf8.contains(0) && dbus_validate_interface(name, nil) != 0
+    }
+
+    package static func isValidMember(_ name: String) -> Bool {
+        !name.utf8.contains(0) && dbus_validate_member(name, nil) != 0
+    }
+
+    package static func isValidBusName(_ name: String) -> Bool {
+        !name.utf8.contains(0) && dbus_validate_bus_name(name, nil) != 0
+    }
+
+    package static func isValidErrorName(_ name: String) -> Bool {
+        !name.utf8.contains(0) && dbus_validate_error_name(name, nil) != 0
+    }
+}

@@ -1,0 +1,61 @@
+/// What the app's own (arranged, visible) items already offer, so the
+/// items MenuBus adds never repeat one: by command and by title, as a
+/// person reading the menu would compare them ("Copy" twice is one too
+/// many, whatever each does).
+package struct AppOffer {
+    private var commands: Set<StandardCommand> = []
+    /// The comparable titles of app items that one of the candidates has.
+    private var titles: Set<String> = []
+
+    /// - Parameters:
+    ///   - titles: the system titles of this composition (their keys are
+    ///     computed once per language);
+    ///   - extra: other titles MenuBus may add here: "Undo Typing", a
+    ///     provider's own title.
+    /// Only an app title starting like a candidate is compared in full, so
+    /// composing stays cheap for menus of many items.
+    package init(_ arranged: [MenuElement], titles system: SystemTitles, extra: [String] = []) {
+        var keys = system.keys
+        var starts = system.keyStarts
+        for title in extra {
+            guard let key = TitleStyle.comparable(title), let first = key.unicodeScalars.first else { continue }
+            keys.insert(key)
+            starts.insert(first)
+        }
+        for element in arranged where element.kind == .action || element.isSubmenu {
+            if let command = element.command { commands.insert(command) }
+            guard let title = element.title, let first = TitleStyle.comparableStart(title), starts.contains(first),
+                  let key = TitleStyle.comparable(title), keys.contains(key) else { continue }
+            titles.insert(key)
+        }
+    }
+
+    /// True when an app item performs `command` or is titled `title` (a
+    /// system title or one of the extra titles given at init).
+    package func covers(_ command: StandardCommand?, title: String) -> Bool {
+        if let command, commands.contains(command) { return true }
+        guard !titles.isEmpty, let key = TitleStyle.comparable(title) else { return false }
+        return titles.contains(key)
+    }
+
+    /// Makes the icons of the actions directly under `parent` in `items`
+    /// follow their group, so no group is half with icons (the rule `Lint`
+    /// checks): `siblingsHaveIcons` true gives every one an icon (its
+    /// command's, else `system-run`), false takes them all off, nil takes
+    /// them off when any lacks one.
+    package static func fitIcons(_ items: inout [MenuElement], parent: String, siblingsHaveIcons: Bool?) {
+        let actions = items.indices.filter { items[$0].parent == parent && items[$0].kind == .action }
+        let keep: Bool
+        switch siblingsHaveIcons {
+        case .some(let value): keep = value
+        case .none: keep = actions.allSatisfy { items[$0].icon != nil }
+        }
+        for index in actions {
+            if !keep {
+                items[index].icon = nil
+            } else if items[index].icon == nil {
+                items[index].icon = items[index].command?.menuIcon ?? "system-run"
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+/// The titles of the items MenuBus adds, in one language: the standard
+/// commands, "Format", "Loading…", and the formats "Undo %s" / "Redo %s"
+/// (a format, since word order differs: ja "%sを取り消す").
+///
+/// A plain value the rules take, so composing stays a function of its
+/// inputs; `Localization` fills one from the gettext catalogues. Apps' own
+/// titles never pass through here.
+package struct SystemTitles: Hashable, Sendable {
+    /// The English source strings (gettext msgids) of every title.
+    package static let sourceStrings: [String] = StandardCommand.allCases.map(\.title)
+        + [formatTitle, loadingTitle, undoFormat, redoFormat]
+    package static let formatTitle = "Format"
+    package static let loadingTitle = "Loading…"
+    package static let undoFormat = "Undo %s"
+    package static let redoFormat = "Redo %s"
+
+    /// The untranslated titles.
+    package static let english = SystemTitles(translations: [:], rightToLeft: false)
+
+    /// msgid → translation; a missing entry stays English.
+    package let translations: [String: String]
+    /// The language is written right to left.
+    package let rightToLeft: Bool
+    /// `TitleStyle.comparable` of every title MenuBus adds (the commands
+    /// and Format, in this language), and their first scalars: what app
+    /// items are compared against to leave out a system item they repeat.
+    package let keys: Set<String>
+    package let keyStarts: Set<Unicode.Scalar>
+
+    package init(translations: [String: String], rightToLeft: Bool) {
+        self.translations = translations
+        self.rightToLeft = rightToLeft
+        var keys: Set<String> = []
+        for source in StandardCommand.allCases.map(\.title) + [Self.formatTitle] {
+            if let key = TitleStyle.comparable(translations[source] ?? source) { keys.insert(key) }
+        }
+        self.keys = keys
+        keyStarts = Set(keys.compactMap(\.unicodeScalars.first))
+    }
+
+    package func text(_ source: String) -> String {
+        translations[source] ?? source
+    }
+
+    package func title(_ command: StandardCommand) -> String {
+        text(command.title)
+    }
+
+    package var format: String { text(Self.formatTitle) }
+    package var loading: String { text(Self.loadingTitle) }
+
+    /// "Undo Typing", or "Undo" when the step has no name.
+    package func undo(_ name: String?) -> String { named(.undo, Self.undoFormat, name) }
+
+    /// "Redo Typing", or "Redo" when the step has no name.
+    package func redo(_ name: String?) -> String { named(.redo, Self.redoFormat, name) }
+
+    private func named(_ command: StandardCommand, _ format: String, _ name: String?) -> String {
+        guard let name, !name.allSatisfy(\.isWhitespace) else { return title(command) }
+        let pattern = text(format)
+        // A catalogue entry without exactly one %s would drop or garble the
+        // name: fall back to the English format.
+        let parts = pattern.split(separator: "%s", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return command.title + " " + name }
+        return parts[0] + name + parts[1]
+    }
+}

@@ -1,0 +1,142 @@
+import MenuBusSupport
+
+/// Heuristics for menu titles (HIG: title-style capitalization, items
+/// start with a verb). Kept simple so normal titles ("Copy Link",
+/// "Add to Photos", "Delete", "Zoom In", "iCloud Settings…") pass.
+package enum TitleStyle {
+    /// Short words title style leaves lower-case unless they come first
+    /// (HIG, "Title-style capitalization"): articles, coordinating
+    /// conjunctions, and prepositions of four letters or fewer.
+    package static let minorWords: Set<Substring> = [
+        "a", "an", "the",
+        "and", "or", "nor", "but", "yet", "so",
+        "as", "at", "by", "for", "from", "in", "into", "of", "off", "on", "onto", "over", "per", "to", "upon",
+        "via", "with",
+    ]
+
+    /// Words that cannot start an action: articles, possessives,
+    /// demonstratives, prepositions, conjunctions. A title starting with one
+    /// ("The Photo", "My Files") names a thing instead of saying what
+    /// happens. Nouns are not caught, by design: "Settings…" is normal.
+    package static let nonVerbStarts: Set<Substring> = [
+        "a", "an", "the", "my", "your", "our", "their", "his", "her", "its",
+        "this", "that", "these", "those", "of", "to", "in", "on", "for", "with", "at", "by",
+        "from", "about", "and", "or", "but",
+    ]
+
+    /// The first word that breaks title style, if any: the first word must
+    /// not start lower-case; a later word must not start lower-case unless
+    /// it is a minor word. Words holding any capital (iCloud, macOS), words
+    /// not starting with a letter, and quoted words (the user's own text, as
+    /// in Look Up “word”) are left alone; capitalized minor words are
+    /// accepted ("Zoom In", "Log In").
+    package static func lowerCaseWord(in title: String) -> Substring? {
+        var position = 0
+        var inQuote = false
+        for raw in title.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
+            defer { position += 1 }
+            let opens = !inQuote && raw.first.map(quotes.contains) == true
+            if opens { inQuote = true }
+            if inQuote {
+                // Closed by a word ending in a quote mark (the opening word
+                // itself, unless it is the mark alone).
+                if raw.last.map(quotes.contains) == true && !(opens && raw.count == 1) { inQuote = false }
+                continue
+            }
+            guard let word = trimmed(raw), let first = word.first, first.isLetter, first.isLowercase else { continue }
+            if word.contains(where: \.isUppercase) { continue }
+            if position > 0 && minorWords.contains(word) { continue }
+            return word
+        }
+        return nil
+    }
+
+    private static let quotes: Set<Character> = ["\"", "'", "“", "”", "‘", "’", "«", "»"]
+
+    /// True when the title starts with a word an action cannot start with.
+    package static func startsWithNonVerb(_ title: String) -> Bool {
+        guard let first = words(of: title).first else { return false }
+        return nonVerbStarts.contains(Substring(first.lowercased()))
+    }
+
+    /// Words split on spaces, without surrounding punctuation ("Share…" → "Share").
+    package static func words(of title: String) -> [Substring] {
+        title.split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap(trimmed)
+    }
+
+    /// `word` without leading and trailing punctuation; nil when nothing is left.
+    private static func trimmed(_ word: Substring) -> Substring? {
+        let start = word.drop(while: { !$0.isLetter && !$0.isNumber })
+        guard let end = start.lastIndex(where: { $0.isLetter || $0.isNumber }) else { return nil }
+        return start[...end]
+    }
+
+    /// A title as compared for duplicates: case folded, surrounding
+    /// punctuation and an ellipsis dropped ("Share…" and "share" are one
+    /// title); nil when nothing is left. Composition asks this of every app
+    /// item, so an ASCII title takes a byte-wise path with the same result.
+    package static func comparable(_ title: String) -> String? {
+        if let ascii = asciiComparable(title) { return ascii.isEmpty ? nil : ascii }
+        let words = words(of: title)
+        guard !words.isEmpty else { return nil }
+        return words.joined(separator: " ").lowercased()
+    }
+
+    /// The first scalar of `comparable(title)`, found without building it.
+    package static func comparableStart(_ title: String) -> Unicode.Scalar? {
+        for scalar in title.unicodeScalars {
+            if scalar.value < 0x80 {
+                let byte = UInt8(scalar.value)
+                guard isAlphanumeric(byte) else { continue }
+                return Unicode.Scalar(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+            }
+            guard scalar.properties.isAlphabetic || scalar.properties.numericType != nil else { continue }
+            return comparable(title)?.unicodeScalars.first
+        }
+        return nil
+    }
+
+    /// `comparable` for an ASCII title, "…" allowed (nil for any other): words split on
+    /// spaces and tabs, each trimmed of leading and trailing characters that
+    /// are neither letters nor digits, joined by one space, lower-cased.
+    private static func asciiComparable(_ title: String) -> String? {
+        var result: [UInt8] = []
+        result.reserveCapacity(title.utf8.count)
+        var word: [UInt8] = []
+        func flush() {
+            guard let first = word.firstIndex(where: isAlphanumeric),
+                  let last = word.lastIndex(where: isAlphanumeric) else { word.removeAll(keepingCapacity: true); return }
+            if !result.isEmpty { result.append(0x20) }
+            for byte in word[first...last] { result.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+            word.removeAll(keepingCapacity: true)
+        }
+        let bytes = Array(title.utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            if byte >= 0x80 {
+                // "…" (E2 80 A6), common at the end of titles, is punctuation; any other non-ASCII: the general path.
+                guard byte == 0xE2, index + 1 < bytes.count, bytes[index] == 0x80, bytes[index + 1] == 0xA6 else { return nil }
+                index += 2
+                word.append(UInt8(ascii: "."))
+            } else if byte == 0x20 || byte == 0x09 {
+                flush()
+            } else {
+                word.append(byte)
+            }
+        }
+        flush()
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+
+    /// True for "Open", "Open…" and "Open..." in any case.
+    package static func isBareOpen(_ title: String) -> Bool {
+        let words = words(of: title)
+        return words.count == 1 && words[0].lowercased() == "open"
+    }
+}

@@ -1,0 +1,94 @@
+/// What an app says about an on-screen item it publishes as a context: a
+/// text field, a photo, a file row. Menus are composed from it.
+public struct ContextInfo: Hashable, Sendable {
+    /// What sort of item the context is.
+    public enum Kind: String, CaseIterable, Hashable, Sendable {
+        case text, image, file, url, item
+    }
+
+    /// Text, image, file, URL or item (default).
+    public var kind: Kind
+    /// MIME types of the content; for a text context, what Paste accepts.
+    /// Empty means the default for `kind` (see `effectiveContentTypes`).
+    public var contentTypes: [String]
+    /// The user can change the content (Cut, Paste, Delete, Format).
+    public var editable: Bool
+    /// There is content to select (Select, Select All).
+    public var hasContent: Bool
+    /// The content keeps styles (Format, Paste and Match Style).
+    public var richText: Bool
+    /// The undo document the context edits.
+    public var document: String?
+    /// What the app can perform; nil means the default for `kind`
+    /// (see `effectiveSupportedCommands`).
+    public var supportedCommands: Set<StandardCommand>?
+    /// A name for the item, for presenters that show one.
+    public var title: String?
+    /// False: the item offers no menu now (UIKit's
+    /// `contextMenuInteractionEnabled`); `PresentMenu` refuses.
+    public var enabled: Bool
+
+    /// A context; every property has the API's default.
+    public init(
+        kind: Kind = .item, contentTypes: [String] = [], editable: Bool = false,
+        hasContent: Bool = false, richText: Bool = false, document: String? = nil,
+        supportedCommands: Set<StandardCommand>? = nil, title: String? = nil, enabled: Bool = true
+    ) {
+        self.kind = kind
+        self.contentTypes = contentTypes
+        self.editable = editable
+        self.hasContent = hasContent
+        self.richText = richText
+        self.document = document
+        self.supportedCommands = supportedCommands
+        self.title = title
+        self.enabled = enabled
+    }
+
+    /// `supportedCommands`, or when the app gave none, the default for `kind`:
+    /// every standard command for `text`; Copy and Share for `image`, `file`
+    /// and `url` (Look Up and Translate work on text only); Copy and Share
+    /// for `item` too, which offer themselves only when the item declares
+    /// content types.
+    public var effectiveSupportedCommands: Set<StandardCommand> {
+        if let supportedCommands { return supportedCommands }
+        return Set(StandardCommand.allCases.filter { Self.supportsByDefault($0, kind: kind) })
+    }
+
+    /// `contentTypes`, or when empty, the default for `kind`: `text/plain`
+    /// for text, `image/*` for an image, `text/uri-list` for a file or URL,
+    /// nothing for an item.
+    public var effectiveContentTypes: [String] {
+        if !contentTypes.isEmpty { return contentTypes }
+        switch kind {
+        case .text: return ["text/plain"]
+        case .image: return ["image/*"]
+        case .file, .url: return ["text/uri-list"]
+        case .item: return []
+        }
+    }
+
+    /// True when the app can perform `command` in this context.
+    public func supports(_ command: StandardCommand) -> Bool {
+        if let supportedCommands { return supportedCommands.contains(command) }
+        return Self.supportsByDefault(command, kind: kind)
+    }
+
+    private static func supportsByDefault(_ command: StandardCommand, kind: Kind) -> Bool {
+        switch kind {
+        case .text: true
+        case .image, .file, .url, .item: command == .copy || command == .share
+        }
+    }
+
+    /// Checks strings and lists against `Limits`; `field` names the dict.
+    package func validate(field: String = "context") throws(ModelError) {
+        try StringCheck.list(contentTypes, field: field + ".content-types", maxCount: Limits.maxContentTypes)
+        if let document { try StringCheck.length(document, field: field + ".document") }
+        if let title { try StringCheck.length(title, field: field + ".title") }
+        if let supportedCommands, supportedCommands.count > Limits.maxSupportedCommands {
+            throw .limit(field + ".supported-commands",
+                         "\(supportedCommands.count) entries are more than the limit of \(Limits.maxSupportedCommands)")
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import MenuBusModel
+import MenuBusDBus
+
+/// A file in the freedesktop key-file syntax (`.desktop` files): groups in
+/// `[brackets]`, `Key=value` and `Key[locale]=value` lines, `#` comments.
+/// Every entry remembers its line, so a fault can name file and line.
+package struct KeyFile: Sendable {
+    package struct Entry: Sendable {
+        package let key: String
+        /// `ru` in `Title[ru]=`, nil for the untranslated value.
+        package let locale: String?
+        package let value: String
+        package let line: Int
+    }
+
+    package struct Group: Sendable {
+        package let name: String
+        package let line: Int
+        package var entries: [Entry] = []
+
+        /// The untranslated entry for `key`.
+        package func entry(_ key: String) -> Entry? {
+            entries.first { $0.key == key && $0.locale == nil }
+        }
+
+        /// The value for `key` best matching `locales` (most specific first),
+        /// else the untranslated one.
+        package func localized(_ key: String, locales: [String]) -> Entry? {
+            for locale in locales {
+                if let match = entries.first(where: { $0.key == key && $0.locale == locale }) { return match }
+            }
+            return entry(key)
+        }
+    }
+
+    /// A line that is not a comment, a group header or a `Key=value` entry.
+    package struct SyntaxError: Error, Sendable, CustomStringConvertible {
+        package let line: Int
+        package let message: String
+        package var description: String { "line \(line): \(message)" }
+    }
+
+    package private(set) var groups: [Group] = []
+
+    package func group(_ name: String) -> Group? { groups.first { $0.name == name } }
+
+    /// Parses `text`; throws at the first malformed line.
+    package init(parsing text: String) throws(SyntaxError) {
+        var number = 0
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            var line = Substring(rawLine)
+            if line.last == "\r" { line = line.dropLast() }
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            if trimmed.isEmpty || trimmed.first == "#" { continue }
+            if trimmed.first == "[" {
+                guard trimmed.last == "]", trimmed.count > 2 else {
+                    throw SyntaxError(line: number, message: "a group header must be '[Name]'")
+                }
+                let name = String(trimmed.dropFirst().dropLast())
+                guard !name.contains("[") && !name.contains("]") else {
+                    throw SyntaxError(line: number, message: "a group name may not contain brackets")
+                }
+                guard group(name) == nil else {
+                    throw SyntaxError(line: number, message: "group [\(name)] appears twice")
+                }
+                groups.append(Group(name: name, line: number))
+                continue
+            }
+            guard let equals = trimmed.firstIndex(of: "=") else {
+                throw SyntaxError(line: number, message: "expected 'Key=value', a '[Group]' or a '#' comment")
+            }
+            guard !groups.isEmpty else {
+                throw SyntaxError(line: number, message: "an entry before the first group")
+            }
+            var name = trimmed[..<equals]
+            while name.last == " " || name.last == "\t" { name = name.dropLast() }
+            var value = trimmed[trimmed.index(after: equals)...]
+            value = value.drop { $0 == " " || $0 == "\t" }
+            var locale: String?
+            if let open = name.firstIndex(of: "[") {
+                guard name.last == "]" else {
+                    throw SyntaxError(line: number, message: "a translated key must be 'Key[locale]'")
+                }
+                let tag = String(name[name.index(after: open)..<name.index(before: name.endIndex)])
+                guard !tag.isEmpty, tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_@.-".contains($0)) }) else {
+                    throw SyntaxError(line: number, message: "'\(tag)' is not a locale")
+                }
+                locale = tag
+                name = name[..<open]
+            }
+            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+                throw SyntaxError(line: number, message: "a key is made of A-Z, a-z, 0-9 and '-'")
+            }
+            let key = String(name)
+            if groups[groups.count - 1].entries.contains(where: { $0.key == key && $0.locale == locale }) {
+                throw SyntaxError(line: number, message: "key \(key)\(locale.map { "[\($0)]" } ?? "") appears twice in its group")
+            }
+            groups[groups.count - 1].entries.append(
+                Entry(key: key, locale: locale, value: KeyFile.unescape(value), line: number))
+        }
+    }
+
+    /// `\s`, `\n`, `\t`, `\r`, `\\` as the specification has them; `\;` is
+    /// kept for `list` to split on.
+    package static func unescape(_ value: Substring) -> String {
+        guard value.contains("\\") else { return String(value) }
+        var out = ""
+        var escaped = false
+        for character in value {
+            if escaped {
+                switch character {
+                case "s": out.append(" ")
+                case "n": out.append("\n")
+                case "t": out.append("\t")
+                case "r": out.append("\r")
+                case ";": out.append("\\;")
+                default: out.append(character)
+                }
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// A `;`-separated list (a trailing `;` is allowed); `\;` is a literal `;`.
+    package static func list(_ value: String) -> [String] {
+        var items: [String] = []
+        var current = ""
+        var escaped = false
+        for character in value {
+            if escaped {
+                current.append(character == ";" ? ";" : "\\")
+                if character != ";" { current.append(character) }
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == ";" {
+                items.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { items.append(current) }
+        return items.filter { !$0.isEmpty }
+    }
+
+    /// Writes groups and entries back in the same syntax (lists joined with `;`).
+    package static func render(_ groups: [(name: String, entries: [(key: String, value: String)])]) -> String {
+        var text = ""
+        for (index, group) in groups.enumerated() {
+            if index > 0 { text += "\n" }
+            text += "[\(group.name)]\n"
+            for entry in group.entries {
+                text += "\(entry.key)=\(entry.value.replacing("\\", with: "\\\\").replacing("\n", with: "\\n"))\n"
+            }
+        }
+        return text
+    }
+
+    /// The locale names to try for translated keys, most specific first, from
+    /// `LANGUAGE`, `LC_ALL`, `LC_MESSAGES` and `LANG` as gettext reads them:
+    /// `sr_RS.UTF-8@latin` gives `sr_RS@latin`, `sr_RS`, `sr@latin`, `sr`.
+    package static func locales(environment: [String: String]) -> [String] {
+        var names: [String] = []
+        let primary = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
+        var sources: [String] = []
+        if let language = environment["LANGUAGE"], !language.isEmpty, primary != "C", primary != "POSIX" {
+            sources += language.split(separator: ":").map(String.init)
+        }
+        if let primary { sources.append(primary) }
+        for source in sources where source != "C" && source != "POSIX" {
+            var rest = Substring(source)
+            var modifier: Substring?
+            if let at = rest.firstIndex(of: "@") { modifier = rest[rest.index(after: at)...]; rest = rest[..<at] }
+            if let dot = rest.firstIndex(of: ".") { rest = rest[..<dot] }
+            var language = rest, country: Substring?
+            if let underscore = rest.firstIndex(of: "_") {
+                language = rest[..<underscore]
+                country = rest[rest.index(after: underscore)...]
+            }
+            guard !language.isEmpty else { continue }
+            var candidates: [String] = []
+            if let country, let modifier { candidates.append("\(language)_\(country)@\(modifier)") }
+            if let country { candidates.append("\(language)_\(country)") }
+            if let modifier { candidates.append("\(language)@\(modifier)") }
+            candidates.append(String(language))
+            for candidate in candidates where !names.contains(candidate) { names.append(candidate) }
+        }
+        return names
+    }
+}

@@ -1,0 +1,88 @@
+import MenuBusModel
+import MenuBusUndo
+import MenuBusDBus
+import MenuBusProtocol
+
+/// The numbers one presentation's elements have in the other protocols:
+/// dbusmenu item ids (`Int32`, root 0) and `org.gtk.Menus` group and menu
+/// numbers (`UInt32`, root group 0 menu 0).
+///
+/// A number is handed out once per key and never again in the presentation:
+/// an element keeps its id while the menu changes around it, and an id a
+/// consumer still holds never names something else. Keys are element ids,
+/// plus `/sep/<anchor>` for separators (a `/` never occurs in element ids).
+package struct ExportIDs {
+    private var items: [String: Int32] = [:]
+    private var nextItem: Int32 = 1
+    private var groups: [String: UInt32] = [:]
+    private var nextGroup: UInt32 = 1
+    private var menus: [String: UInt32] = [:]
+    private var nextMenu: UInt32 = 1
+    /// The toggle each element was first shown with: dbusmenu consumers
+    /// (KDE's importer) fix `toggle-type` when they create an item, so a
+    /// checkmark turned off stays a checkmark, with `toggle-state` 0.
+    private var toggles: [String: ExportToggle] = [:]
+
+    /// Keys kept beyond this many are forgotten at the next `retain`, unless
+    /// still in the menu, so a presentation whose app keeps sending new ids
+    /// stays small. A forgotten key that comes back gets a fresh number.
+    package static let keyBound = 4 * Limits.maxElementsPerMenu
+
+    package static func separatorKey(_ anchor: String) -> String {
+        "/sep/" + anchor
+    }
+
+    /// The dbusmenu id of `key`, allocated on first use.
+    package mutating func item(_ key: String) -> Int32 {
+        if let id = items[key] { return id }
+        let id = nextItem
+        // 2^31 distinct keys in one presentation cannot happen within the
+        // limits; saturate rather than wrap back onto ids in use.
+        if nextItem < Int32.max { nextItem += 1 }
+        items[key] = id
+        return id
+    }
+
+    /// The `org.gtk.Menus` group of a submenu, allocated on first use.
+    package mutating func group(forSubmenu id: String) -> UInt32 {
+        if let group = groups[id] { return group }
+        let group = nextGroup
+        if nextGroup < UInt32.max { nextGroup += 1 }
+        groups[id] = group
+        return group
+    }
+
+    /// The `org.gtk.Menus` menu number of a section, allocated on first use.
+    package mutating func menu(forSection id: String) -> UInt32 {
+        if let menu = menus[id] { return menu }
+        let menu = nextMenu
+        if nextMenu < UInt32.max { nextMenu += 1 }
+        menus[id] = menu
+        return menu
+    }
+
+    /// How `element` shows its state, the same for its whole life in this
+    /// presentation once it was shown as a toggle.
+    package mutating func toggle(_ element: MenuElement, parent: MenuElement?) -> ExportToggle {
+        let toggle = ExportToggle(element, parent: parent)
+        if toggle == .none, let kept = toggles[element.id] { return kept }
+        if toggle != .none { toggles[element.id] = toggle }
+        return toggle
+    }
+
+    /// Whether `group` was ever handed out (0, the root, always was).
+    package func isAllocated(group: UInt32) -> Bool {
+        group < nextGroup
+    }
+
+    package var count: Int { items.count + groups.count + menus.count }
+
+    /// Forgets keys not in `current` once more than `keyBound` are held.
+    package mutating func retain(_ current: Set<String>) {
+        guard count > ExportIDs.keyBound else { return }
+        items = items.filter { current.contains($0.key) }
+        groups = groups.filter { current.contains($0.key) }
+        menus = menus.filter { current.contains($0.key) }
+        toggles = toggles.filter { current.contains($0.key) }
+    }
+}

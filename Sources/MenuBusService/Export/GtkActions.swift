@@ -1,0 +1,189 @@
+import MenuBusModel
+import MenuBusUndo
+import MenuBusDBus
+import MenuBusProtocol
+
+/// The actions behind a presented menu's `org.gtk.Menus` items, as
+/// `org.gtk.Actions` describes them.
+///
+/// Names are valid GAction names built from the item's dbusmenu id, so both
+/// exports agree and nothing of an element id needs escaping:
+/// - `item-<id>`: one item; stateless, or a boolean state for a checkmark
+///   (GTK draws a check box), chosen with no parameter;
+/// - `choice-<menu id>`: the enabled items of one `single-selection` menu;
+///   its state is the id of the `on` item (`""` when none), each item
+///   targets its own element id, and GTK draws radio items. A disabled item
+///   of such a menu gets an `item-<id>` action of the same shape, disabled,
+///   because GTK enables or disables a whole action.
+package struct GtkActions: Equatable {
+    /// What choosing an action means.
+    package enum Route: Equatable {
+        /// Choose this element.
+        case item(String)
+        /// Choose the element named by the string parameter, one of these.
+        case choice([String])
+    }
+
+    package struct Action: Equatable {
+        package var enabled: Bool
+        /// `""` (no parameter) or `"s"`.
+        package var parameterType: Signature
+        package var state: DBusValue?
+        package var route: Route
+
+        /// `(bgav)`.
+        package var description: DBusValue {
+            .structure([.boolean(enabled), .signature(parameterType),
+                        .array("v", state.map { [.variant($0)] } ?? [])])
+        }
+
+        /// Whether a consumer can change `other` into this with enable and
+        /// state changes, or must remove and add it again.
+        package func hasSameShape(as other: Action) -> Bool {
+            parameterType == other.parameterType && state?.signature == other.state?.signature
+        }
+    }
+
+    /// An activation or state change the action cannot take: `InvalidArgs`.
+    package struct Refusal: Error, Equatable {
+        package let message: String
+    }
+
+    package private(set) var names: [String] = []
+    package private(set) var actions: [String: Action] = [:]
+
+    package func action(_ name: String) -> Action? {
+        actions[name]
+    }
+
+    /// Adds the action of an item; returns its name and the item's `target`.
+    package mutating func add(_ element: MenuElement, parent: MenuElement?,
+                      ids: inout ExportIDs) -> (name: String, target: DBusValue?) {
+        let enabled = !element.has(.disabled)
+        switch ids.toggle(element, parent: parent) {
+        case .radio:
+            let target = DBusValue.string(element.id)
+            let onValue = DBusValue.string(element.state == .on ? element.id : "")
+            if enabled, let parent {
+                let name = "choice-\(ids.item(parent.id))"
+                if var existing = actions[name], case .choice(let choices) = existing.route {
+                    existing.route = .choice(choices + [element.id])
+                    if existing.state == .string(""), element.state == .on { existing.state = onValue }
+                    actions[name] = existing
+                } else {
+                    insert(name, Action(enabled: true, parameterType: "s", state: onValue, route: .choice([element.id])))
+                }
+                return (name, target)
+            }
+            let name = "item-\(ids.item(element.id))"
+            insert(name, Action(enabled: enabled, parameterType: "s", state: onValue, route: .item(element.id)))
+            return (name, target)
+        case .checkmark:
+            let name = "item-\(ids.item(element.id))"
+            insert(name, Action(enabled: enabled, parameterType: "", state: .boolean(element.state == .on),
+                                route: .item(element.id)))
+            return (name, nil)
+        case .none:
+            let name = "item-\(ids.item(element.id))"
+            insert(name, Action(enabled: enabled, parameterType: "", state: nil, route: .item(element.id)))
+            return (name, nil)
+        }
+    }
+
+    private mutating func insert(_ name: String, _ action: Action) {
+        if actions.updateValue(action, forKey: name) == nil { names.append(name) }
+    }
+
+    /// `as` for `List`.
+    package var list: DBusValue {
+        .array("s", names.map(DBusValue.string))
+    }
+
+    /// `a{s(bgav)}` for `DescribeAll`.
+    package var describeAll: DBusValue {
+        .array("{s(bgav)}", names.compactMap { name in
+            actions[name].map { .dictEntry(.string(name), $0.description) }
+        })
+    }
+
+    /// The element to choose for `Activate(name, parameters)`.
+    package func activation(_ name: String, parameters: [DBusValue]) throws(Refusal) -> String {
+        guard let action = actions[name] else { throw Refusal(message: "no action named '\(name)'") }
+        switch (action.route, action.parameterType) {
+        case (.item(let id), ""):
+            guard parameters.isEmpty else {
+                throw Refusal(message: "action '\(name)' takes no parameter, got \(parameters.count)")
+            }
+            return id
+        case (.item(let id), _):
+            guard parameters.count == 1, parameters[0] == .string(id) else {
+                throw Refusal(message: "action '\(name)' takes the parameter '\(id)'")
+            }
+            return id
+        case (.choice(let ids), _):
+            guard parameters.count == 1, case .string(let id) = parameters[0] else {
+                throw Refusal(message: "action '\(name)' takes one string parameter (an item id)")
+            }
+            guard ids.contains(id) else { throw Refusal(message: "action '\(name)' has no choice '\(id)'") }
+            return id
+        }
+    }
+
+    /// The element to choose for `SetState(name, value)`, or nil when the
+    /// action already has that state. A checkmark changes by choosing its
+    /// item, a radio action by choosing the item the value names.
+    package func stateChange(_ name: String, to value: DBusValue) throws(Refusal) -> String? {
+        guard let action = actions[name] else { throw Refusal(message: "no action named '\(name)'") }
+        guard let state = action.state else { throw Refusal(message: "action '\(name)' has no state") }
+        guard value.signature == state.signature else {
+            throw Refusal(message: "action '\(name)' has a state of type '\(state.signature)', got '\(value.signature)'")
+        }
+        guard value != state else { return nil }
+        switch action.route {
+        case .item(let id):
+            if action.parameterType == "s", value != .string(id) {
+                throw Refusal(message: "action '\(name)' can only be set to '\(id)'")
+            }
+            return id
+        case .choice(let ids):
+            guard case .string(let id) = value, ids.contains(id) else {
+                throw Refusal(message: "action '\(name)' has no choice '\(value.stringValue ?? "")'")
+            }
+            return id
+        }
+    }
+
+    /// `Changed`'s four arguments (`as`, `a{sb}`, `a{sv}`, `a{s(bgav)}`)
+    /// taking `old` to these actions, in the two signals consumers need
+    /// around the menu change: `before` adds new actions and changes
+    /// enabled and state (an action whose parameter or state type changed
+    /// is removed and added again there), so a new item is never shown
+    /// insensitive; `after` removes the actions no item uses any more. Nil
+    /// where nothing changed.
+    package func changes(from old: GtkActions) -> (before: [DBusValue]?, after: [DBusValue]?) {
+        var reshaped: [DBusValue] = [], gone: [DBusValue] = []
+        var enabled: [DBusValue] = [], states: [DBusValue] = [], added: [DBusValue] = []
+        for name in old.names {
+            guard let before = old.actions[name] else { continue }
+            guard let after = actions[name] else {
+                gone.append(.string(name))
+                continue
+            }
+            guard after.hasSameShape(as: before) else {
+                reshaped.append(.string(name))
+                added.append(.dictEntry(.string(name), after.description))
+                continue
+            }
+            if after.enabled != before.enabled { enabled.append(.dictEntry(.string(name), .boolean(after.enabled))) }
+            if let state = after.state, state != before.state { states.append(.dictEntry(.string(name), .variant(state))) }
+        }
+        for name in names where old.actions[name] == nil {
+            if let after = actions[name] { added.append(.dictEntry(.string(name), after.description)) }
+        }
+        let first: [DBusValue]? = reshaped.isEmpty && enabled.isEmpty && states.isEmpty && added.isEmpty ? nil
+            : [.array("s", reshaped), .array("{sb}", enabled), .array("{sv}", states), .array("{s(bgav)}", added)]
+        let second: [DBusValue]? = gone.isEmpty ? nil
+            : [.array("s", gone), .array("{sb}", []), .array("{sv}", []), .array("{s(bgav)}", [])]
+        return (first, second)
+    }
+}

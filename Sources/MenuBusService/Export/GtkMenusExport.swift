@@ -1,0 +1,167 @@
+import MenuBusModel
+import MenuBusUndo
+import MenuBusDBus
+import MenuBusProtocol
+
+/// A presented menu as GLib's menu-model export (`org.gtk.Menus`) sees it,
+/// with the actions its items name (`org.gtk.Actions`, see `GtkActions`).
+///
+/// Mapping from the composed elements:
+/// - the top level is menu 0 of group 0; with the context's title, menu 0
+///   holds one section labelled with it, and the top level is that section
+///   (GTK draws a section label as a header); a section is a menu of its own in
+///   the group of its parent, linked from an item with `:section`; a
+///   submenu is menu 0 of a group of its own, linked with `:submenu`, so a
+///   consumer subscribes to it only when it opens it (as GLib's exporter does);
+/// - an item has `label` (underscores doubled), `action`
+///   (`menubus.<name>`: consumers insert the `org.gtk.Actions` group at the
+///   same path under the prefix `menubus`), `target` for radio items,
+///   `icon` (a themed icon name) and `accel` (the GTK accelerator as given);
+///   a section keeps its title as `label`; hidden items are left out.
+package struct GtkMenusExport: Equatable {
+    /// The prefix under which consumers insert the action group.
+    package static let actionPrefix = "menubus"
+
+    /// A (group, menu) pair.
+    package struct MenuID: Hashable {
+        package var group: UInt32
+        package var menu: UInt32
+
+        package var value: DBusValue { .structure([.uint32(group), .uint32(menu)]) }
+    }
+
+    package typealias Item = [ExportProperty]
+
+    /// Items of every menu.
+    package private(set) var menus: [MenuID: [Item]] = [:]
+    /// The menus of each group, in the order they were reached.
+    package private(set) var groups: [UInt32: [UInt32]] = [:]
+    package private(set) var actions = GtkActions()
+
+    /// The key of the section that holds the top level under a title (no element id has a `/`).
+    package static let titleSectionKey = "/title"
+
+    /// Maps `elements`, numbering new groups, menus and items in `ids`.
+    package init(_ elements: [MenuElement], title: String? = nil, ids: inout ExportIDs) {
+        let tree = ExportTree(elements)
+        let root = MenuID(group: 0, menu: 0)
+        if let title, !title.isEmpty {
+            let top = MenuID(group: 0, menu: ids.menu(forSection: GtkMenusExport.titleSectionKey))
+            groups[0] = [0]
+            menus[root] = [[ExportProperty("label", .string(MenuLabel.escaped(title))), ExportProperty(":section", top.value)]]
+            fill(top, container: "", parent: nil, tree: tree, ids: &ids)
+        } else {
+            fill(root, container: "", parent: nil, tree: tree, ids: &ids)
+        }
+        // Numbers of elements long gone are forgotten past the bound, as in
+        // the dbusmenu layout, so an app that keeps sending new ids cannot
+        // grow a presentation read only over org.gtk.Menus.
+        ids.retain(Set(elements.lazy.map(\.id)).union([GtkMenusExport.titleSectionKey]))
+    }
+
+    /// `a(uuaa{sv})` rows of `Start` for `groups`: each group's menus once,
+    /// however often it was asked for; unknown groups contribute nothing.
+    package func startRows(_ requested: [UInt32]) -> DBusValue {
+        var rows: [DBusValue] = []
+        var seen: Set<UInt32> = []
+        for group in requested where seen.insert(group).inserted {
+            for menu in groups[group] ?? [] {
+                let id = MenuID(group: group, menu: menu)
+                rows.append(.structure([.uint32(group), .uint32(menu), GtkMenusExport.itemsValue(menus[id] ?? [])]))
+            }
+        }
+        return .array("(uuaa{sv})", rows)
+    }
+
+    /// `(uuuuaa{sv})` rows of `Changed` taking `old` to this export, for the
+    /// menus of `subscribed` groups whose items differ, as GLib's exporter
+    /// reports an edit: one row per changed menu covering only the items
+    /// between the unchanged ones at its start and its end, so an item
+    /// (and the section or submenu it links) that did not change is never
+    /// removed and added again. A menu new in a subscribed group (a new
+    /// section) comes whole; a menu no longer linked gets no row (the link
+    /// to it went).
+    package func changes(from old: GtkMenusExport, in subscribed: Set<UInt32>) -> [DBusValue] {
+        var rows: [DBusValue] = []
+        for group in subscribed.sorted() {
+            for menu in groups[group] ?? [] {
+                let id = MenuID(group: group, menu: menu)
+                let before = old.menus[id] ?? [], after = menus[id] ?? []
+                guard before != after else { continue }
+                let change = GtkMenusExport.smallestChange(before, after)
+                rows.append(.structure([.uint32(group), .uint32(menu), .uint32(UInt32(change.position)),
+                                        .uint32(UInt32(change.removed)),
+                                        GtkMenusExport.itemsValue(Array(after[change.added]))]))
+            }
+        }
+        return rows
+    }
+
+    /// `(uuuuaa{sv})` rows of `Changed` removing every item of every menu
+    /// of `subscribed` groups: what consumers are told when the menu closes.
+    package func emptyingRows(in subscribed: Set<UInt32>) -> [DBusValue] {
+        var rows: [DBusValue] = []
+        for group in subscribed.sorted() {
+            for menu in groups[group] ?? [] {
+                let count = menus[MenuID(group: group, menu: menu)]?.count ?? 0
+                guard count > 0 else { continue }
+                rows.append(.structure([.uint32(group), .uint32(menu), .uint32(0), .uint32(UInt32(count)),
+                                        GtkMenusExport.itemsValue([])]))
+            }
+        }
+        return rows
+    }
+
+    /// The one contiguous replacement taking `before` to `after`: its
+    /// position, how many items it removes, and the range of `after` it adds.
+    package static func smallestChange(_ before: [Item], _ after: [Item]) -> (position: Int, removed: Int, added: Range<Int>) {
+        var prefix = 0
+        while prefix < before.count, prefix < after.count, before[prefix] == after[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < before.count - prefix, suffix < after.count - prefix,
+              before[before.count - 1 - suffix] == after[after.count - 1 - suffix] { suffix += 1 }
+        return (prefix, before.count - prefix - suffix, prefix..<(after.count - suffix))
+    }
+
+    package static func itemsValue(_ items: [Item]) -> DBusValue {
+        .array("a{sv}", items.map { $0.dictionary() })
+    }
+
+    package func items(_ id: MenuID) -> [Item]? {
+        menus[id]
+    }
+
+    private mutating func fill(_ id: MenuID, container: String, parent: MenuElement?,
+                               tree: ExportTree, ids: inout ExportIDs) {
+        groups[id.group, default: []].append(id.menu)
+        var items: [Item] = []
+        for element in tree.children(of: container) where !element.has(.hidden) {
+            if element.isSection {
+                let section = MenuID(group: id.group, menu: ids.menu(forSection: element.id))
+                var item: Item = []
+                if let title = element.title, !title.isEmpty {
+                    item.append(ExportProperty("label", .string(MenuLabel.escaped(title))))
+                }
+                item.append(ExportProperty(":section", section.value))
+                items.append(item)
+                fill(section, container: element.id, parent: element, tree: tree, ids: &ids)
+            } else if element.isSubmenu {
+                let submenu = MenuID(group: ids.group(forSubmenu: element.id), menu: 0)
+                var item: Item = [ExportProperty("label", .string(MenuLabel.escaped(element.title)))]
+                if let icon = element.icon, !icon.isEmpty { item.append(ExportProperty("icon", .string(icon))) }
+                item.append(ExportProperty(":submenu", submenu.value))
+                items.append(item)
+                fill(submenu, container: element.id, parent: element, tree: tree, ids: &ids)
+            } else {
+                let action = actions.add(element, parent: parent, ids: &ids)
+                var item: Item = [ExportProperty("label", .string(MenuLabel.escaped(element.title))),
+                                  ExportProperty("action", .string(GtkMenusExport.actionPrefix + "." + action.name))]
+                if let target = action.target { item.append(ExportProperty("target", target)) }
+                if let icon = element.icon, !icon.isEmpty { item.append(ExportProperty("icon", .string(icon))) }
+                if let shortcut = element.shortcut, !shortcut.isEmpty { item.append(ExportProperty("accel", .string(shortcut))) }
+                items.append(item)
+            }
+        }
+        menus[id] = items
+    }
+}

@@ -1,0 +1,61 @@
+import MenuBusModel
+import MenuBusUndo
+import MenuBusDBus
+import MenuBusProtocol
+
+/// A connection that called `Register`, and the contexts it published.
+package struct App {
+    package let uniqueName: String
+    package var appId: String
+    package var clientPath: ObjectPath
+    /// Order of registration across the daemon; "most recent" for owner lookup.
+    package var sequence: UInt64
+    package var contexts: [String: PublishedContext] = [:]
+}
+
+/// One on-screen item an app published, with its own items and selection.
+package struct PublishedContext {
+    package let id: String
+    package var info: ContextInfo
+    package var items: [MenuElement] {
+        didSet { dropStaleCacheEntries() }
+    }
+    package var selection = Selection()
+    /// Grows on every change of info, items or selection, from one daemon-wide
+    /// counter; never goes back, even across RemoveContext and PublishContext.
+    package var revision: UInt32
+    /// What the app provided for its `cached` deferred elements.
+    package var deferredCache: [String: [MenuElement]] = [:] {
+        didSet { if deferredCache.count < oldValue.count { cacheBytes = cacheBytes.filter { deferredCache[$0.key] != nil } } }
+    }
+    /// Budget bytes of info, items and selection, as they came over the wire.
+    package var infoBytes = 0, itemsBytes = 0, selectionBytes = 0
+    package var storedBytes: Int { infoBytes + itemsBytes + selectionBytes }
+    /// Budget bytes of each cached deferred element's content.
+    package var cacheBytes: [String: Int] = [:]
+    /// Everything this context makes menubusd hold.
+    package var heldBytes: Int { storedBytes + cacheBytes.values.reduce(0, +) }
+
+    package init(id: String, info: ContextInfo, items: [MenuElement], revision: UInt32) {
+        self.id = id
+        self.info = info
+        self.items = items
+        self.revision = revision
+    }
+
+    /// Keeps cache entries only for deferred elements the items still have.
+    private mutating func dropStaleCacheEntries() {
+        guard !deferredCache.isEmpty else { return }
+        let deferred = Set(items.lazy.filter { $0.kind == .deferred && $0.cached }.map(\.id))
+        deferredCache = deferredCache.filter { deferred.contains($0.key) }
+    }
+}
+
+/// A connection that offers a service to every app's menus.
+package struct RegisteredProvider {
+    package let info: ProviderInfo
+    package let owner: String
+    package let path: ObjectPath
+    /// Registration order: menus list providers in it.
+    package let sequence: UInt64
+}

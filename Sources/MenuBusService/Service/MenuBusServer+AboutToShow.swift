@@ -1,0 +1,61 @@
+import MenuBusModel
+import MenuBusUndo
+import MenuBusDBus
+import MenuBusProtocol
+
+/// dbusmenu `AboutToShow` and `AboutToShowGroup` while deferred elements
+/// load: the answer waits (a deferred reply, the loop goes on) until the
+/// elements of that menu arrived or failed, or `aboutToShowWait` passed,
+/// and is then `needUpdate` true. KDE's importer waits up to 3 s for it and
+/// refreshes before it shows the menu, so the menu opens complete instead
+/// of closing when `LayoutUpdated` comes while it is open.
+extension MenuBusServer {
+    /// Seconds an `AboutToShow` answer waits at most.
+    package static let aboutToShowWait = 2.0
+
+    /// Deferred elements still loading among the items of dbusmenu menu `id`.
+    package func loadingDeferred(under id: Int32, _ state: PresentationExports, _ presentation: Presentation?) -> Set<String> {
+        guard let presentation, !presentation.waiting.isEmpty,
+              let node = state.dbusMenuLayout().node(id) else { return [] }
+        var result: Set<String> = []
+        for child in node.children {
+            if let element = state.dbusMenuLayout().node(child)?.elementId, presentation.waiting.contains(element) {
+                result.insert(element)
+            }
+        }
+        return result
+    }
+
+    /// Answers `call` now (`immediate`), or keeps it until `pending` has loaded.
+    package func answerAboutToShow(_ call: MethodCall, state: PresentationExports, pending: Set<String>,
+                           group: (updates: [Int32], errors: [Int32])?, immediate: [DBusValue]) -> [DBusValue] {
+        guard !pending.isEmpty, state.aboutToShowWaiters.count < PresentationExports.maxAboutToShowWaiters else {
+            return immediate
+        }
+        let waiter = PresentationExports.AboutToShowWaiter(reply: call.deferReply(), pending: pending, group: group)
+        state.aboutToShowWaiters.append(waiter)
+        loop.addTimer(after: MenuBusServer.aboutToShowWait) { [weak state] in
+            guard let state else { return }
+            state.aboutToShowWaiters.removeAll { $0.reply === waiter.reply }
+            waiter.answer()
+        }
+        return []
+    }
+
+    /// Sends the waiting answers whose elements are no longer loading; all
+    /// of them when the presentation is gone. Called before the change is
+    /// signalled, so the consumer refreshes once, on the answer.
+    package func releaseAboutToShow(_ state: PresentationExports, _ presentation: Presentation?) {
+        guard !state.aboutToShowWaiters.isEmpty else { return }
+        let waiting = presentation?.waiting ?? []
+        var kept: [PresentationExports.AboutToShowWaiter] = []
+        for waiter in state.aboutToShowWaiters {
+            if presentation != nil, !waiter.pending.isDisjoint(with: waiting) {
+                kept.append(waiter)
+            } else {
+                waiter.answer()
+            }
+        }
+        state.aboutToShowWaiters = kept
+    }
+}

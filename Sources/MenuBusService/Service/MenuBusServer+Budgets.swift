@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MenuBusModel
+import MenuBusUndo
+import MenuBusDBus
+import MenuBusProtocol
+
+/// Budgets (ServiceLimits.swift): what each connection makes menubusd hold,
+/// counted from the stores themselves so the count cannot drift.
+extension MenuBusServer {
+    /// The budget bytes of a value: its size on the wire.
+    package static func cost(_ value: DBusValue) -> Int {
+        (try? value.validate()) ?? 0
+    }
+
+    /// Bytes `uniqueName` makes menubusd hold: its contexts and their caches,
+    /// and the menus it presents.
+    package func heldBytes(by uniqueName: String) -> Int {
+        let contexts = apps[uniqueName]?.contexts.values.reduce(0) { $0 + $1.heldBytes } ?? 0
+        let presented = presentations.values.reduce(0) { $1.presenter == uniqueName ? $0 + (presentationBytes[$1.number] ?? 0) : $0 }
+        return contexts + presented
+    }
+
+    /// Bytes all connections make menubusd hold.
+    package var heldBytesTotal: Int {
+        apps.values.reduce(0) { total, app in total + app.contexts.values.reduce(0) { $0 + $1.heldBytes } }
+            + presentationBytes.values.reduce(0, +)
+    }
+
+    /// Refuses, before anything is stored, a change that adds `adding` bytes
+    /// (and frees `releasing`) for `uniqueName` past either budget.
+    package func checkBudget(adding: Int, releasing: Int = 0, for uniqueName: String, field: String,
+                     daemonGrowth: Int? = nil) throws {
+        let budgets = configuration.budgets
+        let growth = adding - releasing
+        guard growth > 0 else { return }
+        let held = heldBytes(by: uniqueName)
+        if held + growth > budgets.connectionBytes {
+            throw BusError(.limitExceeded,
+                "\(field): the connection budget (\(budgets.connectionBytes.mebibytes), menubusd --connection-budget) would be exceeded: this connection holds \(held.mebibytes) and this adds \(growth.mebibytes)")
+        }
+        let total = heldBytesTotal
+        let wholeGrowth = daemonGrowth ?? growth
+        if total + wholeGrowth > budgets.daemonBytes {
+            throw BusError(.limitExceeded,
+                "\(field): the daemon budget (\(budgets.daemonBytes.mebibytes), menubusd --daemon-budget) would be exceeded: menubusd holds \(total.mebibytes) for all apps and this adds \(wholeGrowth.mebibytes)")
+        }
+    }
+
+    /// A context's growth counted against its owner and, with the growth of
+    /// every live menu showing it, against the daemon.
+    package func checkContextGrowth(caller: String, contextId: String, adding: Int, releasing: Int, field: String) throws {
+        let growth = adding - releasing
+        guard growth > 0 else { return }
+        let shown = presentations.values.reduce(0) { $1.owner == caller && $1.contextId == contextId ? $0 + 1 : $0 }
+        try checkBudget(adding: adding, releasing: releasing, for: caller, field: field,
+                        daemonGrowth: growth * (1 + shown * Budgets.presentationFactor))
+    }
+
+    /// What a presentation of `context` is charged: the context and its
+    /// cached content, in each of its forms.
+    package func presentationCost(of context: PublishedContext, provided: Int = 0) -> Int {
+        (context.heldBytes + provided + 4096) * Budgets.presentationFactor
+    }
+
+    /// Hands freed memory back to the system after a large release, so a
+    /// connection that filled its budget and left does not leave menubusd
+    /// resident at its peak.
+    package func releasedMemory(_ bytes: Int) {
+        guard bytes >= 1 << 20 else { return }
+        _ = glibcMallocTrim(0)
+    }
+}
+
+/// glibc's `malloc_trim(3)`, which the Glibc module does not import.
+@_silgen_name("malloc_trim")
+private func glibcMallocTrim(_ pad: Int) -> Int32

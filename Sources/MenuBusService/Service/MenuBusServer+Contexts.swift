@@ -1,0 +1,221 @@
+import MenuBusModel
+import MenuBusUndo
+import MenuBusDBus
+import MenuBusProtocol
+import MenuBusSupport
+
+extension MenuBusServer {
+    // MARK: Apps
+
+    package func register(caller: String, appId: String, clientPath: ObjectPath, options: DBusValue) throws {
+        try ServiceValidation.appId(appId)
+        try ServiceValidation.optionCount(options, field: "options")
+        try checkRegistration(caller: caller, appId: appId)
+        if var app = apps[caller] {
+            guard app.appId == appId else {
+                throw BusError.invalidArgs("appId: this connection is already registered as '\(app.appId)'")
+            }
+            app.clientPath = clientPath
+            apps[caller] = app
+            return
+        }
+        registrationCounter += 1
+        apps[caller] = App(uniqueName: caller, appId: appId, clientPath: clientPath, sequence: registrationCounter)
+        Log.debug("\(caller) registered as \(appId)")
+    }
+
+    /// The next context revision, from one counter for the whole daemon: a
+    /// context removed and published again never goes back to a revision a
+    /// reader already saw.
+    package func nextRevision() -> UInt32 {
+        revisionCounter &+= 1
+        if revisionCounter == 0 { revisionCounter = 1 }
+        return revisionCounter
+    }
+
+    /// The caller's app, or `NotRegistered`.
+    package func registeredApp(_ caller: String) throws -> App {
+        guard let app = apps[caller] else {
+            throw BusError(.notRegistered, "call Register before publishing contexts")
+        }
+        return app
+    }
+
+    // MARK: Contexts
+
+    package func publishContext(caller: String, contextId: String, context: DBusValue, items: DBusValue) throws -> UInt32 {
+        var app = try registeredApp(caller)
+        try ServiceValidation.contextId(contextId)
+        // Counted and refused before anything is decoded or stored.
+        let infoBytes = MenuBusServer.cost(context), itemsBytes = MenuBusServer.cost(items)
+        let old = app.contexts[contextId]
+        try checkContextGrowth(caller: caller, contextId: contextId, adding: infoBytes + itemsBytes,
+                               releasing: (old?.infoBytes ?? 0) + (old?.itemsBytes ?? 0), field: "items")
+        let info = try Wire.decodeContext(context, field: "context")
+        let elements = try Wire.decodeElements(items, field: "items")
+        if var existing = app.contexts[contextId] {
+            existing.info = info
+            existing.items = elements
+            existing.revision = nextRevision()
+            existing.infoBytes = infoBytes
+            existing.itemsBytes = itemsBytes
+            app.contexts[contextId] = existing
+        } else {
+            guard app.contexts.count < Limits.maxContextsPerApp else {
+                throw BusError(.limitExceeded, "contextId: an app may publish at most \(Limits.maxContextsPerApp) contexts")
+            }
+            var created = PublishedContext(id: contextId, info: info, items: elements, revision: nextRevision())
+            created.infoBytes = infoBytes
+            created.itemsBytes = itemsBytes
+            app.contexts[contextId] = created
+        }
+        apps[caller] = app
+        contextChanged(owner: caller, contextId: contextId)
+        return app.contexts[contextId]?.revision ?? 0
+    }
+
+    package func updateItems(caller: String, contextId: String, items: DBusValue) throws -> UInt32 {
+        var context = try ownContext(caller, contextId)
+        let itemsBytes = MenuBusServer.cost(items)
+        try checkContextGrowth(caller: caller, contextId: contextId, adding: itemsBytes, releasing: context.itemsBytes, field: "items")
+        context.items = try Wire.decodeElements(items, field: "items")
+        context.itemsBytes = itemsBytes
+        context.revision = nextRevision()
+        apps[caller]?.contexts[contextId] = context
+        contextChanged(owner: caller, contextId: contextId)
+        return context.revision
+    }
+
+    package func updateSelection(caller: String, contextId: String, selection: DBusValue) throws {
+        var context = try ownContext(caller, contextId)
+        let selectionBytes = MenuBusServer.cost(selection)
+        try checkContextGrowth(caller: caller, contextId: contextId, adding: selectionBytes,
+                               releasing: context.selectionBytes, field: "selection")
+        context.selection = try Wire.decodeSelection(selection, field: "selection")
+        context.selectionBytes = selectionBytes
+        context.revision = nextRevision()
+        apps[caller]?.contexts[contextId] = context
+        contextChanged(owner: caller, contextId: contextId)
+    }
+
+    package func removeContext(caller: String, contextId: String) throws {
+        let removed = try ownContext(caller, contextId)
+        apps[caller]?.contexts[contextId] = nil
+        composedReplies.drop(owner: caller, contextId: contextId)
+        defer { releasedMemory(removed.heldBytes) }
+        for presentation in presentations.values where presentation.owner == caller && presentation.contextId == contextId {
+            closePresentation(presentation)
+        }
+    }
+
+    /// A context of the caller's own: only the owning connection changes it.
+    private func ownContext(_ caller: String, _ contextId: String) throws -> PublishedContext {
+        let app = try registeredApp(caller)
+        // Context ids are per connection: another app's context of the same
+        // id is out of reach, so it is simply not found here.
+        guard let context = app.contexts[contextId] else {
+            throw BusError(.noSuchContext, "contextId: this connection has no context '\(contextId)'")
+        }
+        return context
+    }
+
+    /// The unique name owning `contextId`: the caller for `""`, a unique name
+    /// as given, or the most recent live registration of an app id that has it.
+    package func resolveOwner(_ owner: String, caller: String, contextId: String) throws -> (String, PublishedContext) {
+        let unique: String
+        if owner.isEmpty {
+            unique = caller
+        } else if owner.hasPrefix(":") {
+            unique = owner
+        } else {
+            let candidates = preferredRegistrations(apps.values.filter { $0.appId == owner && $0.contexts[contextId] != nil })
+            guard let latest = candidates.max(by: { $0.sequence < $1.sequence }) else {
+                if apps.values.contains(where: { $0.appId == owner }) {
+                    throw BusError(.noSuchContext, "contextId: app '\(owner)' has no context '\(contextId)'")
+                }
+                throw BusError(.notRegistered, "owner: no app '\(owner)' is registered")
+            }
+            unique = latest.uniqueName
+        }
+        guard let app = apps[unique] else {
+            throw BusError(.notRegistered, owner.isEmpty ? "owner: the caller is not registered" : "owner: '\(owner)' is not registered")
+        }
+        try checkReach(caller: caller, owner: unique, contextId: contextId)
+        guard let context = app.contexts[contextId] else {
+            throw BusError(.noSuchContext, "contextId: '\(app.appId)' has no context '\(contextId)'")
+        }
+        return (unique, context)
+    }
+
+    // MARK: Composition
+
+    /// The menu by the rules, deferred elements still in it.
+    package func compose(_ kind: MenuKind, _ context: PublishedContext, appId: String, titles: SystemTitles) -> [MenuElement] {
+        switch kind {
+        case .edit:
+            EditMenu.compose(context: context.info, selection: context.selection,
+                             undo: undoSummary(appId: appId, context: context),
+                             providers: providerInfos, appItems: context.items, titles: titles)
+        case .context:
+            ContextMenu.compose(context: context.info, items: context.items, providers: providerInfos,
+                                selection: context.selection, titles: titles)
+        }
+    }
+
+    package func composedMenu(_ kind: MenuKind, caller: String, owner: String, contextId: String,
+                      options: DBusValue) throws -> (UInt32, [MenuElement], ComposedMenuReplies.Key) {
+        try ServiceValidation.optionCount(options, field: "options")
+        let locale = try PresentationOptions(wire: options).locale
+        let (unique, context) = try resolveOwner(owner, caller: caller, contextId: contextId)
+        // A one-off read: cached deferred content shows, others are left out
+        // (nothing is asked of the app for a menu nobody presents).
+        let composed = compose(kind, context, appId: apps[unique]?.appId ?? "",
+                               titles: Localization.shared.titles(for: locale))
+        var failed: Set<String> = []
+        for element in composed where element.kind == .deferred && !(element.cached && context.deferredCache[element.id] != nil) {
+            failed.insert(element.id)
+        }
+        let key = ComposedMenuReplies.Key(owner: unique, contextId: contextId, kind: kind, locale: locale ?? "")
+        return (context.revision, DeferredElements.resolve(composed, provided: context.deferredCache, failed: failed).elements, key)
+    }
+
+    package func lint(kind: String, items: DBusValue) throws -> DBusValue {
+        guard let menuKind = MenuKind(rawValue: kind) else {
+            throw BusError.invalidArgs("kind: '\(kind)' is not one of \(MenuKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let elements = try Wire.decodeElementsForLint(items, field: "items")
+        return Wire.encode(Lint.check(kind: menuKind, elements: elements))
+    }
+
+    /// Every context, or for a sandboxed caller only its own app's.
+    package func listContexts(caller: String) -> DBusValue {
+        var rows: [(String, String, String)] = []
+        for app in apps.values where mayReach(caller: caller, owner: app.uniqueName) {
+            for contextId in app.contexts.keys {
+                rows.append((app.uniqueName, app.appId, contextId))
+            }
+        }
+        rows.sort { ($0.1, $0.2, $0.0) < ($1.1, $1.2, $1.0) }
+        return .array("(sss)", rows.map { .structure([.string($0.0), .string($0.1), .string($0.2)]) })
+    }
+
+    // MARK: Peers
+
+    /// A connection left the bus: its contexts and presentations go at once.
+    package func peerLeft(_ uniqueName: String) {
+        identities[uniqueName] = nil
+        let held = heldBytes(by: uniqueName)
+        defer { releasedMemory(held) }
+        providerOwnerLeft(uniqueName)
+        exportsPeerLeft(uniqueName)
+        composedReplies.drop(owner: uniqueName)
+        for presentation in presentations.values
+        where presentation.owner == uniqueName || presentation.presenter == uniqueName {
+            closePresentation(presentation)
+        }
+        if let app = apps.removeValue(forKey: uniqueName) {
+            Log.debug("\(app.appId) (\(uniqueName)) left; dropped \(app.contexts.count) contexts")
+            if !apps.values.contains(where: { $0.appId == app.appId }) { closeOpenUndoGroups(appId: app.appId) }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import MenuBusModel
+import MenuBusUndo
+import MenuBusDBus
+import MenuBusProtocol
+
+/// `com.canonical.dbusmenu` on a presentation's path: what KDE Plasma,
+/// libdbusmenu (waybar, xfce4-panel, Cinnamon) and GNOME's AppIndicator
+/// extension read. Version 3: `EventGroup` and `AboutToShowGroup` exist.
+extension MenuBusServer {
+    package func dbusMenuInterface(_ number: UInt64) -> Interface {
+        var menu = Interface(MenuBusNames.dbusMenuInterface)
+        menu.method("GetLayout", in: [arg("parentId", Int32.self), arg("recursionDepth", Int32.self),
+                                      arg("propertyNames", [String].self)],
+                    out: [arg("revision", UInt32.self), arg("layout", signature: "(ia{sv}av)")]) { [unowned self] call in
+            let state = try self.exported(number)
+            let parent: Int32 = try call.argument(0)
+            let depth: Int32 = try call.argument(1)
+            let names: [String] = try call.argument(2)
+            let query = PresentationExports.LayoutQuery(parent: parent, depth: depth < 0 ? -1 : depth, names: names)
+            if let cached = state.layoutReplies[query] {
+                call.reply(with: cached)
+                return []
+            }
+            let layout = state.dbusMenuLayout()
+            guard let value = layout.layout(parent, depth: query.depth, names: Set(names)) else {
+                throw MenuBusServer.noItem(parent, field: "parentId")
+            }
+            let prepared = try PreparedReply([.uint32(state.revision), value])
+            state.cacheLayout(prepared, for: query)
+            call.reply(with: prepared)
+            return []
+        }
+        menu.method("GetGroupProperties", in: [arg("ids", [Int32].self), arg("propertyNames", [String].self)],
+                    out: [arg("properties", signature: "a(ia{sv})")]) { [unowned self] call in
+            let state = try self.exported(number)
+            let ids: [Int32] = try call.argument(0)
+            let names: [String] = try call.argument(1)
+            return [state.dbusMenuLayout().groupProperties(ids, names: Set(names))]
+        }
+        menu.method("GetProperty", in: [arg("id", Int32.self), arg("name", String.self)],
+                    out: [arg("value", DBusValue.self)]) { [unowned self] call in
+            let state = try self.exported(number)
+            let id: Int32 = try call.argument(0)
+            let name: String = try call.argument(1)
+            let layout = state.dbusMenuLayout()
+            guard layout.node(id) != nil else { throw MenuBusServer.noItem(id, field: "id") }
+            guard let value = layout.property(id, name) else {
+                throw BusError.invalidArgs("name: menu item \(id) has no property '\(name)'")
+            }
+            return [.variant(value)]
+        }
+        menu.method("Event", in: [arg("id", Int32.self), arg("eventId", String.self), arg("data", DBusValue.self),
+                                  arg("timestamp", UInt32.self)]) { [unowned self] call in
+            try self.dbusMenuEvent(number, caller: call.sender, id: call.argument(0), eventId: call.argument(1),
+                                   timestamp: call.argument(3))
+            return []
+        }
+        menu.method("EventGroup", in: [arg("events", signature: "a(isvu)")],
+                    out: [arg("idErrors", [Int32].self)]) { [unowned self] call in
+            guard case .array(_, let events) = call.arguments[0] else { return [.array("i", [])] }
+            guard events.count <= PresentationExports.maxEventsPerGroup else {
+                throw BusError.limitExceeded("events: at most \(PresentationExports.maxEventsPerGroup) events in one EventGroup")
+            }
+            var idErrors: [DBusValue] = []
+            var firstError: BusError?
+            var delivered = 0
+            for event in events {
+                guard case .structure(let fields) = event, fields.count == 4,
+                      case .int32(let id) = fields[0], case .string(let eventId) = fields[1],
+                      case .uint32(let timestamp) = fields[3] else { continue }
+                do {
+                    try self.dbusMenuEvent(number, caller: call.sender, id: id, eventId: eventId, timestamp: timestamp)
+                    delivered += 1
+                } catch let error as BusError {
+                    idErrors.append(.int32(id))
+                    if firstError == nil { firstError = error }
+                }
+            }
+            // As libdbusmenu: an error only when no event could be delivered.
+            if delivered == 0, let firstError { throw firstError }
+            return [.array("i", idErrors)]
+        }
+        // While deferred elements of the menu load, the answer waits for
+        // them and is true (MenuBusServer+AboutToShow.swift).
+        menu.method("AboutToShow", in: [arg("id", Int32.self)], out: [arg("needUpdate", Bool.self)]) { [unowned self] call in
+            let state = try self.exported(number)
+            let id: Int32 = try call.argument(0)
+            guard state.dbusMenuLayout().node(id) != nil else { throw MenuBusServer.noItem(id, field: "id") }
+            let pending = self.loadingDeferred(under: id, state, self.presentations[number])
+            return self.answerAboutToShow(call, state: state, pending: pending, group: nil, immediate: [.boolean(false)])
+        }
+        menu.method("AboutToShowGroup", in: [arg("ids", [Int32].self)],
+                    out: [arg("updatesNeeded", [Int32].self), arg("idErrors", [Int32].self)]) { [unowned self] call in
+            let state = try self.exported(number)
+            let ids: [Int32] = try call.argument(0)
+            let layout = state.dbusMenuLayout()
+            var pending: Set<String> = [], updates: [Int32] = [], errors: [Int32] = []
+            for id in ids {
+                guard layout.node(id) != nil else {
+                    errors.append(id)
+                    continue
+                }
+                let loading = self.loadingDeferred(under: id, state, self.presentations[number])
+                if !loading.isEmpty {
+                    updates.append(id)
+                    pending.formUnion(loading)
+                }
+            }
+            return self.answerAboutToShow(call, state: state, pending: pending, group: (updates, errors),
+                                          immediate: [.array("i", []), .array("i", errors.map(DBusValue.int32))])
+        }
+        menu.signal("ItemsPropertiesUpdated", [arg("updatedProps", signature: "a(ia{sv})"),
+                                               arg("removedProps", signature: "a(ias)")])
+        menu.signal("LayoutUpdated", [arg("revision", UInt32.self), arg("parent", Int32.self)])
+        menu.signal("ItemActivationRequested", [arg("id", Int32.self), arg("timestamp", UInt32.self)])
+        menu.property("Version", UInt32.self) { 3 }
+        menu.property("TextDirection", String.self) { [unowned self] in self.textDirection(number) }
+        menu.property("Status", String.self) { "normal" }
+        menu.property("IconThemePath", [String].self) { [] }
+        return menu
+    }
+
+    /// One dbusmenu event: `clicked` on an item chooses it as `Activate`
+    /// does; `closed` on the root ends the presentation as `Dismiss` does
+    /// (`consumerClosed`), `opened` calls that off; `hovered` needs nothing.
+    /// The event's data may be of any type and is not used.
+    private func dbusMenuEvent(_ number: UInt64, caller: String, id: Int32, eventId: String, timestamp: UInt32) throws {
+        let state = try exported(number)
+        if state.isClosing, eventId == "clicked" {
+            throw BusError(name: BusError.Standard.unknownObject, message: "the menu was closed")
+        }
+        guard let node = state.dbusMenuLayout().node(id) else { throw MenuBusServer.noItem(id, field: "id") }
+        switch eventId {
+        case "clicked":
+            guard node.isAction, let itemId = node.elementId else { return }
+            try activate(livePresentation(number), caller: caller, itemId: itemId,
+                         platformData: MenuBusServer.exportPlatformData([("timestamp", .uint32(timestamp))]))
+        case "opened":
+            consumerOpened(number)
+        case "closed" where id == DBusMenuLayout.rootId:
+            consumerClosed(number)
+        default:
+            break
+        }
+    }
+
+    package static func noItem(_ id: Int32, field: String) -> BusError {
+        BusError.invalidArgs("\(field): this menu has no item with id \(id)")
+    }
+}

@@ -1,0 +1,89 @@
+import MenuBusProviders
+import MenuBusModel
+import MenuBusUndo
+import MenuBusDBus
+import MenuBusProtocol
+import MenuBusSupport
+
+/// Declared providers (key files) beside registered ones, the user's
+/// policy over both, and starting a declared provider when it is chosen.
+extension MenuBusServer {
+    /// Reads the declarations and the policy and watches their folders.
+    package func startProviderCatalog() {
+        providerCatalog.reload()
+        guard let watcher = DirectoryWatcher(directories: providerCatalog.watchedDirectories) else {
+            Log.warning("inotify is unavailable; provider files are read only at start")
+            return
+        }
+        catalogWatcher = watcher
+        loop.watch(fd: watcher.fd) { [unowned self] in
+            guard watcher.drain(), !self.catalogReloadScheduled else { return }
+            // A burst of events (an editor's save, a package's files) is one reload.
+            self.catalogReloadScheduled = true
+            self.loop.addTimer(after: 0.05) { [weak self] in
+                guard let self else { return }
+                self.catalogReloadScheduled = false
+                watcher.arm()
+                if self.providerCatalog.reload() { self.providersChanged() }
+            }
+        }
+    }
+
+    /// What menus may offer: registered providers in registration order,
+    /// then declared ones no running provider has replaced, with the user's
+    /// policy applied (disabled ones gone, preferred ones first).
+    package func offeredProviders(registered: [ProviderInfo]) -> [ProviderInfo] {
+        let ids = Set(registered.map(\.id))
+        let declared = providerCatalog.declarations.map(\.info).filter { !ids.contains($0.id) }
+        return providerCatalog.policy.apply(to: registered + declared)
+    }
+
+    /// The provider to call for `id`: the registered one, else the
+    /// declaration, addressed to its well-known name so the bus starts it.
+    /// nil when there is none or the user switched it off.
+    package func provider(id: String) -> RegisteredProvider? {
+        guard !providerCatalog.policy.disabled.contains(id) else { return nil }
+        if let registered = providers[id] { return registered }
+        guard let declaration = providerCatalog.declarations.first(where: { $0.info.id == id }) else { return nil }
+        return RegisteredProvider(info: declaration.info, owner: declaration.busName, path: declaration.objectPath,
+                                  sequence: 0)
+    }
+
+    /// A declared provider may first have to be started: its first `Process`
+    /// waits for activation too, up to `providerStartTimeout`.
+    package func processTimeout(for provider: RegisteredProvider) -> Double {
+        provider.owner.hasPrefix(":") ? ServiceLimits.providerCallTimeout : configuration.providerStartTimeout
+    }
+
+    /// `ListProviders`: (id, properties) for every registered and declared
+    /// provider, enabled or not; properties as `RegisterProvider`'s plus
+    /// `running` b, `declared` b, `enabled` b, `bus-name` s, `file` s.
+    package func listProviders() -> DBusValue {
+        let registered = providers.values.sorted { $0.sequence < $1.sequence }
+        var rows: [DBusValue] = []
+        func row(_ info: ProviderInfo, running: Bool, busName: String, file: String?) {
+            var entries: [DBusValue] = []
+            if case .array(_, let existing) = info.wireValue { entries = existing }
+            entries.append(WireValue.entry("running", .boolean(running)))
+            entries.append(WireValue.entry("declared", .boolean(file != nil)))
+            entries.append(WireValue.entry("enabled", .boolean(!providerCatalog.policy.disabled.contains(info.id))))
+            entries.append(WireValue.entry("bus-name", .string(busName)))
+            if let file { entries.append(WireValue.entry("file", .string(file))) }
+            rows.append(.structure([.string(info.id), .array("{sv}", entries)]))
+        }
+        for provider in registered {
+            let file = providerCatalog.declarations.first { $0.info.id == provider.info.id }?.file
+            row(provider.info, running: true, busName: provider.owner, file: file)
+        }
+        for declaration in providerCatalog.declarations where providers[declaration.info.id] == nil {
+            row(declaration.info, running: false, busName: declaration.busName, file: declaration.file)
+        }
+        return .array("(sa{sv})", rows)
+    }
+
+    package func declareProviderCatalog(in manager: inout Interface) {
+        manager.method("ListProviders", out: [arg("providers", signature: "a(sa{sv})")]) { [unowned self] _ in
+            [self.listProviders()]
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import MenuBusModel
+import MenuBusUndo
+import MenuBusDBus
+import MenuBusProtocol
+
+/// Presented menus also served in the desktop's menu protocols
+/// (`com.canonical.dbusmenu`, `org.gtk.Menus`, `org.gtk.Actions`) at the
+/// presentation's path. The mappings are in `Export/`; this file keeps them
+/// in step with the presentation and signals what changed.
+///
+/// Every handler first brings the exports to the presentation's current
+/// revision (`exported`), signalling the difference to consumers that saw
+/// the older one before it answers, so a consumer never sees a reply older
+/// than a signal, nor a signal that does not apply to what it holds.
+///
+/// A presentation that closes first empties itself in every protocol
+/// (`exportsClosing`), then its object goes `closingGrace` later.
+extension MenuBusServer {
+
+    /// Seconds a closed presentation keeps serving its empty menu, so
+    /// consumers that hold it can read it empty before the object goes.
+    package static let closingGrace = 1.0
+    /// Seconds after a consumer closed its menu (dbusmenu `closed` on the
+    /// root, `End` of the last `org.gtk.Menus` subscription) before the
+    /// presentation ends, unless it opened again: consumers close their
+    /// popup before they send the click that closed it.
+    package static let consumerCloseDelay = 0.5
+
+    /// Extra interfaces served at a presentation's path besides `org.menubus.MenuBus1.Menu`.
+    package func exportInterfaces(_ number: UInt64) -> [Interface] {
+        exports[number] = PresentationExports()
+        return [dbusMenuInterface(number), gtkMenusInterface(number), gtkActionsInterface(number)]
+    }
+
+    /// The presentation's layout changed (a new revision): signal it in every protocol.
+    package func exportsLayoutChanged(_ presentation: Presentation) {
+        guard let state = exports[presentation.number] else { return }
+        syncExports(presentation, state)
+    }
+
+    /// The presentation closed: every protocol a consumer used is told the
+    /// menu is now empty (dbusmenu: an empty root and `LayoutUpdated`;
+    /// GMenu: every item of every subscribed menu removed, then every
+    /// action), and the object goes after `closingGrace`, at once when no
+    /// consumer read it through these protocols.
+    package func exportsClosing(_ presentation: Presentation) {
+        let number = presentation.number, path = presentation.path
+        guard let state = exports[number] else { return connection.unexport(path) }
+        guard !state.isClosing else { return }
+        releaseAboutToShow(state, nil)
+        let dbusMenu = state.dbusMenu, gtk = state.gtk
+        state.close()
+        guard dbusMenu != nil || gtk != nil else {
+            exportsGone(number, path)
+            return
+        }
+        signalChanges(path, state, dbusMenu: dbusMenu, gtk: gtk, emptying: true)
+        loop.addTimer(after: MenuBusServer.closingGrace) { [weak self, weak state] in
+            guard let self, let state, self.exports[number] === state else { return }
+            self.exportsGone(number, path)
+        }
+    }
+
+    private func exportsGone(_ number: UInt64, _ path: ObjectPath) {
+        exports[number] = nil
+        connection.unexport(path)
+    }
+
+    /// A connection left the bus; drop its subscriptions.
+    package func exportsPeerLeft(_ uniqueName: String) {
+        for (number, state) in exports {
+            let held = !state.hasNoSubscribers
+            state.dropSubscriber(uniqueName)
+            if held, state.hasNoSubscribers { consumerClosed(number) }
+        }
+    }
+
+    /// A consumer closed its menu: the presentation ends as `Dismiss`
+    /// ends it, `consumerCloseDelay` later, unless a consumer opened it
+    /// again (a dbusmenu `opened`, a new `org.gtk.Menus` subscription).
+    package func consumerClosed(_ number: UInt64) {
+        guard let state = exports[number], !state.isClosing else { return }
+        state.endRequests += 1
+        let request = state.endRequests
+        loop.addTimer(after: MenuBusServer.consumerCloseDelay) { [weak self, weak state] in
+            guard let self, let state, state.endRequests == request,
+                  let presentation = self.presentations[number] else { return }
+            self.closePresentation(presentation)
+        }
+    }
+
+    /// A consumer opened the menu (again): a pending end is called off.
+    package func consumerOpened(_ number: UInt64) {
+        exports[number]?.endRequests += 1
+    }
+
+    /// The exports of presentation `number` at its current revision
+    /// (recomposed when stale), or its empty exports while it closes.
+    package func exported(_ number: UInt64) throws -> PresentationExports {
+        guard let state = exports[number] else {
+            throw BusError(name: BusError.Standard.unknownObject, message: "the menu was closed")
+        }
+        if !state.isClosing {
+            let presentation = try livePresentation(number)
+            bringUpToDate(presentation)
+            syncExports(presentation, state)
+        }
+        return state
+    }
+
+    /// Maps the new revision for every protocol a consumer has used and
+    /// signals the difference.
+    private func syncExports(_ presentation: Presentation, _ state: PresentationExports) {
+        guard !state.isClosing, state.revision != presentation.revision else { return }
+        let dbusMenu = state.dbusMenu, gtk = state.gtk
+        state.startRevision(presentation.revision, elements: presentation.elements, title: presentation.title)
+        // Answers first: a consumer refreshes on the answer and then skips
+        // the LayoutUpdated that follows (KDE's importer does).
+        releaseAboutToShow(state, presentation)
+        signalChanges(presentation.path, state, dbusMenu: dbusMenu, gtk: gtk, emptying: false)
+    }
+
+    /// Signals the change from the mappings consumers saw (`dbusMenu`,
+    /// `gtk`; nil for a protocol nobody read) to the state's current one:
+    /// `ItemsPropertiesUpdated` and `LayoutUpdated` (broadcast), then
+    /// `org.gtk.Actions.Changed` adding actions, `org.gtk.Menus.Changed` (to
+    /// each subscriber, for its groups only), `org.gtk.Actions.Changed`
+    /// removing actions. `emptying` removes every item of every subscribed
+    /// menu, not only the root's.
+    private func signalChanges(_ path: ObjectPath, _ state: PresentationExports,
+                               dbusMenu: DBusMenuLayout?, gtk: GtkMenusExport?, emptying: Bool) {
+        if let old = dbusMenu {
+            let changes = DBusMenuChanges(from: old, to: state.dbusMenuLayout())
+            if changes.propertiesChanged {
+                connection.emit(path, MenuBusNames.dbusMenuInterface, "ItemsPropertiesUpdated", changes.itemsPropertiesUpdated)
+            }
+            for parent in changes.layoutParents {
+                connection.emit(path, MenuBusNames.dbusMenuInterface, "LayoutUpdated",
+                                [.uint32(state.revision), .int32(parent)])
+            }
+        }
+        if let old = gtk {
+            let new = state.gtkExport()
+            let actionChanges = new.actions.changes(from: old.actions)
+            // Actions first, so an item never names an action its consumer
+            // does not know yet; removals last, once no item names them.
+            if let arguments = actionChanges.before {
+                connection.emit(path, MenuBusNames.gtkActionsInterface, "Changed", arguments)
+            }
+            for (subscriber, groups) in state.groupsBySubscriber.sorted(by: { $0.key < $1.key }) {
+                let rows = emptying ? old.emptyingRows(in: groups) : new.changes(from: old, in: groups)
+                guard !rows.isEmpty else { continue }
+                connection.emit(path, MenuBusNames.gtkMenusInterface, "Changed", [.array("(uuuuaa{sv})", rows)],
+                                destination: subscriber)
+            }
+            if let arguments = actionChanges.after {
+                connection.emit(path, MenuBusNames.gtkActionsInterface, "Changed", arguments)
+            }
+        }
+    }
+
+    /// `platformData` for an activation that came through another protocol.
+    package static func exportPlatformData(_ entries: [(String, DBusValue)]) -> DBusValue {
+        .array("{sv}", entries.map { .dictEntry(.string($0.0), .variant($0.1)) })
+    }
+}

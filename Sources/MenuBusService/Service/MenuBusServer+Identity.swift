@@ -1,0 +1,91 @@
+import MenuBusModel
+import MenuBusUndo
+import MenuBusDBus
+import MenuBusProtocol
+import MenuBusSupport
+
+/// The trust model: any connection of the session may publish its own
+/// contexts, read and present the menus of unsandboxed apps, and register
+/// providers; only the presenter or the owning connection may choose from
+/// a presented menu; selected text goes to a provider only for a choice of
+/// the owner or of an unsandboxed presenter. A sandboxed app is known by the
+/// id its sandbox gives it, may register only that id, and reaches only its
+/// own contexts.
+extension MenuBusServer {
+    /// Who `uniqueName` is; asked of the bus once per connection.
+    package func identity(of uniqueName: String) -> PeerIdentity {
+        if let known = identities[uniqueName] { return known }
+        let identity: PeerIdentity
+        do {
+            identity = PeerIdentity.of(try connection.credentials(of: uniqueName))
+        } catch let error as BusError {
+            identity = .unidentified(reason: "the bus has no credentials for it: \(error.name)")
+        } catch {
+            identity = .unidentified(reason: "the bus has no credentials for it")
+        }
+        if !identity.isHost { Log.info("\(uniqueName) is \(identity.description)") }
+        identities[uniqueName] = identity
+        return identity
+    }
+
+    /// A sandboxed caller may register only its sandbox's id; an id a live
+    /// sandboxed app holds is not anyone else's to take.
+    package func checkRegistration(caller: String, appId: String) throws {
+        switch identity(of: caller) {
+        case .sandboxed(let own, let sandbox):
+            guard appId == own else {
+                throw BusError(.accessDenied, "appId: this connection runs in a \(sandbox) sandbox as '\(own)' and may register only that id")
+            }
+        case .unidentified(let reason):
+            throw BusError(.accessDenied, "appId: cannot tell which app this connection is: \(reason)")
+        case .host:
+            if let holder = apps.values.first(where: { $0.appId == appId && identity(of: $0.uniqueName).sandboxAppId == appId }) {
+                throw BusError(.accessDenied, "appId: '\(appId)' is held by a sandboxed app (\(holder.uniqueName))")
+            }
+        }
+    }
+
+    /// Whether `caller` may read, present or choose from `owner`'s contexts:
+    /// always for an unsandboxed caller; a sandboxed one only its own app's.
+    package func mayReach(caller: String, owner: String) -> Bool {
+        if caller == owner { return true }
+        switch identity(of: caller) {
+        case .host: return true
+        case .sandboxed(let own, _): return identity(of: owner).sandboxAppId == own
+        case .unidentified: return false
+        }
+    }
+
+    package func checkReach(caller: String, owner: String, contextId: String) throws {
+        guard mayReach(caller: caller, owner: owner) else {
+            throw BusError(.accessDenied, "owner: a sandboxed app may reach only its own contexts, not '\(contextId)' of \(apps[owner]?.appId ?? owner)")
+        }
+    }
+
+    /// Only the presenter or the owner chooses; text goes to a provider only
+    /// for the owner's app or an unsandboxed presenter.
+    package func checkChooser(_ presentation: Presentation, caller: String, sendsSelectedText: Bool) throws {
+        guard caller == presentation.presenter || caller == presentation.owner else {
+            throw BusError(.accessDenied, "only the connection that presented this menu, or the app that owns it, may choose from it")
+        }
+        if sendsSelectedText, !maySeeSelection(caller, owner: presentation.owner) {
+            throw BusError(.accessDenied, "itemId: a sandboxed presenter may not send another app's selected text to a provider")
+        }
+    }
+
+    /// Whether `uniqueName` may have `owner`'s selected text sent to a
+    /// provider, or a provider's answer about it: the owner, an unsandboxed
+    /// connection, or one in the owner's own sandbox.
+    package func maySeeSelection(_ uniqueName: String, owner: String) -> Bool {
+        if uniqueName == owner { return true }
+        let identity = identity(of: uniqueName)
+        return identity.isHost || (identity.sandboxAppId != nil && identity == self.identity(of: owner))
+    }
+
+    /// Among live registrations of an app id, a sandboxed one is the genuine
+    /// app: an unsandboxed connection that claims its id is not preferred.
+    package func preferredRegistrations(_ candidates: [App]) -> [App] {
+        let sandboxed = candidates.filter { identity(of: $0.uniqueName).sandboxAppId == $0.appId }
+        return sandboxed.isEmpty ? candidates : sandboxed
+    }
+}

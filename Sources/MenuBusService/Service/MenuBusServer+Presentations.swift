@@ -1,0 +1,388 @@
+import MenuBusModel
+import MenuBusUndo
+import MenuBusDBus
+import MenuBusProtocol
+import MenuBusSupport
+
+extension MenuBusServer {
+    /// Signals of one menu are at most this often (ns); the first of a
+    /// burst goes at once, the last state always goes.
+    package static let signalInterval: UInt64 = 16_000_000
+
+    package func present(caller: String, owner: String, contextId: String, kind: String, options: DBusValue) throws -> ObjectPath {
+        guard let menuKind = MenuKind(rawValue: kind) else {
+            throw BusError.invalidArgs("kind: '\(kind)' is not 'context' or 'edit'")
+        }
+        try ServiceValidation.optionCount(options, field: "options")
+        let presentOptions = try PresentationOptions(wire: options)
+        let textDirection = try TextDirection.from(options: options)
+        let (ownerName, context) = try resolveOwner(owner, caller: caller, contextId: contextId)
+        guard context.info.enabled else {
+            throw BusError(.nothingToShow, "contextId: '\(contextId)' has enabled false; it offers no menu now")
+        }
+        let held = presentations.values.filter { $0.presenter == caller }.count
+        guard held < ServiceLimits.maxPresentationsPerPresenter else {
+            throw BusError(.limitExceeded, "a presenter may hold at most \(ServiceLimits.maxPresentationsPerPresenter) live menus; dismiss some first")
+        }
+        let cost = presentationCost(of: context)
+        try checkBudget(adding: cost, for: caller, field: "contextId")
+        nextPresentationNumber += 1
+        let presentation = Presentation(number: nextPresentationNumber, kind: menuKind, owner: ownerName,
+                                        contextId: contextId, presenter: caller, options: presentOptions,
+                                        titles: Localization.shared.titles(for: presentOptions.locale))
+        // The presenter's word, else the direction of the menu's language.
+        presentation.textDirection = textDirection ?? (presentation.titles.rightToLeft ? .rtl : .ltr)
+        presentations[presentation.number] = presentation
+        presentationBytes[presentation.number] = cost
+        // Compose now, so deferred elements are asked for before the reply goes.
+        refresh(presentation)
+        // An empty menu is not presented (UIKit shows none when there is
+        // nothing in it); a waiting deferred element shows "Loading…", so
+        // nothing was asked of the owner for a menu refused here.
+        guard presentation.hasSomethingToShow else {
+            presentations[presentation.number] = nil
+            presentationBytes[presentation.number] = nil
+            throw BusError(.nothingToShow, "contextId: the \(menuKind.rawValue) menu of '\(contextId)' has nothing to show now")
+        }
+        presentation.shownTitle = context.info.title ?? ""
+        presentation.shownSelectionRect = context.selection.rect
+        connection.export(presentation.path, [menuInterface(presentation.number)] + exportInterfaces(presentation.number))
+        presentation.lastSignalRevision = presentation.revision
+        notifyPresented(presentation)
+        return presentation.path
+    }
+
+    /// Tells the owner its menu was presented (`MenuPresented`, as
+    /// `QMenu::aboutToShow` or `menuWillOpen`), after the presenter's reply,
+    /// without a reply asked for or waited on.
+    private func notifyPresented(_ presentation: Presentation) {
+        loop.addTimer(after: 0) { [weak self] in
+            guard let self, self.presentations[presentation.number] === presentation,
+                  let app = self.apps[presentation.owner] else { return }
+            self.connection.notify(destination: app.uniqueName, path: app.clientPath,
+                                   interface: MenuBusNames.clientInterface, member: "MenuPresented",
+                                   arguments: [.string(presentation.contextId), .string(presentation.kind.rawValue),
+                                               .objectPath(presentation.path)])
+        }
+    }
+
+    /// `TextDirection` of the exports: the presenter's `text-direction`,
+    /// else `rtl` where the menu's language is written right to left.
+    package func textDirection(_ number: UInt64) -> String {
+        (presentations[number]?.textDirection ?? TextDirection.presentationDefault()).rawValue
+    }
+
+    /// The `org.menubus.MenuBus1.Menu` interface of presentation `number`.
+    package func menuInterface(_ number: UInt64) -> Interface {
+        var menu = Interface(MenuBusNames.menuInterface)
+        menu.method("GetLayout", out: [arg("revision", UInt32.self), arg("items", signature: "a(ssa{sv})")]) { [unowned self] call in
+            let presentation = try self.livePresentation(number)
+            self.bringUpToDate(presentation)
+            call.reply(with: try presentation.layoutReply())
+            return []
+        }
+        menu.method("Activate", in: [arg("itemId", String.self), arg("platformData", [String: DBusValue].self)]) {
+            [unowned self] call in
+            try self.activate(self.livePresentation(number), caller: call.sender,
+                              itemId: call.argument(0), platformData: call.arguments[1])
+            return []
+        }
+        menu.method("Dismiss") { [unowned self] call in
+            let presentation = try self.livePresentation(number)
+            try self.checkChooser(presentation, caller: call.sender, sendsSelectedText: false)
+            self.closePresentation(presentation)
+            return []
+        }
+        menu.signal("LayoutChanged", [arg("revision", UInt32.self), arg("items", signature: "a(ssa{sv})")])
+        menu.signal("Closed")
+        menu.signal("ProviderResult", [arg("providerId", String.self), arg("text", String.self),
+                                       arg("info", signature: "a{sv}")])
+        // What a presenter titles and places the menu with.
+        menu.property("Title", String.self) { [unowned self] in self.presentations[number]?.shownTitle ?? "" }
+        menu.property("SelectionRect", signature: "(iiii)") { [unowned self] in
+            WireValue.rectValue(self.presentations[number]?.shownSelectionRect ?? Rect(x: 0, y: 0))
+        }
+        menu.property("Anchor", signature: "(iiii)", emitsValue: false) { [unowned self] in
+            WireValue.rectValue(self.presentations[number]?.options.anchor ?? Rect(x: 0, y: 0))
+        }
+        menu.property("Kind", String.self, emitsValue: false) { [unowned self] in
+            self.presentations[number]?.kind.rawValue ?? ""
+        }
+        return menu
+    }
+
+    package func livePresentation(_ number: UInt64) throws -> Presentation {
+        guard let presentation = presentations[number] else {
+            throw BusError(name: BusError.Standard.unknownObject, message: "the menu was closed")
+        }
+        return presentation
+    }
+
+    // MARK: Composing and signalling
+
+    /// Recomposes a stale presentation before a caller reads it; a change
+    /// still goes out as its (coalesced) signal.
+    package func bringUpToDate(_ presentation: Presentation) {
+        if presentation.isStale, refresh(presentation) { scheduleSignal(presentation) }
+    }
+
+    /// Composes the presentation from the current context and providers,
+    /// resolves deferred elements and asks for the missing ones. Returns
+    /// true when the layout changed.
+    @discardableResult
+    package func refresh(_ presentation: Presentation) -> Bool {
+        guard let app = apps[presentation.owner], let context = app.contexts[presentation.contextId] else { return false }
+        let composed = compose(presentation.kind, context, appId: app.appId, titles: presentation.titles)
+        var available = presentation.provided
+        for element in composed where element.kind == .deferred && element.cached && available[element.id] == nil {
+            if let cached = context.deferredCache[element.id] { available[element.id] = cached }
+        }
+        presentationBytes[presentation.number] = presentationCost(of: context, provided: presentation.providedBytes)
+        let resolution = DeferredElements.resolve(composed, provided: available, failed: presentation.failed,
+                                                  loadingTitle: presentation.titles.loading)
+        presentation.waiting = Set(resolution.waiting.lazy.map(\.id))
+        for element in resolution.waiting where !presentation.asked.contains(element.id) {
+            askForDeferred(element, in: presentation)
+        }
+        updateShownProperties(presentation, context)
+        return presentation.update(resolution.elements, title: context.info.title)
+    }
+
+    /// `Title` and `SelectionRect` follow the context; a change is signalled
+    /// once the object is exported.
+    private func updateShownProperties(_ presentation: Presentation, _ context: PublishedContext) {
+        var changed: [String] = []
+        let title = context.info.title ?? ""
+        if title != presentation.shownTitle {
+            presentation.shownTitle = title
+            changed.append("Title")
+        }
+        if context.selection.rect != presentation.shownSelectionRect {
+            presentation.shownSelectionRect = context.selection.rect
+            changed.append("SelectionRect")
+        }
+        if !changed.isEmpty && presentation.lastSignalRevision != 0 {
+            connection.propertiesChanged(presentation.path, MenuBusNames.menuInterface, changed)
+        }
+    }
+
+    /// Marks every live menu of the context stale and schedules its signal.
+    package func contextChanged(owner: String, contextId: String) {
+        for presentation in presentations.values where presentation.owner == owner && presentation.contextId == contextId {
+            presentation.isStale = true
+            scheduleSignal(presentation)
+        }
+    }
+
+    /// Every live menu may show providers: all of them recompose.
+    package func providersChanged() {
+        for presentation in presentations.values {
+            presentation.isStale = true
+            scheduleSignal(presentation)
+        }
+    }
+
+    /// Coalesces signals: flush at once when the last one is older than
+    /// `signalInterval`, else once at the end of the interval.
+    package func scheduleSignal(_ presentation: Presentation) {
+        presentation.signalPending = true
+        guard !presentation.flushScheduled else { return }
+        let elapsed = MessageLoop.now() &- presentation.lastSignal
+        if elapsed >= MenuBusServer.signalInterval {
+            flushSignal(presentation)
+            return
+        }
+        presentation.flushScheduled = true
+        let wait = Double(MenuBusServer.signalInterval - elapsed) / 1_000_000_000
+        loop.addTimer(after: wait) { [weak self, weak presentation] in
+            guard let self, let presentation, self.presentations[presentation.number] === presentation else { return }
+            presentation.flushScheduled = false
+            self.flushSignal(presentation)
+        }
+    }
+
+    private func flushSignal(_ presentation: Presentation) {
+        guard presentation.signalPending else { return }
+        presentation.signalPending = false
+        if presentation.isStale { refresh(presentation) }
+        guard presentation.lastSignalRevision != presentation.revision else { return }
+        presentation.lastSignal = MessageLoop.now()
+        presentation.lastSignalRevision = presentation.revision
+        connection.emit(presentation.path, MenuBusNames.menuInterface, "LayoutChanged",
+                        [.uint32(presentation.revision), Wire.encode(presentation.elements)])
+        exportsLayoutChanged(presentation)
+    }
+
+    // MARK: Deferred elements
+
+    /// Asks the owner for a deferred element, without waiting; the answer
+    /// (or its absence) recomposes the menu.
+    private func askForDeferred(_ element: MenuElement, in presentation: Presentation) {
+        presentation.asked.insert(element.id)
+        guard let app = apps[presentation.owner] else { return }
+        let number = presentation.number, contextId = presentation.contextId, elementId = element.id
+        let cached = element.cached
+        deferredCallsStarted += 1
+        connection.call(destination: app.uniqueName, path: app.clientPath, interface: MenuBusNames.clientInterface,
+                        member: "ProvideElements", arguments: [.string(contextId), .string(elementId)],
+                        timeout: configuration.deferredTimeout) { [weak self] result in
+            guard let self else { return }
+            var content: [MenuElement]?
+            var contentBytes = 0
+            switch result {
+            case .success(let values):
+                do {
+                    guard values.count == 1 else { throw BusError.invalidArgs("ProvideElements returned \(values.count) values") }
+                    // Counted before it is decoded: the presenter holds it in
+                    // this menu, the owner in its cache.
+                    contentBytes = MenuBusServer.cost(values[0])
+                    if let presentation = self.presentations[number] {
+                        try self.checkBudget(adding: contentBytes * Budgets.presentationFactor, for: presentation.presenter,
+                                             field: "elements")
+                    }
+                    let elements = try Wire.decodeElements(values[0], field: "elements")
+                    // Content is filled once: a deferred element inside it would never be asked for.
+                    guard !elements.contains(where: { $0.kind == .deferred }) else {
+                        throw BusError.invalidArgs("elements: provided content may not hold deferred elements")
+                    }
+                    content = elements
+                } catch {
+                    Log.rateLimitedWarning("deferred:\(app.appId)", "\(app.appId) provided bad elements for '\(elementId)': \(error)")
+                }
+            case .failure(let error):
+                Log.rateLimitedWarning("deferred:\(app.appId)", "\(app.appId) did not provide '\(elementId)': \(error.name)")
+            }
+            // Cache only while the context still has that cached deferred
+            // element: an answer that outlived it must not come back later.
+            if let content, cached, let live = self.apps[app.uniqueName]?.contexts[contextId],
+               live.items.contains(where: { $0.id == elementId && $0.kind == .deferred && $0.cached }) {
+                do {
+                    try self.checkContextGrowth(caller: app.uniqueName, contextId: contextId, adding: contentBytes,
+                                                releasing: live.cacheBytes[elementId] ?? 0, field: "elements")
+                    self.apps[app.uniqueName]?.contexts[contextId]?.deferredCache[elementId] = content
+                    self.apps[app.uniqueName]?.contexts[contextId]?.cacheBytes[elementId] = contentBytes
+                } catch {
+                    Log.rateLimitedWarning("deferred:\(app.appId)", "\(app.appId): '\(elementId)' not cached: \(error)")
+                }
+            }
+            guard let presentation = self.presentations[number] else { return }
+            if let content {
+                presentation.provided[elementId] = content
+                presentation.providedBytes += contentBytes
+            } else {
+                presentation.failed.insert(elementId)
+            }
+            presentation.isStale = true
+            self.scheduleSignal(presentation)
+        }
+    }
+
+    // MARK: Activation
+
+    /// Accepts the choice, replies, then delivers it. Every protocol's
+    /// activation comes through here, so every protocol has the same rule:
+    /// only the presenter or the owner chooses (MenuBusServer+Identity.swift).
+    package func activate(_ presentation: Presentation, caller: String, itemId: String, platformData: DBusValue) throws {
+        try checkChooser(presentation, caller: caller, sendsSelectedText: false)
+        guard !presentation.isChosen else {
+            throw BusError(name: BusError.Standard.unknownObject, message: "the menu was closed by an earlier choice")
+        }
+        try ServiceValidation.optionCount(platformData, field: "platformData")
+        bringUpToDate(presentation)
+        guard let element = presentation.element(itemId) else {
+            throw BusError(.noSuchItem, "itemId: this menu has no item '\(itemId)'")
+        }
+        guard element.kind == .action else {
+            throw BusError.invalidArgs("itemId: '\(itemId)' is a \(element.kind.rawValue), not an item that can be chosen")
+        }
+        guard !element.attributes.contains(.disabled), !element.attributes.contains(.hidden) else {
+            throw BusError.invalidArgs("itemId: '\(itemId)' is disabled")
+        }
+        let owner = presentation.owner, contextId = presentation.contextId
+        try checkChooser(presentation, caller: caller, sendsSelectedText: sendsSelectedText(element, owner: owner, contextId: contextId))
+        let keepsOpen = element.attributes.contains(.keepsMenuPresented)
+        // The choice closes the menu now, so a second click (an EventGroup of
+        // several, a double click) is refused rather than delivered twice.
+        if !keepsOpen { presentation.isChosen = true }
+        let answer = ProviderAnswer(menu: presentation.path, listeners: answerListeners(presentation, chooser: caller))
+        // Deliver after the reply has been queued, so the presenter hears
+        // "accepted" before anyone hears the choice.
+        loop.addTimer(after: 0) { [weak self] in
+            guard let self else { return }
+            self.deliver(element, owner: owner, contextId: contextId, platformData: platformData, answer: answer)
+            if !keepsOpen, let live = self.presentations[presentation.number] {
+                self.closePresentation(live)
+            }
+        }
+    }
+
+    /// Whether choosing `element` hands the owner's selected text to a provider.
+    package func sendsSelectedText(_ element: MenuElement, owner: String, contextId: String) -> Bool {
+        if ElementID.providerId(in: element.id) != nil { return true }
+        guard let command = ElementID.command(in: element.id),
+              let role = ProviderRole.allCases.first(where: { $0.command == command }),
+              let context = apps[owner]?.contexts[contextId] else { return false }
+        return EditMenu.provider(for: role, context: context.info, providers: providerInfos) != nil
+    }
+
+    /// App items go to `ActionInvoked`; provider items and provider roles
+    /// to the provider's `Process`; other standard commands to `PerformCommand`.
+    package func deliver(_ element: MenuElement, owner: String, contextId: String, platformData: DBusValue,
+                 answer: ProviderAnswer? = nil) {
+        guard let app = apps[owner], let context = app.contexts[contextId] else { return }
+        if let providerId = ElementID.providerId(in: element.id) {
+            if let provider = provider(id: providerId) {
+                runProvider(provider, app: app, context: context, platformData: platformData, answer: answer)
+            }
+        } else if let command = ElementID.command(in: element.id) {
+            if let role = ProviderRole.allCases.first(where: { $0.command == command }),
+               let info = MatchingProviders(providerInfos, context: context.info, selection: context.selection).provider(for: role),
+               let provider = provider(id: info.id) {
+                runProvider(provider, app: app, context: context, platformData: platformData, answer: answer)
+            } else {
+                callClient(app, "PerformCommand", [.string(contextId), .string(command.rawValue),
+                                                   .array("{sv}", MenuBusServer.passedPlatformData(platformData))])
+            }
+        } else {
+            callClient(app, "ActionInvoked", [.string(contextId), .string(element.id), platformData])
+        }
+    }
+
+    /// Keys of an activation's `platformData` that reach `PerformCommand`
+    /// and a provider's `Process` too, so the app or provider can raise its
+    /// window under Wayland's focus rules (an xdg-activation token) or order
+    /// events. Strings are bounded as every string MenuBus takes.
+    package static let passedPlatformKeys: Set<String> = ["activation-token", "timestamp"]
+
+    /// The entries of `platformData` (already bounded by its entry count)
+    /// under `passedPlatformKeys`, a string one only within `Limits.maxStringBytes`.
+    package static func passedPlatformData(_ platformData: DBusValue) -> [DBusValue] {
+        guard case .array(_, let entries) = platformData else { return [] }
+        return entries.filter { entry in
+            guard case .dictEntry(.string(let key), let value) = entry, passedPlatformKeys.contains(key) else { return false }
+            if case .variant(.string(let text)) = value { return text.utf8.count <= Limits.maxStringBytes }
+            return true
+        }
+    }
+
+    /// An asynchronous call to an app's client object; failures are logged, never waited on.
+    package func callClient(_ app: App, _ member: String, _ arguments: [DBusValue],
+                    completion: ((Result<[DBusValue], BusError>) -> Void)? = nil) {
+        connection.call(destination: app.uniqueName, path: app.clientPath, interface: MenuBusNames.clientInterface,
+                        member: member, arguments: arguments, timeout: ServiceLimits.clientCallTimeout) { result in
+            if case .failure(let error) = result {
+                Log.warning("\(app.appId) (\(app.uniqueName)) \(member) failed: \(error.name)")
+            }
+            completion?(result)
+        }
+    }
+
+    /// Emits `Closed`; the menu object empties itself in the other
+    /// protocols and goes (`exportsClosing`). Later calls answer `UnknownObject`.
+    package func closePresentation(_ presentation: Presentation) {
+        guard presentations.removeValue(forKey: presentation.number) != nil else { return }
+        presentationBytes[presentation.number] = nil
+        connection.emit(presentation.path, MenuBusNames.menuInterface, "Closed", [])
+        exportsClosing(presentation)
+    }
+}

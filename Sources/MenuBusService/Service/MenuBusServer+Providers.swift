@@ -1,0 +1,179 @@
+import MenuBusModel
+import MenuBusUndo
+import MenuBusDBus
+import MenuBusProtocol
+import MenuBusSupport
+
+extension MenuBusServer {
+
+    /// Providers in registration order, then declared ones, under the
+    /// user's policy, as composition takes them.
+    package var providerInfos: [ProviderInfo] {
+        offeredProviders(registered: providers.values.sorted { $0.sequence < $1.sequence }.map(\.info))
+    }
+
+    package func registerProvider(caller: String, providerId: String, path: ObjectPath, properties: DBusValue) throws {
+        let info = try Wire.decodeProvider(id: providerId, properties)
+        if let existing = providers[providerId], existing.owner != caller {
+            throw BusError(.accessDenied, "providerId: '\(providerId)' is registered by another connection")
+        }
+        if providers[providerId] == nil, providers.count >= ServiceLimits.maxProviders {
+            throw BusError(.limitExceeded, "providerId: at most \(ServiceLimits.maxProviders) providers may be registered at once")
+        }
+        let held = providers.values.filter { $0.owner == caller && $0.info.id != providerId }.count
+        guard held < ServiceLimits.maxProvidersPerConnection else {
+            throw BusError(.limitExceeded, "providerId: a connection may register at most \(ServiceLimits.maxProvidersPerConnection) providers")
+        }
+        registrationCounter += 1
+        providers[providerId] = RegisteredProvider(info: info, owner: caller, path: path,
+                                                   sequence: providers[providerId]?.sequence ?? registrationCounter)
+        providersChanged()
+    }
+
+    package func unregisterProvider(caller: String, providerId: String) throws {
+        guard let provider = providers[providerId] else {
+            throw BusError(.noSuchItem, "providerId: no provider '\(providerId)' is registered")
+        }
+        guard provider.owner == caller else {
+            throw BusError(.accessDenied, "providerId: '\(providerId)' is registered by another connection")
+        }
+        providers[providerId] = nil
+        providersChanged()
+    }
+
+    /// A provider's connection left: its items leave every menu, open ones too.
+    package func providerOwnerLeft(_ uniqueName: String) {
+        let gone = providers.values.filter { $0.owner == uniqueName }.map(\.info.id)
+        guard !gone.isEmpty else { return }
+        for id in gone { providers[id] = nil }
+        providersChanged()
+    }
+
+    /// Who hears a provider's answer that does not go into the app: the
+    /// presenter of the menu it was chosen from and the chooser (the
+    /// presenter or the owner), each only if it may see the selection.
+    package func answerListeners(_ presentation: Presentation, chooser: String) -> [String] {
+        var names = [presentation.presenter]
+        if chooser != presentation.presenter { names.append(chooser) }
+        return names.filter { maySeeSelection($0, owner: presentation.owner) }
+    }
+
+    /// `ProviderResult` on the menu's path, unicast to each listener: the
+    /// answer of a provider that returns text for a context that is not
+    /// editable (the text is ""  and `info` has `error` when it failed).
+    package func sendProviderResult(_ answer: ProviderAnswer, provider: ProviderInfo, app: App, contextId: String,
+                            text: String, error: String? = nil) {
+        var info: [DBusValue] = [WireValue.entry("context-id", .string(contextId)),
+                                 WireValue.entry("app-id", .string(app.appId)),
+                                 WireValue.entry("title", .string(provider.title))]
+        if let error { info.append(WireValue.entry("error", .string(error))) }
+        // The menu has usually closed (its object is gone) by the time the
+        // answer comes: sent on its path all the same, as declared on `Menu`.
+        for listener in answer.listeners {
+            do {
+                try connection.emitSignal(path: answer.menu, interface: MenuBusNames.menuInterface, member: "ProviderResult",
+                                          arguments: [.string(provider.id), .string(text), .array("{sv}", info)],
+                                          destination: listener)
+            } catch {
+                Log.warning("cannot send ProviderResult of \(provider.id) to \(listener): \(error)")
+            }
+        }
+    }
+
+    /// Text from the selection (or the owner's `GetSelectedText`) to the
+    /// provider's `Process`; replacement text back to the owner when the
+    /// context is editable, else to `answer`'s listeners as `ProviderResult`.
+    package func runProvider(_ provider: RegisteredProvider, app: App, context: PublishedContext,
+                     platformData: DBusValue = .array("{sv}", []), answer: ProviderAnswer? = nil) {
+        // Only a provider that returns text, for a context the text cannot go into, answers the chooser.
+        let answer = provider.info.returnsText && !context.info.editable ? answer : nil
+        let contextId = context.id
+        let uriList = context.selection.uriList(for: provider.info)
+        let contentType = uriList == nil ? "text/plain" : Selection.uriListType
+        let process: (String) -> Void = { [weak self] text in
+            guard let self else { return }
+            var contextValue = Wire.encode(context.info)
+            if case .array(let signature, var entries) = contextValue {
+                entries.append(.dictEntry(.string("app-id"), .variant(.string(app.appId))))
+                entries.append(.dictEntry(.string("context-id"), .variant(.string(contextId))))
+                entries += MenuBusServer.passedPlatformData(platformData)
+                entries.append(.dictEntry(.string("content-type"), .variant(.string(contentType))))
+                contextValue = .array(signature, entries)
+            }
+            self.connection.call(destination: provider.owner, path: provider.path, interface: MenuBusNames.providerInterface,
+                                 member: "Process", arguments: [.string(provider.info.id), .string(text), contextValue],
+                                 timeout: self.processTimeout(for: provider)) { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .success(let values):
+                    guard values.count == 2, case .string(let replacement) = values[0] else {
+                        Log.warning("provider \(provider.info.id) answered Process with the wrong type")
+                        if let answer {
+                            self.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: "",
+                                                    error: BusError.failed("the provider answered Process with the wrong type").summary)
+                        }
+                        return
+                    }
+                    if let answer {
+                        guard replacement.utf8.count <= Limits.maxSelectionTextBytes else {
+                            Log.warning("provider \(provider.info.id) answered more than \(Limits.maxSelectionTextBytes) bytes; not passed on")
+                            self.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: "",
+                                                    error: BusError.limitExceeded("the answer is more than \(Limits.maxSelectionTextBytes) bytes").summary)
+                            return
+                        }
+                        self.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: replacement)
+                        return
+                    }
+                    guard !replacement.isEmpty, provider.info.returnsText,
+                          let live = self.apps[app.uniqueName]?.contexts[contextId], live.info.editable else { return }
+                    self.callClient(app, "PerformCommand", [
+                        .string(contextId), .string(StandardCommand.replaceSelection.rawValue),
+                        .array("{sv}", [.dictEntry(.string("text"), .variant(.string(replacement))),
+                                        .dictEntry(.string("provider"), .variant(.string(provider.info.id))),
+                                        .dictEntry(.string("undo-name"), .variant(.string(provider.info.title)))]),
+                    ])
+                case .failure(let error):
+                    Log.warning("provider \(provider.info.id) Process failed: \(error.name)")
+                    if let answer {
+                        self.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: "",
+                                                error: error.summary)
+                    }
+                }
+            }
+        }
+        if let text = uriList ?? context.selection.text {
+            process(text)
+            return
+        }
+        callClient(app, "GetSelectedText", [.string(contextId)]) { [weak self] result in
+            guard case .success(let values) = result, values.count == 1, case .string(let text) = values[0] else {
+                if let answer {
+                    self?.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: "",
+                                             error: BusError.failed("\(app.appId) did not give its selected text").summary)
+                }
+                return
+            }
+            guard text.utf8.count <= Limits.maxSelectionTextBytes else {
+                Log.warning("\(app.appId) GetSelectedText returned more than \(Limits.maxSelectionTextBytes) bytes; not sent to \(provider.info.id)")
+                if let answer {
+                    self?.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: "",
+                                             error: BusError.limitExceeded("the selected text is more than \(Limits.maxSelectionTextBytes) bytes").summary)
+                }
+                return
+            }
+            process(text)
+        }
+    }
+}
+
+/// Where the answer of a provider chosen from a presented menu goes when
+/// it cannot go into the app: the menu's path and the connections to tell.
+extension BusError {
+    /// "name: message", as `ProviderResult`'s `error` carries it.
+    package var summary: String { "\(name): \(message)" }
+}
+
+package struct ProviderAnswer {
+    package let menu: ObjectPath
+    package let listeners: [String]
+}

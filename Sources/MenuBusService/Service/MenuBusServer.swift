@@ -1,0 +1,225 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MenuBusProviders
+import MenuBusModel
+import MenuBusUndo
+import MenuBusDBus
+import MenuBusProtocol
+import MenuBusSupport
+
+/// The daemon: one connection, one loop, the manager object and all state.
+///
+/// ```swift
+/// let server = try MenuBusServer(configuration: .init(address: nil))
+/// server.watchSignals([SIGTERM, SIGINT])
+/// try server.claimName()
+/// let reason = server.run()
+/// server.shutdown()
+/// ```
+package final class MenuBusServer {
+    /// Settings from the command line.
+    package struct Configuration: Sendable {
+        /// A D-Bus address; nil means the session bus.
+        package var address: String?
+        /// Seconds to wait for an app's `ProvideElements` before the element disappears.
+        package var deferredTimeout: Double
+        /// Where undo journals live: `$STATE_DIRECTORY`, else `$XDG_STATE_HOME/menubus`, else `~/.local/state/menubus`.
+        package var stateDirectory: String
+        /// Undo documents untouched for this many days are removed at start; nil keeps them.
+        package var undoRetentionDays: Int?
+        /// Memory budgets per connection and daemon-wide.
+        package var budgets = Budgets()
+        /// Seconds with no app, presentation or provider after which `run`
+        /// returns `.idle`; nil never (the default when started by hand).
+        package var idleTimeout: Double?
+        /// Seconds a declared provider has to start and answer its first `Process`.
+        package var providerStartTimeout: Double = 10
+        /// Undo bytes kept in memory, every document together; past it the
+        /// least recently used documents are dropped and read again on use.
+        package var undoMemoryBytes = 256 << 20
+        /// Undo bytes on disk, every journal together; past it a new step is refused.
+        package var undoDiskBytes = 2 << 30
+
+        package init(address: String? = nil, deferredTimeout: Double = 3, stateDirectory: String? = nil,
+                    undoRetentionDays: Int? = 90) {
+            self.address = address
+            self.deferredTimeout = deferredTimeout
+            self.stateDirectory = stateDirectory ?? Configuration.defaultStateDirectory()
+            self.undoRetentionDays = undoRetentionDays
+        }
+
+        /// `$STATE_DIRECTORY` (the first entry), else `$XDG_STATE_HOME/menubus`,
+        /// else `$HOME/.local/state/menubus`.
+        package static func defaultStateDirectory() -> String {
+            defaultStateDirectory(environment: { getenv($0).map { String(cString: $0) } })
+        }
+
+        /// The same rule on any environment. systemd sets `STATE_DIRECTORY`
+        /// for `StateDirectory=`, the one place a sandboxed unit may write
+        /// (under `$XDG_CONFIG_HOME` on systemd 252, `$XDG_STATE_HOME` later);
+        /// with several directories it is colon-separated.
+        package static func defaultStateDirectory(environment: (String) -> String?) -> String {
+            if let given = environment("STATE_DIRECTORY"),
+               let first = given.split(separator: ":").first, first.hasPrefix("/") {
+                return String(first)
+            }
+            if let state = environment("XDG_STATE_HOME"), state.hasPrefix("/") {
+                return state + "/menubus"
+            }
+            let home = environment("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+            return home + "/.local/state/menubus"
+        }
+    }
+
+    /// Why `run` returned.
+    package enum StopReason: Equatable, Sendable {
+        case signal(Int32)
+        case disconnected
+        /// Another menubusd took the name (`--replace`); journals are synced.
+        case replaced
+        /// `--idle-timeout` passed with no app, presentation or provider.
+        case idle
+    }
+
+    /// Raised by `claimName` when another connection owns the name.
+    package struct NameTaken: Error, CustomStringConvertible {
+        package let name: String
+        package var description: String { "the name \(name) is already owned on this bus" }
+    }
+
+    package let configuration: Configuration
+    package let loop = MessageLoop()
+    package let connection: Connection
+    /// Registered apps by unique name.
+    package var apps: [String: App] = [:]
+    package var registrationCounter: UInt64 = 0
+    /// The last context revision handed out (MenuBusServer+Contexts.swift).
+    package var revisionCounter: UInt32 = 0
+    /// Live presented menus by number.
+    package var presentations: [UInt64: Presentation] = [:]
+    package var nextPresentationNumber: UInt64 = 0
+    /// Bytes each live presentation is charged (MenuBusServer+Budgets.swift).
+    package var presentationBytes: [UInt64: Int] = [:]
+    /// Per-presentation state of the other menu protocols (MenuBusServer+Exports.swift).
+    package var exports: [UInt64: PresentationExports] = [:]
+    /// Marshalled GetContextMenu / GetEditMenu replies (ComposedMenuReplies.swift).
+    package let composedReplies = ComposedMenuReplies()
+    /// Who each connection that called is, by unique name (MenuBusServer+Identity.swift).
+    package var identities: [String: PeerIdentity] = [:]
+    /// Registered providers by id.
+    package var providers: [String: RegisteredProvider] = [:]
+    /// Declared providers and the user's policy (MenuBusServer+DeclaredProviders.swift).
+    package let providerCatalog = ProviderCatalog()
+    package var catalogWatcher: DirectoryWatcher?
+    package var catalogReloadScheduled = false
+    /// `ProvideElements` calls made so far (for tests and diagnostics).
+    package var deferredCallsStarted = 0
+    /// Undo documents and their journals.
+    package let undoStore: UndoStore
+    package var undoSyncScheduled = false
+    /// Runs journal syncs off the loop (UndoSyncer.swift).
+    package lazy var undoSyncer: UndoSyncer? = UndoSyncer(loop: loop)
+
+    /// When the server was made (monotonic nanoseconds), for `Stats`' `uptime-seconds`.
+    package let startedAt = MessageLoop.now()
+
+    package var stats: Stats {
+        Stats(startedAt: startedAt, apps: UInt32(apps.count),
+              contexts: UInt32(apps.values.reduce(0) { $0 + $1.contexts.count }),
+              documents: UInt32(clamping: undoStore.documentCount),
+              presentations: UInt32(presentations.count),
+              providers: UInt32(providers.count))
+    }
+    package var ownsName = false
+    package var stopReason: StopReason?
+    private var signalWatcher: SignalWatcher?
+    /// Since when nothing needs this daemon (MenuBusServer+Lifecycle.swift).
+    package var idleSince: UInt64?
+
+    /// Connects to the bus; throws `BusError` when it cannot.
+    package init(configuration: Configuration) throws {
+        self.configuration = configuration
+        var undoLimits = UndoLimits()
+        undoLimits.memoryBytes = configuration.undoMemoryBytes
+        undoLimits.diskBytes = configuration.undoDiskBytes
+        undoStore = UndoStore(stateDirectory: configuration.stateDirectory, limits: undoLimits)
+        if let faults = getenv("MENUBUS_UNDO_FAULTS").map({ String(cString: $0) }), !faults.isEmpty {
+            UndoFiles.inject = UndoFiles.faults(from: faults)
+            Log.warning("undo journal faults injected: \(faults) (MENUBUS_UNDO_FAULTS, for tests)")
+        }
+        connection = try Connection(address: configuration.address, loop: loop)
+        connection.maxCallBytes = configuration.budgets.maxCallBytes
+        connection.limitIncomingQueue(bytes: 2 * configuration.budgets.maxCallBytes)
+        connection.disconnected = { [unowned self] in
+            self.stopReason = .disconnected
+            self.loop.stop()
+        }
+        connection.export(MenuBusNames.managerPath, [managerInterface()])
+        connection.nameLost = { [unowned self] name, _ in
+            if name.hasPrefix(":") { self.peerLeft(name) }
+        }
+        connection.trackPeers()
+        connection.onNameLost { [unowned self] name in self.lostName(name) }
+        startProviderCatalog()
+    }
+
+    /// This connection's unique name on the bus.
+    package var uniqueName: String { connection.uniqueName }
+
+    /// Takes `org.menubus.MenuBus1`, allowing a later `--replace` to take it
+    /// over; throws `NameTaken` when someone has it. With `replace`, takes it
+    /// from the running daemon and loads the undo journals once that daemon
+    /// (which syncs them before it goes) has left the bus.
+    package func claimName(replace: Bool = false) throws {
+        let previous = replace ? connection.nameOwner(MenuBusNames.busName) : nil
+        switch try connection.requestName(MenuBusNames.busName, replaceExisting: replace) {
+        case .owned, .alreadyOwner:
+            ownsName = true
+            if let previous, previous != uniqueName { awaitDeparture(of: previous) }
+            loadUndoDocuments()
+        case .taken:
+            throw NameTaken(name: MenuBusNames.busName)
+        }
+    }
+
+    /// Serves until a signal given to `watchSignals` arrives, the bus goes
+    /// away, another daemon replaces this one, or the idle timeout passes.
+    package func run() -> StopReason {
+        stopReason = nil
+        startIdleWatch()
+        while stopReason == nil {
+            loop.run()
+        }
+        return stopReason ?? .disconnected
+    }
+
+    /// Makes `signals` stop `run`. Call it before `claimName`: once the
+    /// name is owned, clients (and service managers) may signal at once, and
+    /// a signal before this would end the process without releasing the name.
+    package func watchSignals(_ signals: [Int32]) {
+        guard let watcher = SignalWatcher(signals: signals) else {
+            Log.warning("cannot watch signals; stop menubusd with SIGKILL")
+            return
+        }
+        signalWatcher = watcher
+        loop.watch(fd: watcher.fd) { [unowned self] in
+            while let signal = watcher.next() {
+                self.stopReason = .signal(signal)
+                self.loop.stop()
+            }
+        }
+    }
+
+    /// Releases the name and closes the connection.
+    package func shutdown() {
+        undoSyncer?.wait()
+        if undoStore.hasUnsyncedWrites { _ = undoStore.sync() }
+        if ownsName, connection.isConnected {
+            try? connection.releaseName(MenuBusNames.busName)
+            ownsName = false
+        }
+        connection.flush()
+        connection.close()
+    }
+}

@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MenuBusModel
+import MenuBusUndo
+import MenuBusDBus
+import MenuBusProtocol
+
+/// The counters of the manager's `Stats` property (API.md).
+package struct Stats: Equatable {
+    /// When the server started (monotonic nanoseconds).
+    package var startedAt: UInt64 = MessageLoop.now()
+    package var apps: UInt32 = 0
+    package var contexts: UInt32 = 0
+    package var documents: UInt32 = 0
+    package var presentations: UInt32 = 0
+    package var providers: UInt32 = 0
+
+
+    /// The `a{sv}` form, with the process's real resident size, and who
+    /// answers: `version` (the software version), `pid`, `uptime-seconds`.
+    package func dbusValue(residentBytes: UInt64) -> DBusValue {
+        .array("{sv}", [
+            .dictEntry(.string("version"), .variant(.string(MenuBusNames.softwareVersion))),
+            .dictEntry(.string("pid"), .variant(.uint32(UInt32(truncatingIfNeeded: getpid())))),
+            .dictEntry(.string("uptime-seconds"), .variant(.uint64((MessageLoop.now() &- startedAt) / 1_000_000_000))),
+            .dictEntry(.string("apps"), .variant(.uint32(apps))),
+            .dictEntry(.string("contexts"), .variant(.uint32(contexts))),
+            .dictEntry(.string("documents"), .variant(.uint32(documents))),
+            .dictEntry(.string("presentations"), .variant(.uint32(presentations))),
+            .dictEntry(.string("providers"), .variant(.uint32(providers))),
+            .dictEntry(.string("rss-bytes"), .variant(.uint64(residentBytes))),
+        ])
+    }
+}

@@ -1,0 +1,122 @@
+import MenuBusModel
+
+/// Compaction off the loop: the snapshot of a copy of the document is
+/// written and fsynced to its own temporary file on another thread; back on
+/// the loop, the records appended meanwhile are copied after it, and the
+/// file is renamed over the journal. A crash at any point leaves the old
+/// journal (temporary files are removed at the next load).
+package final class CompactionJob: @unchecked Sendable {
+    package let key: UndoDocumentKey
+    package let document: UndoDocument
+    package let journal: UndoJournal
+    package let temporary: String
+    /// The journal's size and rewrites when the snapshot was taken.
+    package let startSize: Int
+    package let startRewrites: Int
+    package var written = 0
+    package var fd: Int32 = -1
+    package var error: UndoFileError?
+    /// The journal's bytes up to here are in the temporary file, synced.
+    package var copied: Int
+    /// The end of the next tail copy off the loop.
+    package var copyTarget = 0
+    /// Tail copies done off the loop.
+    package var tailRounds = 0
+
+    /// Tail copies off the loop before the loop copies what is left itself.
+    package static let maxTailRounds = 8
+    /// A tail this small is copied on the loop at once.
+    package static let tailOnLoopBytes = 64 << 10
+
+    package init(document: UndoDocument, journal: UndoJournal) {
+        key = document.key
+        self.document = document
+        self.journal = journal
+        let base = journal.path.hasSuffix(UndoFileName.suffix) ? String(journal.path.dropLast(UndoFileName.suffix.count)) : journal.path
+        temporary = base + ".compacting" + UndoFileName.temporarySuffix
+        startSize = journal.size
+        startRewrites = journal.rewrites
+        copied = journal.size
+    }
+}
+
+extension UndoJournal {
+    /// Runs on the background queue: the snapshot into the temporary file, fsynced.
+    package static func runCompaction(_ job: CompactionJob) {
+        do {
+            let fd = try UndoFiles.openForRewriting(job.temporary)
+            job.fd = fd
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(snapshotChunkBytes + 4096)
+            var written = 0
+            try snapshotRecords(of: job.document) { record throws(UndoFileError) in
+                record.encode(into: &buffer)
+                if buffer.count >= snapshotChunkBytes {
+                    try UndoFiles.write(fd, buffer, path: job.temporary)
+                    written += buffer.count
+                    buffer.removeAll(keepingCapacity: true)
+                }
+            }
+            try UndoFiles.write(fd, buffer, path: job.temporary)
+            written += buffer.count
+            try UndoFiles.syncData(fd, path: job.temporary)
+            job.written = written
+        } catch {
+            job.error = error
+        }
+    }
+
+    /// Runs on the background queue: the journal's records from `copied` to
+    /// `copyTarget` (appended while the snapshot or the last copy ran)
+    /// after the snapshot, fsynced, so the loop has little left to copy.
+    package static func runTailCopy(_ job: CompactionJob) {
+        guard job.error == nil, job.copyTarget > job.copied else { return }
+        do {
+            let tail = try UndoFiles.read(job.journal.path, from: job.copied, count: job.copyTarget - job.copied)
+            try UndoFiles.write(job.fd, tail, path: job.temporary)
+            try UndoFiles.syncData(job.fd, path: job.temporary)
+            job.copied = job.copyTarget
+        } catch {
+            job.error = error
+        }
+    }
+
+    /// On the loop: whether to copy the tail off the loop once more before
+    /// finishing (more than `tailOnLoopBytes` was appended meanwhile).
+    package func wantsTailRound(_ job: CompactionJob) -> Bool {
+        job.error == nil && !isBroken && rewrites == job.startRewrites && size >= job.copied
+            && size - job.copied > CompactionJob.tailOnLoopBytes && job.tailRounds < CompactionJob.maxTailRounds
+    }
+
+    /// On the loop: the tail written since the snapshot, then the rename.
+    /// Throws (and leaves the journal as it was) when any step fails.
+    package func finishCompaction(_ job: CompactionJob) throws(UndoFileError) {
+        defer { compacting = false }
+        func discard() {
+            if job.fd >= 0 { UndoFiles.close(job.fd) }
+            try? UndoFiles.remove(job.temporary)
+        }
+        if let error = job.error {
+            discard()
+            throw error
+        }
+        // Repaired or replaced meanwhile: this snapshot is stale.
+        guard !isBroken, rewrites == job.startRewrites, size >= job.startSize else {
+            discard()
+            return
+        }
+        do {
+            if size > job.copied {
+                let tail = try UndoFiles.read(path, from: job.copied, count: size - job.copied)
+                try UndoFiles.write(job.fd, tail, path: job.temporary)
+                try UndoFiles.syncData(job.fd, path: job.temporary)
+            }
+            try UndoFiles.rename(job.temporary, to: path)
+        } catch {
+            discard()
+            throw error
+        }
+        closeFile()
+        adoptCompacted(fd: job.fd, size: job.written + (size - job.startSize))
+    }
+}

@@ -1,0 +1,101 @@
+import MenuBusModel
+
+/// Every bound of the undo service, in one place.
+///
+/// A value over a bound is refused before anything is stored or written,
+/// with `UndoError.Kind.limitExceeded(bound)` (the service answers
+/// `org.menubus.MenuBus1.Error.LimitExceeded`, the message naming the field
+/// and the bound). The two byte bounds are settings the daemon may change
+/// (a command-line flag); the others are fixed.
+///
+/// Two bounds drop instead of refusing, as the API asks: the undo levels a
+/// document sets (`SetUndoLimit`) and the byte quota per document. When a
+/// new step takes a document over either, its oldest steps go, counted in
+/// `UndoState.dropped`. A single step larger than the whole quota is
+/// refused (`bytesPerDocument`), as is a group that would outgrow it.
+package struct UndoLimits: Hashable, Sendable {
+    /// A bound, named in messages by its `rawValue`.
+    package enum Bound: String, CaseIterable, Hashable, Sendable {
+        case payloadBytesPerStep = "payload bytes per step"
+        case actionNameBytes = "action name bytes"
+        case mergeKeyBytes = "merge key bytes"
+        case documentIdBytes = "document id bytes"
+        case appIdBytes = "app id bytes"
+        case stepsPerGroup = "steps per group"
+        case groupDepth = "group depth"
+        case documentsPerApp = "documents per app"
+        case bytesPerDocument = "bytes per document"
+        /// Daemon-wide: undo bytes on disk, every journal together (`--undo-disk-budget`).
+        case diskBytes = "undo bytes on disk"
+    }
+
+    /// Undo bytes menubusd keeps in memory, every document together
+    /// (`UndoStack.totalBytes`); past it the least recently used documents
+    /// are dropped from memory and read again from their journals on use.
+    package static let defaultMemoryBytes = 256 << 20
+    /// Undo bytes on disk, every journal together; past it a new step or
+    /// document is refused (`LimitExceeded`), nothing stored is lost.
+    package static let defaultDiskBytes = 2 << 30
+
+    /// Bytes of one `RegisterUndo`'s undo and redo data together. Merged
+    /// steps and groups grow past it; the document quota bounds them.
+    package static let defaultPayloadBytesPerStep = 1 << 20
+    /// Bytes a document's steps may hold in all (`UndoStep.cost`: payloads,
+    /// names and a fixed overhead per step) before its oldest steps go.
+    /// Keep it under what one message body may hold (`Message.maxBodyBytes`,
+    /// 60 MiB, below D-Bus's 64 MiB array limit): one step can be this large
+    /// and travels back in one `Undo` reply.
+    package static let defaultBytesPerDocument = 48 << 20
+    /// Bytes (UTF-8) of an action name ("Typing").
+    package static let maxActionNameBytes = 256
+    /// Bytes of a `merge-key`.
+    package static let maxMergeKeyBytes = 256
+    /// Bytes of a document id; the journal's file name is a hash, so any
+    /// string this long is safe.
+    package static let maxDocumentIdBytes = Limits.maxStringBytes
+    /// Bytes of an app id (the service checks the same at `Register`).
+    package static let maxAppIdBytes = 255
+    /// `RegisterUndo` calls inside one outermost group.
+    package static let maxStepsPerGroup = 100_000
+    /// Groups open inside each other.
+    package static let maxGroupDepth = 64
+    /// Documents one app id may hold.
+    package static let maxDocumentsPerApp = 256
+    /// Bytes one step counts against the quota beyond its payloads and
+    /// names: about what it costs in memory (see BENCHMARKS.md), so that a
+    /// flood of empty steps is bounded too.
+    package static let stepOverheadBytes = 64
+    /// Bytes each registration in a step counts (its two stored lengths).
+    package static let registrationOverheadBytes = 8
+
+    /// Bytes of one `RegisterUndo`'s undo and redo data together.
+    package var payloadBytesPerStep: Int
+    /// The byte quota of one document.
+    package var bytesPerDocument: Int
+    /// Daemon-wide undo bytes in memory (`--undo-memory-budget`).
+    package var memoryBytes = UndoLimits.defaultMemoryBytes
+    /// Daemon-wide undo bytes on disk (`--undo-disk-budget`).
+    package var diskBytes = UndoLimits.defaultDiskBytes
+
+    package init(payloadBytesPerStep: Int = UndoLimits.defaultPayloadBytesPerStep,
+         bytesPerDocument: Int = UndoLimits.defaultBytesPerDocument) {
+        self.payloadBytesPerStep = max(0, payloadBytesPerStep)
+        self.bytesPerDocument = max(0, bytesPerDocument)
+    }
+
+    /// The value of a bound under these settings.
+    package func value(of bound: Bound) -> Int {
+        switch bound {
+        case .payloadBytesPerStep: payloadBytesPerStep
+        case .actionNameBytes: Self.maxActionNameBytes
+        case .mergeKeyBytes: Self.maxMergeKeyBytes
+        case .documentIdBytes: Self.maxDocumentIdBytes
+        case .appIdBytes: Self.maxAppIdBytes
+        case .stepsPerGroup: Self.maxStepsPerGroup
+        case .groupDepth: Self.maxGroupDepth
+        case .documentsPerApp: Self.maxDocumentsPerApp
+        case .bytesPerDocument: bytesPerDocument
+        case .diskBytes: diskBytes
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import MenuBusModel
+
+/// Syncing off the loop: the store hands out what to flush (duplicated
+/// descriptors or paths), another thread runs fdatasync and fsync, and the
+/// results come back to the store on the loop. Appends go on meanwhile; a
+/// sync covers the writes made before it began.
+extension UndoStore {
+    package struct SyncJob: Sendable {
+        package let key: UndoDocumentKey
+        package let fd: Int32
+        package let path: String
+        package let writeCount: Int
+    }
+
+    package struct SyncBatch: Sendable {
+        package var jobs: [SyncJob]
+        package var directory: String?
+    }
+
+    package struct SyncResult: Sendable {
+        package var failed: [UndoDocumentKey: UndoFileError] = [:]
+        package var succeeded: [(key: UndoDocumentKey, writeCount: Int)] = []
+        package var directoryError: UndoFileError?
+        package var directorySynced = false
+    }
+
+    /// What a background sync should flush now. Broken journals are
+    /// rewritten here, on the loop, from memory.
+    package func prepareBackgroundSync() -> SyncBatch {
+        var jobs: [SyncJob] = []
+        for key in unsyncedKeys {
+            guard let document = documents[key] else { continue }
+            let journal = document.journal
+            if journal.isBroken {
+                do {
+                    try journal.rewrite(document)
+                } catch {
+                    recordProblem(UndoStorageProblem(activity: "rewrite", key: key, error: error))
+                }
+                continue
+            }
+            guard journal.hasUnsyncedWrites else { continue }
+            jobs.append(SyncJob(key: key, fd: journal.duplicateDescriptor(), path: journal.path, writeCount: journal.writeCount))
+            if journal.needsDirectorySync {
+                journal.needsDirectorySync = false
+                markDirectoryForSync()
+            }
+        }
+        let directory = takeDirectorySync() ? self.directory : nil
+        return SyncBatch(jobs: jobs, directory: directory)
+    }
+
+    /// Runs on any thread: the system calls only.
+    package static func runSync(_ batch: SyncBatch) -> SyncResult {
+        var result = SyncResult()
+        for job in batch.jobs {
+            do {
+                if job.fd >= 0 {
+                    defer { UndoFiles.close(job.fd) }
+                    try UndoFiles.syncData(job.fd, path: job.path)
+                } else {
+                    try UndoFiles.syncData(path: job.path)
+                }
+                result.succeeded.append((job.key, job.writeCount))
+            } catch {
+                result.failed[job.key] = error
+            }
+        }
+        if let directory = batch.directory {
+            do {
+                try UndoFiles.syncDirectory(directory)
+                result.directorySynced = true
+            } catch {
+                result.directoryError = error
+            }
+        }
+        return result
+    }
+
+    /// Back on the loop. A failed fdatasync is not retried: the journal is
+    /// written again from memory. Returns false when something failed.
+    @discardableResult
+    package func finishBackgroundSync(_ result: SyncResult) -> Bool {
+        for (key, count) in result.succeeded { documents[key]?.journal.synced(upTo: count) }
+        for (key, error) in result.failed {
+            recordProblem(UndoStorageProblem(activity: "sync", key: key, error: error))
+            guard let document = documents[key] else { continue }
+            document.journal.markBroken()
+            do {
+                try document.journal.rewrite(document)
+            } catch {
+                recordProblem(UndoStorageProblem(activity: "rewrite after a failed sync", key: key, error: error))
+            }
+        }
+        if let error = result.directoryError {
+            recordProblem(UndoStorageProblem(activity: "sync", key: nil, error: error))
+            markDirectoryForSync()
+        }
+        dropSyncedKeys()
+        return result.failed.isEmpty && result.directoryError == nil
+    }
+}

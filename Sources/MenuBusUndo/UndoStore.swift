@@ -1,0 +1,742 @@
+import MenuBusModel
+import MenuBusSupport
+
+/// Every undo document of the daemon, keyed by (app id, document id), each
+/// with its journal in `<state directory>/undo/`. The service owns one
+/// store and calls it from its single loop thread; the store reads no
+/// clock (the service passes `now`) and talks to no bus.
+///
+/// ```swift
+/// let store = UndoStore(stateDirectory: stateHome + "/menubus")  // $XDG_STATE_HOME or ~/.local/state
+/// let report = store.indexJournals()                   // once, at start: lists, reads nothing
+/// store.removeUntouched(olderThanSeconds: days * 86_400, now: now)
+///
+/// // RegisterUndo(documentId, actionName, undoData, redoData, {merge-key}):
+/// let outcome = try store.perform(.register(actionName: name, undo: undoData, redo: redoData,
+///                                           mergeKey: mergeKey),
+///                                 appId: app.appId, documentId: documentId, now: now)
+/// reply(UInt32(outcome.state.undoCount))               // the record is written (write(2)) by now
+/// if outcome.stateChanged { emit UndoStateChanged(app.appId, documentId, outcome.state) }
+///
+/// // Undo(documentId) → (s, aay):
+/// let move = try store.perform(.undo, …).move          // move.actionName, move.payloads
+///
+/// // GetUndoState / the edit menu:
+/// store.state(appId:documentId:)                        // nil → NoSuchDocument; .summary for EditMenu
+///
+/// // When the loop goes idle, and at the latest `syncInterval` after a write:
+/// if store.hasUnsyncedWrites { store.sync() }
+/// for problem in store.takeProblems() { Log.warning("\(problem)") }
+/// ```
+///
+/// Errors are `UndoError` (see its table for the D-Bus names); a refused
+/// call changes nothing in memory or on disk. Operations that need an
+/// existing document (`UndoOperation.createsDocument` false) answer
+/// `noSuchDocument`; the others create it, up to
+/// `UndoLimits.maxDocumentsPerApp` per app id. The service checks
+/// ownership (only the app id's own connections reach its documents)
+/// before calling; documents stay when their app leaves the bus.
+///
+/// **On disk.** `<state directory>/undo/` (0700, created with missing
+/// parents 0700) holds one journal a document, `<app id prefix>-<hash>.undo`
+/// (0600, `UndoFileName`), with the real ids in its header record
+/// (`UndoRecord` has the format). Beside them only `<name>.undo.tmp` (a
+/// compaction in progress, removed at load) and `<name>.undo.damaged` (a
+/// damaged journal kept for inspection).
+///
+/// **Durability: group commit.** Each operation's record is written with
+/// one write(2) before `perform` returns, so a SIGKILLed or crashed daemon
+/// loses nothing it acknowledged. `sync()` fdatasyncs every journal written
+/// since the last sync (and the directory when files were created or
+/// replaced); the service calls it when its loop goes idle and at most
+/// `syncInterval` after the first unsynced write. A power loss or kernel
+/// crash can cost the operations of that last interval (at most 100 ms of
+/// them); their records are then missing or torn, and a torn tail is cut
+/// at the next load. Compaction always fsyncs before it renames.
+///
+/// **Lazy loading.** At start only the directory is listed (names, sizes,
+/// modification times); a document's journal is read on its first use
+/// (`makeResident`, called by `perform` and `state`), found by the hash
+/// its file name carries. A damaged or unreadable journal touches only its
+/// own document. `loadAll()` reads every journal at once (tools, tests).
+///
+/// **Budgets, daemon-wide.** `limits.memoryBytes`: past it the least
+/// recently used documents whose journals are synced and not compacting
+/// are dropped from memory and read again from their journals on use.
+/// `limits.diskBytes`: a new step or document whose record would take the
+/// journals past it is refused (`limitExceeded(.diskBytes)`, naming the
+/// flag); nothing stored is lost, and Undo, Redo and the rest still work.
+/// A compaction's temporary file is not counted.
+///
+/// **Compaction.** After an operation, when a journal is larger than
+/// `compactionFactor` times what a snapshot of the document takes plus
+/// `compactionSlackBytes`, it is rewritten as a snapshot (temp file, fsync,
+/// rename, directory fsync). Each rewrite costs one write of the live
+/// document and happens only after the journal has grown by at least as
+/// much, so appends stay amortized constant time. It runs inside the
+/// `perform` that crosses the line: milliseconds for a typical document,
+/// about 0.2–0.4 s for one at a full 64 MiB quota (BENCHMARKS.md; the default is now 48 MiB).
+///
+/// **Removal and retention.** `ClearUndo` removes the document, as the issue
+/// asks: `remove(appId:documentId:)`, then signal `UndoStack().state` (the
+/// `.clear` operation instead keeps an empty, journaled document). Each
+/// document remembers the `now` of its last operation (journaled to the
+/// hour); `removeUntouched(olderThanSeconds:now:)` removes the documents
+/// untouched for that long (the daemon's retention flag, at start and
+/// then, say, daily).
+package final class UndoStore {
+    /// What an operation gave.
+    package struct Outcome: Hashable, Sendable {
+        /// For `.undo` and `.redo`: the step's action name and payloads, the reply of `Undo`/`Redo`.
+        package var move: UndoStack.Move?
+        /// The document's state after the operation (`RegisterUndo` replies `undoCount`).
+        package var state: UndoState
+        /// The state differs from before: signal `UndoStateChanged`, update edit menus.
+        package var stateChanged: Bool
+    }
+
+    /// The folder inside the state directory that holds the journals.
+    package static let directoryName = "undo"
+    /// Journal descriptors kept open; beyond it the least recently used close.
+    package static let maxOpenJournals = 32
+    /// A journal is compacted when larger than this many times its snapshot …
+    package static let compactionFactor = 2
+    /// … plus this many bytes.
+    package static let compactionSlackBytes = 64 << 10
+    /// A `touched` record is written when the time moved this much from the last one.
+    package static let touchGranularitySeconds: Int64 = 3_600
+    /// Seconds the service should let unsynced writes wait at most before `sync()`.
+    package static let syncInterval = 0.1
+
+    /// Where the journals are: `<state directory>/undo`.
+    package let directory: String
+    package let limits: UndoLimits
+    package private(set) var documents: [UndoDocumentKey: UndoDocument] = [:]
+    private var documentCounts: [String: Int] = [:]
+    /// Names in the directory, so new journals never take one.
+    private var fileNames: Set<String> = []
+    /// Documents whose journal descriptor is open, least recently used first.
+    private var openJournals: [UndoDocumentKey] = []
+    private var unsynced: Set<UndoDocumentKey> = []
+    private var directoryNeedsSync = false
+    private var directoryReady = false
+    private var loaded = false
+    private var problems: [UndoStorageProblem] = []
+    /// Set by the service to compact off the loop; nil compacts in place.
+    package var compactor: ((CompactionJob) -> Void)?
+    /// Set by the service to copy a compaction's tail off the loop before
+    /// it finishes (then `finishCompaction` is called again); nil copies on the loop.
+    package var tailCopier: ((CompactionJob) -> Void)?
+    /// Record bytes of the operation being written, reused.
+    private var scratch: [UInt8] = []
+
+    // Lazy loading and the memory budget (see `indexJournals()`).
+
+    /// A journal listed at start and not read yet.
+    package struct PendingJournal: Hashable, Sendable {
+        package var name: String
+        package var prefix: String
+        package var size: Int
+        package var modified: Int64
+    }
+
+    /// A document dropped from memory for the memory budget; its journal is
+    /// complete and synced, and is read again on use.
+    package struct EvictedDocument: Hashable, Sendable {
+        package var fileName: String
+        package var size: Int
+        package var lastTouched: Int64
+        package var openGroup: Bool
+    }
+
+    /// Journals not read yet, by the hash in their names ("" for names the store did not make).
+    package var pending: [String: [PendingJournal]] = [:]
+    package var pendingCount = 0
+    package var pendingBytes = 0
+    /// Pending journals by the app id prefix of their names.
+    package var pendingByPrefix: [String: Int] = [:]
+    /// Documents dropped from memory, read again on use.
+    package private(set) var evicted: [UndoDocumentKey: EvictedDocument] = [:]
+    private var evictedBytes = 0
+    /// `UndoStack.totalBytes` of every document in memory.
+    package private(set) var memoryBytes = 0
+    private var useTick: UInt64 = 0
+    private var lastUse: [UndoDocumentKey: UInt64] = [:]
+    /// Journals read whole so far (a seam for tests: a lazy start reads none).
+    package var journalsRead = 0
+    /// End the open groups of a document read from a journal the first
+    /// time (the service sets it: no app of a previous run can end them).
+    package var closesGroupsOnLoad = false
+
+    /// A store over `<stateDirectory>/undo`; nothing is read until `loadAll()`.
+    package init(stateDirectory: String, limits: UndoLimits = UndoLimits()) {
+        let trimmed = stateDirectory.count > 1 && stateDirectory.hasSuffix("/")
+            ? String(stateDirectory.dropLast()) : stateDirectory
+        directory = trimmed + "/" + Self.directoryName
+        self.limits = limits
+    }
+
+    deinit {
+        for document in documents.values { document.journal.closeFile() }
+    }
+
+    // MARK: Reading
+
+    /// The state of a document; nil when the app has no such document.
+    package func state(appId: String, documentId: String) -> UndoState? {
+        guard let key = try? UndoDocumentKey(appId: appId, documentId: documentId) else { return nil }
+        try? makeResident(key)
+        return documents[key]?.stack.state
+    }
+
+    /// The state of a document, reading its journal if it is not in
+    /// memory; nil when the app has no such document; a storage error when
+    /// its journal cannot be read.
+    package func loadState(appId: String, documentId: String) throws(UndoError) -> UndoState? {
+        let key = try UndoDocumentKey(appId: appId, documentId: documentId)
+        try makeResident(key)
+        return documents[key]?.stack.state
+    }
+
+    /// The ids of the documents an app id holds, sorted (reads the journals
+    /// not read yet whose names carry the app id's prefix).
+    package func documentIds(of appId: String) -> [String] {
+        loadPending(prefix: UndoFileName.prefix(of: appId))
+        return (Array(documents.keys) + Array(evicted.keys)).filter { $0.appId == appId }.map(\.documentId).sorted()
+    }
+
+    /// Documents in memory, dropped from memory, and journals not read yet.
+    package var documentCount: Int { documents.count + evicted.count + pendingCount }
+
+    /// Bytes of every journal: those in memory, dropped and not read yet.
+    package var diskBytes: Int {
+        documents.values.reduce(0) { $0 + $1.journal.size } + evictedBytes + pendingBytes
+    }
+
+    /// Some journal has writes that are not yet durable: call `sync()`.
+    package var hasUnsyncedWrites: Bool { !unsynced.isEmpty || directoryNeedsSync }
+
+    package var hasProblems: Bool { !problems.isEmpty }
+
+    /// Problems since the last call (sync, compaction, removal), for the log.
+    package func takeProblems() -> [UndoStorageProblem] {
+        defer { problems = [] }
+        return problems
+    }
+
+    // MARK: Changing
+
+    /// Applies `operation` to the app's document: checks it, writes its
+    /// record to the journal (write(2) done), then changes the stack.
+    @discardableResult
+    package func perform(_ operation: UndoOperation, appId: String, documentId: String,
+                 now: Int64) throws(UndoError) -> Outcome {
+        let key = try UndoDocumentKey(appId: appId, documentId: documentId)
+        if !loaded {
+            // Without knowing the journals on disk, a new one could duplicate a document.
+            let report = indexJournals()
+            absorb(report)
+            guard loaded else {
+                let failure = report.findings.lazy.compactMap { finding -> UndoFileError? in
+                    if case let .failed(error) = finding.kind { return error }
+                    return nil
+                }.first ?? .io("opendir", directory)
+                throw failure.undoError
+            }
+        }
+        try makeResident(key)
+        guard let index = documents.index(forKey: key) else {
+            let outcome = try create(key, with: operation, now: now)
+            noteUse(key)
+            enforceMemoryBudget(keeping: key)
+            return outcome
+        }
+        let before = documents.values[index].stack.state
+        let bytesBefore = documents.values[index].stack.totalBytes
+        try documents.values[index].stack.check(operation)
+        let journal = documents.values[index].journal
+        let touch = Self.needsTouch(documents.values[index].journaledTouch, now)
+        scratch.removeAll(keepingCapacity: true)
+        if touch { UndoRecord.touched(now).encode(into: &scratch) }
+        UndoRecord.operation(operation).encode(into: &scratch)
+        if case .register = operation { try checkDiskBudget(adding: scratch.count, field: "undoData") }
+        do {
+            if journal.isBroken { try journal.rewrite(documents.values[index]) }
+            try journal.append(scratch)
+        } catch {
+            throw error.undoError(for: key)
+        }
+        noteWrite(key, journal)
+        let move: UndoStack.Move?
+        do {
+            move = try documents.values[index].stack.perform(operation)
+        } catch {
+            // Not reached: `check` passed. Should it be, the journal holds a
+            // record the stack refused; rewrite it from the stack.
+            journal.markBroken()
+            throw error
+        }
+        documents.values[index].lastTouched = now
+        if touch { documents.values[index].journaledTouch = now }
+        memoryBytes += documents.values[index].stack.totalBytes - bytesBefore
+        compactIfNeeded(at: index)
+        let after = documents.values[index].stack.state
+        noteUse(key)
+        enforceMemoryBudget(keeping: key)
+        return Outcome(move: move, state: after, stateChanged: after != before)
+    }
+
+    /// Ends every open group of `appId`'s documents (every app's when nil),
+    /// journaled like `EndUndoGroup`: an app that left cannot end them, and
+    /// they would block Undo forever. Returns the documents changed.
+    package func closeOpenGroups(appId: String?, now: Int64) -> [(key: UndoDocumentKey, state: UndoState)] {
+        var changed: [(key: UndoDocumentKey, state: UndoState)] = []
+        for (key, gone) in evicted where gone.openGroup && (appId == nil || key.appId == appId) {
+            try? makeResident(key)
+        }
+        let open = documents.filter { (appId == nil || $0.key.appId == appId) && $0.value.stack.groupDepth > 0 }.keys
+        for key in open.sorted(by: { ($0.appId, $0.documentId) < ($1.appId, $1.documentId) }) {
+            var state: UndoState?
+            while let depth = documents[key]?.stack.groupDepth, depth > 0 {
+                guard let outcome = try? perform(.endGroup, appId: key.appId, documentId: key.documentId, now: now) else { break }
+                state = outcome.state
+            }
+            if let state { changed.append((key, state)) }
+        }
+        return changed
+    }
+
+    /// Forgets a document and removes its journal; false when there was none.
+    @discardableResult
+    package func remove(appId: String, documentId: String) -> Bool {
+        guard let key = try? UndoDocumentKey(appId: appId, documentId: documentId) else { return false }
+        return remove(key)
+    }
+
+    /// Removes every document whose last operation is `seconds` or more
+    /// before `now`; returns how many. A journal not read yet is judged by
+    /// its modification time (every operation writes to it), so none is read.
+    @discardableResult
+    package func removeUntouched(olderThanSeconds seconds: Int64, now: Int64) -> Int {
+        func isStale(_ time: Int64) -> Bool {
+            let (age, overflow) = now.subtractingReportingOverflow(time)
+            return !overflow && age >= seconds
+        }
+        let stale = documents.values.filter { isStale($0.lastTouched) }.map(\.key)
+            + evicted.filter { isStale($0.value.lastTouched) }.map(\.key)
+        for key in stale { remove(key) }
+        var removed = stale.count
+        for (hash, files) in pending {
+            for file in files where isStale(file.modified) && !file.prefix.isEmpty {
+                do {
+                    try UndoFiles.remove(directory + "/" + file.name)
+                } catch {
+                    problems.append(UndoStorageProblem(activity: "removal", key: nil, error: error))
+                    continue
+                }
+                dropPending(file, hash: hash)
+                fileNames.remove(file.name)
+                fileNames.remove(file.name + ".damaged")
+                try? UndoFiles.remove(directory + "/" + file.name + ".damaged")
+                directoryNeedsSync = true
+                removed += 1
+            }
+        }
+        return removed
+    }
+
+    /// Makes every write so far durable: fdatasync of each journal written
+    /// since the last sync, fsync of the directory when names changed.
+    /// Returns false when something failed (see `takeProblems()`).
+    @discardableResult
+    package func sync() -> Bool {
+        var succeeded = true
+        for key in unsynced {
+            guard let document = documents[key] else { continue }
+            let journal = document.journal
+            if journal.isBroken {
+                do {
+                    try journal.rewrite(document)
+                } catch {
+                    problems.append(UndoStorageProblem(activity: "rewrite", key: key, error: error))
+                    succeeded = false
+                }
+                continue
+            }
+            do {
+                try journal.sync()
+            } catch {
+                // After a failed fdatasync the kernel may have dropped the
+                // dirty pages and a retry can succeed with the data gone:
+                // never retry; write the whole journal again from memory.
+                problems.append(UndoStorageProblem(activity: "sync", key: key, error: error))
+                succeeded = false
+                journal.markBroken()
+                do {
+                    try journal.rewrite(document)
+                } catch {
+                    problems.append(UndoStorageProblem(activity: "rewrite after a failed sync", key: key, error: error))
+                }
+            }
+            if journal.needsDirectorySync {
+                journal.needsDirectorySync = false
+                directoryNeedsSync = true
+            }
+        }
+        unsynced = unsynced.filter { documents[$0].map { $0.journal.hasUnsyncedWrites || $0.journal.isBroken } == true }
+        enforceMemoryBudget(keeping: lastUse.max { $0.value < $1.value }?.key)
+        if directoryNeedsSync {
+            do {
+                try UndoFiles.syncDirectory(directory)
+                directoryNeedsSync = false
+            } catch {
+                problems.append(UndoStorageProblem(activity: "sync", key: nil, error: error))
+                succeeded = false
+            }
+        }
+        return succeeded
+    }
+
+    // MARK: Lazy loading and the budgets
+
+    /// Brings a document into memory if its journal is on disk: dropped
+    /// for the memory budget, or not read yet (then every pending journal
+    /// whose name carries its hash is read). Nothing when there is none.
+    package func makeResident(_ key: UndoDocumentKey) throws(UndoError) {
+        guard documents[key] == nil else { return }
+        if let gone = evicted[key] {
+            let result = load(gone.fileName, counted: true)
+            if documents[key] == nil {
+                throw (result.readError ?? .io("read", directory + "/" + gone.fileName)).undoError(for: key)
+            }
+            evicted[key] = nil
+            evictedBytes -= gone.size
+            noteUse(key)
+            enforceMemoryBudget(keeping: key)
+            return
+        }
+        guard let files = pending[UndoFileName.hashText(of: key)] else { return }
+        var readError: UndoFileError?
+        for file in files.sorted(by: { $0.name < $1.name }) {
+            if let error = loadPendingJournal(file) { readError = error }
+        }
+        if documents[key] == nil, let readError { throw readError.undoError(for: key) }
+        if documents[key] != nil { noteUse(key) }
+        enforceMemoryBudget(keeping: key)
+    }
+
+    /// Reads one pending journal; a read error leaves it pending.
+    @discardableResult
+    package func loadPendingJournal(_ file: PendingJournal) -> UndoFileError? {
+        let result = load(file.name, counted: false)
+        if let error = result.readError {
+            problems.append(UndoStorageProblem(activity: "loading", key: nil, error: error,
+                                               detail: "\(file.name): \(error)"))
+            return error
+        }
+        dropPending(file, hash: UndoFileName.parse(file.name)?.hash ?? "")
+        if let finding = result.finding {
+            var error: UndoFileError?
+            if case let .failed(failure) = finding.kind { error = failure }
+            problems.append(UndoStorageProblem(activity: "loading", key: finding.key, error: error,
+                                               detail: finding.description))
+        }
+        if let key = result.key, closesGroupsOnLoad {
+            while let document = documents[key], document.stack.groupDepth > 0 {
+                guard (try? perform(.endGroup, appId: key.appId, documentId: key.documentId,
+                                    now: document.lastTouched)) != nil else { break }
+            }
+        }
+        return nil
+    }
+
+    /// Reads every pending journal whose name carries `prefix`.
+    package func loadPending(prefix: String) {
+        let files = pending.values.joined().filter { $0.prefix == prefix }
+        for file in files.sorted(by: { $0.name < $1.name }) {
+            loadPendingJournal(file)
+            enforceMemoryBudget(keeping: nil)
+        }
+    }
+
+    package func addPending(_ entry: UndoFiles.Entry) {
+        let parsed = UndoFileName.parse(entry.name)
+        let file = PendingJournal(name: entry.name, prefix: parsed?.prefix ?? "", size: entry.size,
+                                  modified: entry.modified)
+        pending[parsed?.hash ?? "", default: []].append(file)
+        pendingCount += 1
+        pendingBytes += entry.size
+        pendingByPrefix[file.prefix, default: 0] += 1
+    }
+
+    package func dropPending(_ file: PendingJournal, hash: String) {
+        guard var files = pending[hash], let index = files.firstIndex(of: file) else { return }
+        files.remove(at: index)
+        pending[hash] = files.isEmpty ? nil : files
+        pendingCount -= 1
+        pendingBytes -= file.size
+        pendingByPrefix[file.prefix, default: 1] -= 1
+        if pendingByPrefix[file.prefix] == 0 { pendingByPrefix[file.prefix] = nil }
+    }
+
+    private func noteUse(_ key: UndoDocumentKey) {
+        useTick += 1
+        lastUse[key] = useTick
+    }
+
+    /// Refuses a write that would take the journals past the disk budget.
+    private func checkDiskBudget(adding bytes: Int, field: String) throws(UndoError) {
+        let used = diskBytes
+        guard used + bytes > limits.diskBytes else { return }
+        throw UndoError(kind: .limitExceeded(.diskBytes), field: field,
+                        message: "\(used + bytes) is over menubusd's budget of \(limits.diskBytes) \(UndoLimits.Bound.diskBytes.rawValue) (--undo-disk-budget); nothing was stored, clear some undo documents first")
+    }
+
+    /// Drops the least recently used documents from memory until the
+    /// memory budget holds, never `keeping` nor a document whose journal
+    /// has writes not yet synced, is broken or is being compacted (those
+    /// go at a later call).
+    package func enforceMemoryBudget(keeping: UndoDocumentKey? = nil) {
+        guard memoryBytes > limits.memoryBytes else { return }
+        let candidates = documents.keys.filter { $0 != keeping }
+            .sorted { lastUse[$0, default: 0] < lastUse[$1, default: 0] }
+        for key in candidates {
+            guard memoryBytes > limits.memoryBytes else { break }
+            guard let document = documents[key], !unsynced.contains(key) else { continue }
+            let journal = document.journal
+            guard !journal.compacting, !journal.isBroken, !journal.hasUnsyncedWrites else { continue }
+            journal.closeFile()
+            documents[key] = nil
+            openJournals.removeAll { $0 == key }
+            lastUse[key] = nil
+            memoryBytes -= document.stack.totalBytes
+            evicted[key] = EvictedDocument(fileName: journal.fileName, size: journal.size,
+                                           lastTouched: document.lastTouched,
+                                           openGroup: document.stack.groupDepth > 0)
+            evictedBytes += journal.size
+        }
+    }
+
+    /// Syncs and closes every journal (at shutdown).
+    package func close() {
+        sync()
+        for document in documents.values { document.journal.closeFile() }
+        openJournals = []
+    }
+
+    // MARK: Private
+
+    private static func needsTouch(_ journaled: Int64, _ now: Int64) -> Bool {
+        let (difference, overflow) = now.subtractingReportingOverflow(journaled)
+        return overflow || difference.magnitude >= UInt64(touchGranularitySeconds)
+    }
+
+    private func create(_ key: UndoDocumentKey, with operation: UndoOperation, now: Int64) throws(UndoError) -> Outcome {
+        guard operation.createsDocument else {
+            throw UndoError(kind: .noSuchDocument, field: "documentId", message: "the app has no such undo document")
+        }
+        let prefix = UndoFileName.prefix(of: key.appId)
+        var count = documentCounts[key.appId, default: 0] + pendingByPrefix[prefix, default: 0]
+        if count >= UndoLimits.maxDocumentsPerApp, pendingByPrefix[prefix] != nil {
+            // Journals not read yet may belong to another app id with the same prefix.
+            loadPending(prefix: prefix)
+            count = documentCounts[key.appId, default: 0]
+        }
+        guard count < UndoLimits.maxDocumentsPerApp else {
+            throw .limit(.documentsPerApp, field: "documentId", value: count + 1, limit: UndoLimits.maxDocumentsPerApp)
+        }
+        var stack = UndoStack(limits: limits)
+        let before = stack.state
+        try stack.check(operation)
+        let journal: UndoJournal
+        do {
+            try prepareDirectory()
+            journal = try UndoJournal.create(in: directory, for: key) { fileNames.contains($0) }
+        } catch {
+            throw error.undoError(for: key)
+        }
+        scratch.removeAll(keepingCapacity: true)
+        UndoRecord.header(key).encode(into: &scratch)
+        UndoRecord.touched(now).encode(into: &scratch)
+        UndoRecord.operation(operation).encode(into: &scratch)
+        do {
+            try checkDiskBudget(adding: scratch.count, field: "documentId")
+        } catch {
+            try? journal.removeFiles()
+            throw error
+        }
+        do {
+            try journal.append(scratch)
+        } catch {
+            try? journal.removeFiles()
+            throw error.undoError(for: key)
+        }
+        let move = try stack.perform(operation)
+        documents[key] = UndoDocument(key: key, stack: stack, lastTouched: now, journaledTouch: now, journal: journal)
+        memoryBytes += stack.totalBytes
+        documentCounts[key.appId, default: 0] += 1
+        fileNames.insert(journal.fileName)
+        noteWrite(key, journal)
+        let after = stack.state
+        return Outcome(move: move, state: after, stateChanged: after != before)
+    }
+
+    /// Bookkeeping after a write: unsynced, and most recently used among the
+    /// open descriptors (closing the least recently used beyond the bound).
+    private func noteWrite(_ key: UndoDocumentKey, _ journal: UndoJournal) {
+        unsynced.insert(key)
+        if journal.needsDirectorySync { directoryNeedsSync = true }
+        if openJournals.last == key { return }
+        if let index = openJournals.firstIndex(of: key) { openJournals.remove(at: index) }
+        openJournals.append(key)
+        while openJournals.count > Self.maxOpenJournals {
+            documents[openJournals.removeFirst()]?.journal.closeFile()
+        }
+    }
+
+    private func compactIfNeeded(at index: Dictionary<UndoDocumentKey, UndoDocument>.Index) {
+        let journal = documents.values[index].journal
+        let live = documents.values[index].stack.totalBytes
+        guard journal.size > Self.compactionFactor * live + Self.compactionSlackBytes,
+              journal.size >= journal.compactionRetrySize, !journal.compacting else { return }
+        if let compactor {
+            journal.compacting = true
+            compactor(CompactionJob(document: documents.values[index], journal: journal))
+            return
+        }
+        do {
+            try journal.rewrite(documents.values[index])
+        } catch {
+            journal.compactionRetrySize = journal.size + Self.compactionSlackBytes
+            problems.append(UndoStorageProblem(activity: "compaction", key: documents.values[index].key, error: error))
+        }
+    }
+
+    @discardableResult
+    private func remove(_ key: UndoDocumentKey) -> Bool {
+        if documents[key] == nil, let gone = evicted.removeValue(forKey: key) {
+            evictedBytes -= gone.size
+            documentCounts[key.appId, default: 1] -= 1
+            if documentCounts[key.appId] == 0 { documentCounts[key.appId] = nil }
+            do {
+                try UndoFiles.remove(directory + "/" + gone.fileName)
+                try? UndoFiles.remove(directory + "/" + gone.fileName + ".damaged")
+                fileNames.remove(gone.fileName)
+                fileNames.remove(gone.fileName + ".damaged")
+            } catch {
+                problems.append(UndoStorageProblem(activity: "removal", key: key, error: error))
+            }
+            directoryNeedsSync = true
+            return true
+        }
+        guard let document = documents.removeValue(forKey: key) else { return false }
+        memoryBytes -= document.stack.totalBytes
+        lastUse[key] = nil
+        documentCounts[key.appId, default: 1] -= 1
+        if documentCounts[key.appId] == 0 { documentCounts[key.appId] = nil }
+        openJournals.removeAll { $0 == key }
+        unsynced.remove(key)
+        do {
+            try document.journal.removeFiles()
+            fileNames.remove(document.journal.fileName)
+            fileNames.remove(document.journal.fileName + ".damaged")
+        } catch {
+            problems.append(UndoStorageProblem(activity: "removal", key: key, error: error))
+        }
+        directoryNeedsSync = true
+        return true
+    }
+
+    private func prepareDirectory() throws(UndoFileError) {
+        guard !directoryReady else { return }
+        try UndoFiles.makeDirectory(directory)
+        directoryReady = true
+    }
+
+    // MARK: For syncing off the loop (UndoStore+BackgroundSync.swift)
+
+    /// Ends a background compaction on the loop.
+    package func finishCompaction(_ job: CompactionJob) {
+        let journal = job.journal
+        guard documents[job.key]?.journal === journal else {
+            // The document went meanwhile: only the temporary file is left.
+            journal.compacting = false
+            if job.fd >= 0 { UndoFiles.close(job.fd) }
+            try? UndoFiles.remove(job.temporary)
+            return
+        }
+        if let tailCopier, journal.wantsTailRound(job) {
+            job.copyTarget = journal.size
+            job.tailRounds += 1
+            tailCopier(job)
+            return
+        }
+        do {
+            try journal.finishCompaction(job)
+        } catch {
+            journal.compactionRetrySize = journal.size + Self.compactionSlackBytes
+            problems.append(UndoStorageProblem(activity: "compaction", key: job.key, error: error))
+        }
+        if journal.needsDirectorySync { directoryNeedsSync = true }
+    }
+
+    package var unsyncedKeys: [UndoDocumentKey] { Array(unsynced) }
+
+    package func recordProblem(_ problem: UndoStorageProblem) {
+        problems.append(problem)
+    }
+
+    package func markDirectoryForSync() {
+        directoryNeedsSync = true
+    }
+
+    /// True once: the directory needs a sync, now handed to the caller.
+    package func takeDirectorySync() -> Bool {
+        defer { directoryNeedsSync = false }
+        return directoryNeedsSync
+    }
+
+    package func dropSyncedKeys() {
+        unsynced = unsynced.filter { documents[$0].map { $0.journal.hasUnsyncedWrites || $0.journal.isBroken } == true }
+        enforceMemoryBudget(keeping: lastUse.max { $0.value < $1.value }?.key)
+    }
+
+    // MARK: For loading (UndoStore+Loading.swift)
+
+    package var isLoaded: Bool { loaded }
+
+    package func markLoaded() {
+        loaded = true
+    }
+
+    package func prepareDirectoryForLoading() throws(UndoFileError) {
+        try prepareDirectory()
+    }
+
+    /// Names new journals must not take.
+    package func reserve(_ names: some Sequence<String>) {
+        fileNames.formUnion(names)
+    }
+
+    package func release(_ name: String) {
+        fileNames.remove(name)
+    }
+
+    /// Takes a loaded document (`counted`: already counted, read again after being dropped).
+    package func adopt(_ document: UndoDocument, counted: Bool = false) {
+        documents[document.key] = document
+        memoryBytes += document.stack.totalBytes
+        noteUse(document.key)
+        if !counted { documentCounts[document.key.appId, default: 0] += 1 }
+    }
+
+    /// Findings of a load `perform` had to do (no `loadAll()` first) go to the problems.
+    private func absorb(_ report: UndoLoadReport) {
+        for finding in report.findings {
+            var error: UndoFileError?
+            if case let .failed(failure) = finding.kind { error = failure }
+            problems.append(UndoStorageProblem(activity: "loading", key: finding.key, error: error,
+                                               detail: finding.description))
+        }
+    }
+}

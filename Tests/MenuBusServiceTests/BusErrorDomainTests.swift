@@ -1,0 +1,25 @@
+import XCTest
+@testable import MenuBusService
+@testable import MenuBusProtocol
+@testable import MenuBusProviders
+@testable import MenuBusDBus
+@testable import MenuBusModel
+import MenuBusModelFixtures
+
+final class BusErrorDomainTests: XCTestCase {
+    func testEveryDomainErrorMapsToAMenuBusErrorName() {
+        for domain in BusError.Domain.allCases {
+            XCTAssertEqual(domain.errorName, "org.menubus.MenuBus1.Error." + domain.rawValue)
+            XCTAssertEqual(BusError(domain, "x").domain, domain)
+        }
+    }
+
+    func testModelErrorsMapToInvalidArgsOrLimitExceededNamingTheField() {
+        let invalid = ModelError.invalid("items[3].id", "bad").busError
+        XCTAssertEqual(invalid.name, "org.freedesktop.DBus.Error.InvalidArgs")
+        XCTAssertEqual(invalid.message, "items[3].id: bad")
+        let limit = ModelError.limit("items", "too many").busError
+        XCTAssertEqual(limit.name, "org.menubus.MenuBus1.Error.LimitExceeded")
+        XCTAssertEqual(limit.message, "items: too many")
+    }
+}
