@@ -6,7 +6,7 @@ internal import CDBus
 /// What the bus knows of a peer's process (`GetConnectionCredentials`).
 package struct PeerCredentials {
     package var processId: UInt32?
-    package var userId: UInt32?
+    var userId: UInt32?
     /// The LSM label (AppArmor: `snap.NAME.APP (enforce)`), without its NUL.
     package var securityLabel: String?
     /// A pidfd of the process (`ProcessFD`, dbus ≥ 1.15), so a reused pid
@@ -17,7 +17,7 @@ package struct PeerCredentials {
 /// An owned file descriptor for a process; closed with the last reference.
 package final class ProcessHandle {
     package let fd: Int32
-    package init(fd: Int32) { self.fd = fd }
+    init(fd: Int32) { self.fd = fd }
     deinit { close(fd) }
 }
 

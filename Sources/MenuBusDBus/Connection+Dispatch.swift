@@ -3,7 +3,7 @@ import MenuBusSupport
 internal import CDBus
 
 extension Connection {
-    package static let introspectable = "org.freedesktop.DBus.Introspectable"
+    static let introspectable = "org.freedesktop.DBus.Introspectable"
     package static let properties = "org.freedesktop.DBus.Properties"
     package static let peer = "org.freedesktop.DBus.Peer"
 
@@ -54,7 +54,7 @@ extension Connection {
                         arguments: [.string(interface), .array("{sv}", changed), .array("s", invalidated)])
     }
 
-    package func sendReply(to call: MethodCall, _ values: [DBusValue]) {
+    func sendReply(to call: MethodCall, _ values: [DBusValue]) {
         let signature = Signature(unchecked: values.map(\.signature.rawValue).joined())
         guard signature == call.outSignature else {
             Log.error("\(call.interface).\(call.member) replied '\(signature)', declared '\(call.outSignature)'")
@@ -72,13 +72,13 @@ extension Connection {
         }
     }
 
-    package func sendError(to message: Message, _ error: BusError) {
+    func sendError(to message: Message, _ error: BusError) {
         guard message.expectsReply, let reply = message.makeError(error) else { return }
         send(reply)
     }
 
     /// Finds the object, interface and method; checks the signature; runs the handler.
-    package func dispatchMethodCall(_ message: Message) {
+    func dispatchMethodCall(_ message: Message) {
         guard let member = message.member, let pathText = message.path else { return }
         let path = ObjectPath(stringLiteral: pathText)
         guard let object = objects[path] else {
@@ -151,7 +151,7 @@ extension Connection {
     }
 
     /// Names of the nodes one level below `path` that lead to exported objects.
-    package func childNodes(of path: ObjectPath) -> [String] {
+    func childNodes(of path: ObjectPath) -> [String] {
         let prefix = path.rawValue == "/" ? "/" : path.rawValue + "/"
         var names = Set<String>()
         for other in objects.keys where other.rawValue.hasPrefix(prefix) && other != path {
@@ -165,7 +165,7 @@ extension Connection {
         }
     }
 
-    package func introspectionDocument(for path: ObjectPath, interfaces: [Interface]) -> String {
+    func introspectionDocument(for path: ObjectPath, interfaces: [Interface]) -> String {
         Interface.introspectionDocument(interfaces: interfaces, children: childNodes(of: path))
     }
 

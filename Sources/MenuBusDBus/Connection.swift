@@ -16,7 +16,7 @@ package final class Connection {
         case taken
     }
 
-    package struct Subscription {
+    struct Subscription {
         package let interface: String?
         package let member: String?
         package let path: ObjectPath?
@@ -29,7 +29,7 @@ package final class Connection {
     package private(set) var raw: OpaquePointer?
     package let loop: MessageLoop
     package let uniqueName: String
-    package var objects: [ObjectPath: ExportedObject] = [:]
+    var objects: [ObjectPath: ExportedObject] = [:]
     private var pending: [UInt32: (completion: Completion, timer: MessageLoop.TimerID, replier: String?)] = [:]
     private var subscriptions: [Int: Subscription] = [:]
     private var nextSubscription = 1
@@ -117,7 +117,7 @@ package final class Connection {
         failAllPending(BusError(name: BusError.Standard.disconnected, message: "connection closed"))
     }
 
-    package static func sessionBusAddress() -> String? {
+    static func sessionBusAddress() -> String? {
         // An activated daemon is told its bus as DBUS_STARTER_ADDRESS.
         for variable in ["DBUS_SESSION_BUS_ADDRESS", "DBUS_STARTER_ADDRESS"] {
             if let address = getenv(variable).map({ String(cString: $0) }), !address.isEmpty {
@@ -187,7 +187,7 @@ package final class Connection {
         }
     }
 
-    package static let closedError = BusError(name: BusError.Standard.disconnected, message: "the connection is closed")
+    static let closedError = BusError(name: BusError.Standard.disconnected, message: "the connection is closed")
 
     // MARK: Loop plumbing
 
@@ -197,17 +197,17 @@ package final class Connection {
         return dbus_connection_get_socket(raw, &fd) != 0 ? fd : nil
     }
 
-    package var hasQueuedInput: Bool {
+    var hasQueuedInput: Bool {
         guard let raw else { return false }
         return dbus_connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS
     }
 
-    package var hasPendingOutput: Bool {
+    var hasPendingOutput: Bool {
         guard let raw else { return false }
         return dbus_connection_has_messages_to_send(raw) != 0
     }
 
-    package func readWrite() {
+    func readWrite() {
         guard let raw else { return }
         if dbus_connection_read_write(raw, 0) == 0 {
             dispatchAll()
@@ -215,7 +215,7 @@ package final class Connection {
         }
     }
 
-    package func dispatchAll() {
+    func dispatchAll() {
         guard !dispatching else { return }
         dispatching = true
         defer { dispatching = false }
@@ -315,7 +315,7 @@ package final class Connection {
         pending[serial] = (completion, timer, replier)
     }
 
-    package var pendingCallCount: Int { pending.count }
+    var pendingCallCount: Int { pending.count }
 
     /// Calls a method with no reply asked for: fire and forget, nothing
     /// pending, nothing to time out. Failures to build or queue are logged.
@@ -391,7 +391,7 @@ package final class Connection {
     }
 
     /// Adds a match rule without waiting for the bus's answer.
-    package func addMatch(_ rule: String) {
+    func addMatch(_ rule: String) {
         call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
              interface: "org.freedesktop.DBus", member: "AddMatch",
              arguments: [.string(rule)], timeout: 25) { result in

@@ -139,12 +139,12 @@ public enum DBusValue: Hashable, Sendable {
 
     /// libdbus's limit on containers nested in a message body
     /// (`DBUS_MAXIMUM_TYPE_RECURSION_DEPTH` × 2).
-    package static let maxTotalDepth = 64
+    static let maxTotalDepth = 64
 
     /// The signature a variant holding this value carries, checked against
     /// what libdbus accepts in a variant: one complete type of at most 255
     /// bytes, arrays and structs nested at most 32 deep.
-    package func variantSignature() throws -> String {
+    func variantSignature() throws -> String {
         var length = 0
         guard signatureLength(&length, limit: 255) else {
             throw BusError.invalidArgs("a variant's contained signature is longer than the 255 bytes D-Bus allows")
@@ -178,7 +178,7 @@ public enum DBusValue: Hashable, Sendable {
 
     /// Whether this value is of the one complete type at `signature[index...]`;
     /// advances `index` past it. Dict keys must be basic (the signature says so).
-    package func hasType(_ signature: [UInt8], _ index: inout Int) -> Bool {
+    func hasType(_ signature: [UInt8], _ index: inout Int) -> Bool {
         guard index < signature.count else { return false }
         let code = signature[index]
         index += 1
@@ -224,7 +224,7 @@ public enum DBusValue: Hashable, Sendable {
         }
     }
 
-    package var isBasic: Bool {
+    var isBasic: Bool {
         switch self {
         case .variant, .array, .bytes, .structure, .dictEntry: false
         default: true

@@ -1,20 +1,20 @@
 /// An object served at one path: the standard interfaces (Introspectable,
 /// Properties, Peer) bound once at export, then its own, in declaration order.
-package final class ExportedObject {
-    package let path: ObjectPath
-    package let interfaces: [Interface]
-    package private(set) var allInterfaces: [Interface] = []
+final class ExportedObject {
+    let path: ObjectPath
+    let interfaces: [Interface]
+    private(set) var allInterfaces: [Interface] = []
 
-    package init(path: ObjectPath, interfaces: [Interface]) {
+    init(path: ObjectPath, interfaces: [Interface]) {
         self.path = path
         self.interfaces = interfaces
     }
 
-    package func bindStandardInterfaces(_ standard: [Interface]) {
+    func bindStandardInterfaces(_ standard: [Interface]) {
         allInterfaces = standard + interfaces
     }
 
-    package func interface(named name: String) -> Interface? {
+    func interface(named name: String) -> Interface? {
         interfaces.first { $0.name == name }
     }
 }

@@ -1,6 +1,6 @@
 extension Interface {
     /// The `<interface>` element for this declaration, indented by `indent` spaces.
-    package func introspectionXML(indent: Int = 2) -> String {
+    func introspectionXML(indent: Int = 2) -> String {
         let pad = String(repeating: " ", count: indent)
         var xml = "\(pad)<interface name=\"\(escapeXML(name))\">\n"
         for method in methods {
@@ -44,7 +44,7 @@ extension Interface {
     }
 
     /// A whole introspection document for an object with `interfaces` and child nodes.
-    package static func introspectionDocument(interfaces: [Interface], children: [String]) -> String {
+    static func introspectionDocument(interfaces: [Interface], children: [String]) -> String {
         var xml = """
             <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">

@@ -10,9 +10,9 @@ package struct Interface {
     package struct Method {
         package let name: String
         package let inputs: [Argument]
-        package let outputs: [Argument]
-        package let inSignature: Signature
-        package let outSignature: Signature
+        let outputs: [Argument]
+        let inSignature: Signature
+        let outSignature: Signature
         package let handler: (MethodCall) throws -> [DBusValue]
     }
 

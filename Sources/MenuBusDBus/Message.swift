@@ -37,7 +37,7 @@ package final class Message {
     package var serial: UInt32 { dbus_message_get_serial(raw) }
     package var replySerial: UInt32 { dbus_message_get_reply_serial(raw) }
     package var signature: Signature { Signature(unchecked: dbus_message_get_signature(raw).map { String(cString: $0) } ?? "") }
-    package var expectsReply: Bool { dbus_message_get_no_reply(raw) == 0 }
+    var expectsReply: Bool { dbus_message_get_no_reply(raw) == 0 }
 
     /// The arguments, decoded. libdbus has validated everything that came off
     /// the wire, so this only fails on types MenuBus does not speak (unix fds).
@@ -54,7 +54,7 @@ package final class Message {
     /// About the bytes the body holds, from the top-level arguments' lengths
     /// (arrays and strings are not read): how big a call is before it is
     /// decoded, so an oversized one costs nothing to refuse.
-    package var bodyBytesBeforeDecoding: Int {
+    var bodyBytesBeforeDecoding: Int {
         var iter = DBusMessageIter()
         guard dbus_message_iter_init(raw, &iter) != 0 else { return 0 }
         var total = 0
@@ -148,7 +148,7 @@ package final class Message {
     /// This message as bytes on the wire and back through libdbus's loader,
     /// which checks everything a receiving peer or bus would. Tests use it to
     /// prove what `append` lets through is what D-Bus accepts.
-    package func throughTheWire() throws -> Message {
+    func throughTheWire() throws -> Message {
         if serial == 0 { dbus_message_set_serial(raw, 1) }
         var bytes: UnsafeMutablePointer<CChar>?
         var length: Int32 = 0
@@ -194,33 +194,33 @@ package final class Message {
         return message
     }
 
-    package func makeReturn() -> Message? {
+    func makeReturn() -> Message? {
         dbus_message_new_method_return(raw).map(Message.init(owning:))
     }
 
-    package func makeError(_ error: BusError) -> Message? {
+    func makeError(_ error: BusError) -> Message? {
         let name = Names.isValidErrorName(error.name) ? error.name : BusError.Standard.failed
         let text = error.message.replacing("\0", with: " ")
         return dbus_message_new_error(raw, name, text).map(Message.init(owning:))
     }
 
-    package func setDestination(_ destination: String) throws {
+    func setDestination(_ destination: String) throws {
         guard Names.isValidBusName(destination) else {
             throw BusError.invalidArgs("'\(destination)' is not a valid bus name")
         }
         try LibDBus.check(dbus_message_set_destination(raw, destination), "dbus_message_set_destination")
     }
 
-    package func setNoReply() {
+    func setNoReply() {
         dbus_message_set_no_reply(raw, 1)  // sets a header flag: cannot fail
     }
 
-    package func setAutoStart(_ flag: Bool) {
+    func setAutoStart(_ flag: Bool) {
         dbus_message_set_auto_start(raw, flag ? 1 : 0)
     }
 
     /// The error this message carries, when it is an error reply.
-    package var asError: BusError? {
+    var asError: BusError? {
         guard kind == .error else { return nil }
         let text: String
         if let first = try? arguments().first, case .string(let message) = first {
@@ -245,11 +245,11 @@ package enum Names {
         }
     }
 
-    package static func isValidInterface(_ name: String) -> Bool {
+    static func isValidInterface(_ name: String) -> Bool {
         !name.utf8.contains(0) && dbus_validate_interface(name, nil) != 0
     }
 
-    package static func isValidMember(_ name: String) -> Bool {
+    static func isValidMember(_ name: String) -> Bool {
         !name.utf8.contains(0) && dbus_validate_member(name, nil) != 0
     }
 
@@ -257,7 +257,7 @@ package enum Names {
         !name.utf8.contains(0) && dbus_validate_bus_name(name, nil) != 0
     }
 
-    package static func isValidErrorName(_ name: String) -> Bool {
+    static func isValidErrorName(_ name: String) -> Bool {
         !name.utf8.contains(0) && dbus_validate_error_name(name, nil) != 0
     }
 }

@@ -11,7 +11,7 @@ package final class LoopInbox: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var work: [() -> Void] = []
 
-    package init() {
+    init() {
         var ends: [Int32] = [-1, -1]
         if pipe(&ends) == 0 {
             for end in ends {

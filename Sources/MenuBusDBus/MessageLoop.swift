@@ -43,7 +43,7 @@ package final class MessageLoop {
     }
 
     /// When the earliest live timer is due (monotonic nanoseconds).
-    package var nextDeadline: UInt64? {
+    var nextDeadline: UInt64? {
         heap.lazy.filter { self.timers[$0.id] != nil }.map(\.at).min()
     }
 
@@ -74,11 +74,11 @@ package final class MessageLoop {
         return TimerID(value: id)
     }
 
-    package func cancel(_ timer: TimerID) {
+    func cancel(_ timer: TimerID) {
         timers[timer.value] = nil
     }
 
-    package var pendingTimerCount: Int { timers.count }
+    var pendingTimerCount: Int { timers.count }
 
     private func push(_ deadline: Deadline) {
         heap.append(deadline)
@@ -144,11 +144,11 @@ package final class MessageLoop {
         watches[fd] = nil
     }
 
-    package func attach(_ connection: Connection) {
+    func attach(_ connection: Connection) {
         attached[ObjectIdentifier(connection)] = Attached(connection: connection)
     }
 
-    package func detach(_ connection: Connection) {
+    func detach(_ connection: Connection) {
         attached[ObjectIdentifier(connection)] = nil
     }
 

@@ -6,10 +6,10 @@ package final class MethodCall {
     package let interface: String
     package let member: String
     package let arguments: [DBusValue]
-    package let outSignature: Signature
+    let outSignature: Signature
     package private(set) weak var connection: Connection?
     /// Set by `deferReply()`: the handler's return value is then ignored.
-    package private(set) var isDeferred = false
+    private(set) var isDeferred = false
 
     package init(message: Message, sender: String, path: ObjectPath, interface: String, member: String,
          arguments: [DBusValue], outSignature: Signature, connection: Connection) {
@@ -32,7 +32,7 @@ package final class MethodCall {
         return try T(dbusValue: arguments[index])
     }
 
-    package func isDeferredByPreparedReply() {
+    func isDeferredByPreparedReply() {
         isDeferred = true
     }
 
@@ -51,7 +51,7 @@ package final class PendingReply {
         self.call = call
     }
 
-    package var isAnswered: Bool { call == nil }
+    var isAnswered: Bool { call == nil }
 
     package func reply(_ values: [DBusValue]) {
         guard let call else { return }

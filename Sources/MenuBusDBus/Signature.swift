@@ -22,19 +22,19 @@ public struct Signature: Hashable, Sendable, CustomStringConvertible, Expressibl
     public var description: String { rawValue }
 
     /// The complete types this signature is made of, or nil if it is malformed.
-    package var completeTypes: [Signature]? {
+    var completeTypes: [Signature]? {
         Signature.completeTypes(in: rawValue)?.map(Signature.init(unchecked:))
     }
 
     /// True when this signature is exactly one complete type.
-    package var isSingleCompleteType: Bool { completeTypes?.count == 1 }
+    var isSingleCompleteType: Bool { completeTypes?.count == 1 }
 
     package static func + (lhs: Signature, rhs: Signature) -> Signature {
         Signature(unchecked: lhs.rawValue + rhs.rawValue)
     }
 
     /// Splits a signature into complete types; nil when malformed.
-    package static func completeTypes(in text: String) -> [String]? {
+    static func completeTypes(in text: String) -> [String]? {
         let bytes = Array(text.utf8)
         var index = 0
         var result: [String] = []

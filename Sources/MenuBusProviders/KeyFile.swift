@@ -4,28 +4,28 @@ import MenuBusDBus
 /// A file in the freedesktop key-file syntax (`.desktop` files): groups in
 /// `[brackets]`, `Key=value` and `Key[locale]=value` lines, `#` comments.
 /// Every entry remembers its line, so a fault can name file and line.
-package struct KeyFile: Sendable {
-    package struct Entry: Sendable {
-        package let key: String
+struct KeyFile: Sendable {
+    struct Entry: Sendable {
+        let key: String
         /// `ru` in `Title[ru]=`, nil for the untranslated value.
-        package let locale: String?
-        package let value: String
-        package let line: Int
+        let locale: String?
+        let value: String
+        let line: Int
     }
 
-    package struct Group: Sendable {
-        package let name: String
-        package let line: Int
-        package var entries: [Entry] = []
+    struct Group: Sendable {
+        let name: String
+        let line: Int
+        var entries: [Entry] = []
 
         /// The untranslated entry for `key`.
-        package func entry(_ key: String) -> Entry? {
+        func entry(_ key: String) -> Entry? {
             entries.first { $0.key == key && $0.locale == nil }
         }
 
         /// The value for `key` best matching `locales` (most specific first),
         /// else the untranslated one.
-        package func localized(_ key: String, locales: [String]) -> Entry? {
+        func localized(_ key: String, locales: [String]) -> Entry? {
             for locale in locales {
                 if let match = entries.first(where: { $0.key == key && $0.locale == locale }) { return match }
             }
@@ -34,18 +34,18 @@ package struct KeyFile: Sendable {
     }
 
     /// A line that is not a comment, a group header or a `Key=value` entry.
-    package struct SyntaxError: Error, Sendable, CustomStringConvertible {
-        package let line: Int
-        package let message: String
-        package var description: String { "line \(line): \(message)" }
+    struct SyntaxError: Error, Sendable, CustomStringConvertible {
+        let line: Int
+        let message: String
+        var description: String { "line \(line): \(message)" }
     }
 
-    package private(set) var groups: [Group] = []
+    private(set) var groups: [Group] = []
 
-    package func group(_ name: String) -> Group? { groups.first { $0.name == name } }
+    func group(_ name: String) -> Group? { groups.first { $0.name == name } }
 
     /// Parses `text`; throws at the first malformed line.
-    package init(parsing text: String) throws(SyntaxError) {
+    init(parsing text: String) throws(SyntaxError) {
         var number = 0
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             number += 1
@@ -103,7 +103,7 @@ package struct KeyFile: Sendable {
 
     /// `\s`, `\n`, `\t`, `\r`, `\\` as the specification has them; `\;` is
     /// kept for `list` to split on.
-    package static func unescape(_ value: Substring) -> String {
+    static func unescape(_ value: Substring) -> String {
         guard value.contains("\\") else { return String(value) }
         var out = ""
         var escaped = false
@@ -128,7 +128,7 @@ package struct KeyFile: Sendable {
     }
 
     /// A `;`-separated list (a trailing `;` is allowed); `\;` is a literal `;`.
-    package static func list(_ value: String) -> [String] {
+    static func list(_ value: String) -> [String] {
         var items: [String] = []
         var current = ""
         var escaped = false
@@ -151,7 +151,7 @@ package struct KeyFile: Sendable {
     }
 
     /// Writes groups and entries back in the same syntax (lists joined with `;`).
-    package static func render(_ groups: [(name: String, entries: [(key: String, value: String)])]) -> String {
+    static func render(_ groups: [(name: String, entries: [(key: String, value: String)])]) -> String {
         var text = ""
         for (index, group) in groups.enumerated() {
             if index > 0 { text += "\n" }
@@ -166,7 +166,7 @@ package struct KeyFile: Sendable {
     /// The locale names to try for translated keys, most specific first, from
     /// `LANGUAGE`, `LC_ALL`, `LC_MESSAGES` and `LANG` as gettext reads them:
     /// `sr_RS.UTF-8@latin` gives `sr_RS@latin`, `sr_RS`, `sr@latin`, `sr`.
-    package static func locales(environment: [String: String]) -> [String] {
+    static func locales(environment: [String: String]) -> [String] {
         var names: [String] = []
         let primary = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
         var sources: [String] = []

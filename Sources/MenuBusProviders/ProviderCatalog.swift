@@ -12,11 +12,11 @@ import MenuBusSupport
 /// A malformed file is skipped with one warning naming file and line; the
 /// same fault is not reported again while the file stays as it is.
 package final class ProviderCatalog {
-    package static let fileExtension = ".provider"
-    package static let maxFileBytes = 64 * 1024
+    static let fileExtension = ".provider"
+    static let maxFileBytes = 64 * 1024
 
     package let directories: [String]
-    package let policyPath: String
+    let policyPath: String
     package let locales: [String]
     /// In the order found: earlier folders first, file names sorted.
     package private(set) var declarations: [ProviderDeclaration] = []

@@ -25,7 +25,7 @@ import MenuBusDBus
 /// ```
 package struct ProviderDeclaration: Sendable, Equatable {
     package static let group = "MenuBus Provider"
-    package static let defaultObjectPath = "/org/menubus/Provider"
+    static let defaultObjectPath = "/org/menubus/Provider"
 
     package var info: ProviderInfo
     /// The name whose owner answers `Process`; the bus starts it on demand.

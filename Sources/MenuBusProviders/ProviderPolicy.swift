@@ -118,6 +118,6 @@ package struct ProviderPolicy: Equatable, Sendable {
 }
 
 /// A fault in `providers.conf`.
-package struct PolicyError: Error, CustomStringConvertible, Sendable {
-    package let description: String
+struct PolicyError: Error, CustomStringConvertible, Sendable {
+    let description: String
 }

@@ -10,7 +10,7 @@ package enum Log {
         case error = 3, warning = 4, notice = 5, info = 6, debug = 7
 
         /// What a plain line starts with: warnings and errors say so.
-        package var plainPrefix: String {
+        var plainPrefix: String {
             switch self {
             case .error: "error: "
             case .warning: "warning: "
@@ -19,16 +19,16 @@ package enum Log {
         }
     }
 
-    package nonisolated(unsafe) static var threshold: Level = .info
+    nonisolated(unsafe) static var threshold: Level = .info
 
     /// Whether lines carry `<N>` prefixes: decided once, from the environment
     /// the process started with.
-    package static let prefixesLevels: Bool = stderrIsJournal(getenv("JOURNAL_STREAM").map { String(cString: $0) })
+    static let prefixesLevels: Bool = stderrIsJournal(getenv("JOURNAL_STREAM").map { String(cString: $0) })
 
     /// True when `journalStream` ("DEVICE:INODE", as systemd sets
     /// `JOURNAL_STREAM`) names the file open on fd 2. A child that inherits
     /// the variable but has its stderr redirected elsewhere logs plain text.
-    package static func stderrIsJournal(_ journalStream: String?) -> Bool {
+    static func stderrIsJournal(_ journalStream: String?) -> Bool {
         guard let journalStream else { return false }
         let parts = journalStream.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
@@ -39,7 +39,7 @@ package enum Log {
 
     package static func error(_ text: @autoclosure () -> String) { write(.error, text()) }
     package static func warning(_ text: @autoclosure () -> String) { write(.warning, text()) }
-    package static func notice(_ text: @autoclosure () -> String) { write(.notice, text()) }
+    static func notice(_ text: @autoclosure () -> String) { write(.notice, text()) }
     package static func info(_ text: @autoclosure () -> String) { write(.info, text()) }
     package static func debug(_ text: @autoclosure () -> String) {
         guard threshold.rawValue >= Level.debug.rawValue else { return }
@@ -89,9 +89,9 @@ package enum Log {
 
     nonisolated(unsafe) private static var windows: [String: RateWindow] = [:]
     /// One minute, in nanoseconds.
-    package static let rateWindow: UInt64 = 60_000_000_000
+    static let rateWindow: UInt64 = 60_000_000_000
     /// Keys remembered at once; the oldest goes first.
-    package static let maxRateKeys = 1_024
+    static let maxRateKeys = 1_024
     /// The monotonic clock in nanoseconds; tests replace it.
     package nonisolated(unsafe) static var clock: () -> UInt64 = {
         var spec = timespec()
@@ -101,7 +101,7 @@ package enum Log {
     /// Where lines go instead of stderr, for tests.
     package nonisolated(unsafe) static var sink: ((String) -> Void)?
 
-    package static func resetRateLimits() {
+    static func resetRateLimits() {
         windows = [:]
         seen = []
     }

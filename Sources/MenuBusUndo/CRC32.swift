@@ -10,21 +10,21 @@ import MenuBusModel
 /// times the tables'), else slicing-by-8 tables, built once: the journal
 /// checksums every record it writes (on the loop) and every record it
 /// loads, so this sits on the write and reload paths.
-package struct CRC32: Hashable, Sendable {
+struct CRC32: Hashable, Sendable {
     /// The running value, already finalized (the xor-out applied).
-    package private(set) var value: UInt32 = 0
+    private(set) var value: UInt32 = 0
 
-    package init() {}
+    init() {}
 
     /// The checksum of `bytes`.
-    package static func checksum<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt32 {
+    static func checksum<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt32 {
         var crc = CRC32()
         crc.update(bytes)
         return crc.value
     }
 
     /// Feeds more bytes; `value` is then the checksum of everything fed.
-    package mutating func update<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+    mutating func update<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
         let done: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
         if done == nil {
             let copy = Array(bytes)
@@ -33,7 +33,7 @@ package struct CRC32: Hashable, Sendable {
     }
 
     /// Feeds the bytes of a buffer.
-    package mutating func update(_ buffer: UnsafeRawBufferPointer) {
+    mutating func update(_ buffer: UnsafeRawBufferPointer) {
         guard let zlib = CRC32.zlib, let base = buffer.baseAddress else {
             updateWithTables(buffer)
             return
@@ -48,14 +48,14 @@ package struct CRC32: Hashable, Sendable {
 
     /// zlib's `uLong crc32(uLong crc, const Bytef *buf, uInt len)`, which
     /// takes and gives the finalized value as `value` holds it.
-    package typealias ZlibFunction = @convention(c) (UInt, UnsafePointer<UInt8>?, UInt32) -> UInt
-    package nonisolated(unsafe) static let zlib: ZlibFunction? = {
+    typealias ZlibFunction = @convention(c) (UInt, UnsafePointer<UInt8>?, UInt32) -> UInt
+    static let zlib: ZlibFunction? = {
         guard let handle = dlopen("libz.so.1", RTLD_NOW | RTLD_LOCAL), let symbol = dlsym(handle, "crc32") else { return nil }
         return unsafeBitCast(symbol, to: ZlibFunction.self)
     }()
 
     /// The same with the tables (where zlib is missing; tests compare the two).
-    package mutating func updateWithTables(_ buffer: UnsafeRawBufferPointer) {
+    mutating func updateWithTables(_ buffer: UnsafeRawBufferPointer) {
         let table = CRC32.table
         var crc = ~value
         var index = 0

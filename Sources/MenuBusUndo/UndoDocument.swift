@@ -7,10 +7,10 @@ package struct UndoDocument {
     package var stack: UndoStack
     /// Seconds since the epoch of the last operation, as the service passed
     /// it (the model reads no clock). Retention compares it with `now`.
-    package var lastTouched: Int64
+    var lastTouched: Int64
     /// The last `touched` time written to the journal; a new one is
     /// written when `lastTouched` moves an hour or more from it, so after a
     /// restart `lastTouched` is at most that much older than it was.
-    package var journaledTouch: Int64
+    var journaledTouch: Int64
     package let journal: UndoJournal
 }

@@ -13,29 +13,29 @@ import MenuBusModel
 /// which is what loading trusts. Two documents whose hashes collide get
 /// `-1`, `-2`… (the store probes with `O_EXCL`). At most 64 + 1 + 16 + 1 +
 /// 3 + 5 bytes, far below NAME_MAX.
-package enum UndoFileName {
-    package static let suffix = ".undo"
+enum UndoFileName {
+    static let suffix = ".undo"
     /// A snapshot being written; left over only by a crash mid-compaction
     /// (the journal it was to replace is intact), removed when loading.
-    package static let temporarySuffix = ".undo.tmp"
+    static let temporarySuffix = ".undo.tmp"
     /// The journal of a document whose loading stopped at damage, kept
     /// for inspection until the document is removed.
-    package static let damagedSuffix = ".undo.damaged"
-    package static let maxPrefixBytes = 64
+    static let damagedSuffix = ".undo.damaged"
+    static let maxPrefixBytes = 64
 
-    package static func name(for key: UndoDocumentKey, probe: Int = 0) -> String {
+    static func name(for key: UndoDocumentKey, probe: Int = 0) -> String {
         let probeText = probe > 0 ? "-\(probe)" : ""
         return prefix(of: key.appId) + "-" + hashText(of: key) + probeText + suffix
     }
 
     /// The 16 hex digits a key's journal names carry.
-    package static func hashText(of key: UndoDocumentKey) -> String {
+    static func hashText(of key: UndoDocumentKey) -> String {
         hex(fnv1a(key))
     }
 
     /// The prefix and hash of a journal's name (`<prefix>-<hash>[-<n>].undo`);
     /// nil for a name this store did not make.
-    package static func parse(_ name: String) -> (prefix: String, hash: String)? {
+    static func parse(_ name: String) -> (prefix: String, hash: String)? {
         guard name.hasSuffix(suffix) else { return nil }
         var parts = name.dropLast(suffix.count).split(separator: "-", omittingEmptySubsequences: false)
         func isHash(_ part: Substring) -> Bool {
@@ -50,7 +50,7 @@ package enum UndoFileName {
     }
 
     /// The readable prefix of an app id's journal names.
-    package static func prefix(of appId: String) -> String {
+    static func prefix(of appId: String) -> String {
         var prefix: [UInt8] = []
         for byte in appId.utf8.prefix(maxPrefixBytes) {
             switch byte {
@@ -67,7 +67,7 @@ package enum UndoFileName {
 
     /// FNV-1a 64 of the app id's length (4 bytes), the app id and the
     /// document id, so that no two pairs of ids give the same input.
-    package static func fnv1a(_ key: UndoDocumentKey) -> UInt64 {
+    static func fnv1a(_ key: UndoDocumentKey) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         func feed(_ byte: UInt8) {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3

@@ -13,10 +13,10 @@ package struct UndoFileError: Error, Hashable, Sendable, CustomStringConvertible
     package var description: String { "\(call) \(path): \(UndoFiles.errorText(errno))" }
 
     /// The name was taken (EEXIST).
-    package var isAlreadyExists: Bool { errno == EEXIST }
+    var isAlreadyExists: Bool { errno == EEXIST }
 
     /// EIO, for failures that have no errno of their own.
-    package static func io(_ call: String, _ path: String) -> UndoFileError {
+    static func io(_ call: String, _ path: String) -> UndoFileError {
         UndoFileError(call: call, path: path, errno: EIO)
     }
 
@@ -26,13 +26,13 @@ package struct UndoFileError: Error, Hashable, Sendable, CustomStringConvertible
     }
 
     /// The error an undo call answers with when its record could not be written.
-    package var undoError: UndoError {
+    var undoError: UndoError {
         UndoError(kind: .storage(errno: errno), field: "documentId",
                   message: "the undo journal could not be written (\(call): \(UndoFiles.errorText(errno)))")
     }
 
     /// The same, naming the document.
-    package func undoError(for key: UndoDocumentKey) -> UndoError {
+    func undoError(for key: UndoDocumentKey) -> UndoError {
         UndoError(kind: .storage(errno: errno), field: "documentId",
                   message: "the undo journal of document '\(key.documentId)' could not be written (\(call): \(UndoFiles.errorText(errno)))")
     }
@@ -53,10 +53,10 @@ private final class FaultCounts: @unchecked Sendable {
 }
 
 package enum UndoFiles {
-    package static let fileMode: mode_t = 0o600
-    package static let directoryMode: mode_t = 0o700
+    static let fileMode: mode_t = 0o600
+    static let directoryMode: mode_t = 0o700
 
-    package static func errorText(_ code: Int32) -> String {
+    static func errorText(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "errno \(code)" }
         return String(cString: text) + " (errno \(code))"
     }
@@ -100,7 +100,7 @@ package enum UndoFiles {
 
     /// Creates `path` and any missing parents (each 0700); sets `path`
     /// itself to 0700 whether or not it existed.
-    package static func makeDirectory(_ path: String) throws(UndoFileError) {
+    static func makeDirectory(_ path: String) throws(UndoFileError) {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             prefix += component
@@ -135,12 +135,12 @@ package enum UndoFiles {
     package struct Entry: Hashable, Sendable {
         package var name: String
         package var size: Int
-        package var modified: Int64
+        var modified: Int64
     }
 
     /// The names in a directory with their sizes and modification times
     /// (seconds), without reading any file: what a lazy start lists.
-    package static func listEntries(_ directory: String) throws(UndoFileError) -> [Entry] {
+    static func listEntries(_ directory: String) throws(UndoFileError) -> [Entry] {
         guard let dir = opendir(directory) else { throw failure("opendir", directory) }
         defer { closedir(dir) }
         let dirFd = dirfd(dir)
@@ -209,7 +209,7 @@ package enum UndoFiles {
 
     /// Opens a file for appending; with `create`, makes a new one (0600)
     /// and fails with EEXIST when the name is taken.
-    package static func openForAppending(_ path: String, create: Bool) throws(UndoFileError) -> Int32 {
+    static func openForAppending(_ path: String, create: Bool) throws(UndoFileError) -> Int32 {
         let flags = O_WRONLY | O_APPEND | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0)
         let fd = open(path, flags, fileMode)
         guard fd >= 0 else { throw failure("open", path) }
@@ -222,7 +222,7 @@ package enum UndoFiles {
     }
 
     /// Creates or empties a file (0600) for a snapshot.
-    package static func openForRewriting(_ path: String) throws(UndoFileError) -> Int32 {
+    static func openForRewriting(_ path: String) throws(UndoFileError) -> Int32 {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_TRUNC | O_CLOEXEC, fileMode)
         guard fd >= 0 else { throw failure("open", path) }
         if fchmod(fd, fileMode) != 0 {
@@ -258,7 +258,7 @@ package enum UndoFiles {
     }
 
     /// Flushes a file's data (and the metadata needed to read it) to the disk.
-    package static func syncData(_ fd: Int32, path: String) throws(UndoFileError) {
+    static func syncData(_ fd: Int32, path: String) throws(UndoFileError) {
         if let fault = injected("fdatasync", path) { throw fault }
         while fdatasync(fd) != 0 {
             if Glibc.errno != EINTR { throw failure("fdatasync", path) }
@@ -267,7 +267,7 @@ package enum UndoFiles {
 
     /// Opens a file just to flush it: data written through a closed
     /// descriptor is still in the page cache and flushed the same way.
-    package static func syncData(path: String) throws(UndoFileError) {
+    static func syncData(path: String) throws(UndoFileError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure("open", path) }
         defer { close(fd) }
@@ -275,7 +275,7 @@ package enum UndoFiles {
     }
 
     /// Flushes a directory, making created, renamed and removed names durable.
-    package static func syncDirectory(_ path: String) throws(UndoFileError) {
+    static func syncDirectory(_ path: String) throws(UndoFileError) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw failure("open", path) }
         defer { close(fd) }
@@ -284,13 +284,13 @@ package enum UndoFiles {
         }
     }
 
-    package static func truncate(_ fd: Int32, to length: Int, path: String) throws(UndoFileError) {
+    static func truncate(_ fd: Int32, to length: Int, path: String) throws(UndoFileError) {
         if let fault = injected("ftruncate", path) { throw fault }
         guard ftruncate(fd, off_t(length)) == 0 else { throw failure("ftruncate", path) }
     }
 
     /// Cuts a file at `length` and flushes it.
-    package static func truncate(path: String, to length: Int) throws(UndoFileError) {
+    static func truncate(path: String, to length: Int) throws(UndoFileError) {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure("open", path) }
         defer { close(fd) }

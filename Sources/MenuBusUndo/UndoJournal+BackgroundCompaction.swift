@@ -9,26 +9,26 @@ package final class CompactionJob: @unchecked Sendable {
     package let key: UndoDocumentKey
     package let document: UndoDocument
     package let journal: UndoJournal
-    package let temporary: String
+    let temporary: String
     /// The journal's size and rewrites when the snapshot was taken.
-    package let startSize: Int
-    package let startRewrites: Int
+    let startSize: Int
+    let startRewrites: Int
     package var written = 0
     package var fd: Int32 = -1
     package var error: UndoFileError?
     /// The journal's bytes up to here are in the temporary file, synced.
     package var copied: Int
     /// The end of the next tail copy off the loop.
-    package var copyTarget = 0
+    var copyTarget = 0
     /// Tail copies done off the loop.
-    package var tailRounds = 0
+    var tailRounds = 0
 
     /// Tail copies off the loop before the loop copies what is left itself.
-    package static let maxTailRounds = 8
+    static let maxTailRounds = 8
     /// A tail this small is copied on the loop at once.
-    package static let tailOnLoopBytes = 64 << 10
+    static let tailOnLoopBytes = 64 << 10
 
-    package init(document: UndoDocument, journal: UndoJournal) {
+    init(document: UndoDocument, journal: UndoJournal) {
         key = document.key
         self.document = document
         self.journal = journal
@@ -83,7 +83,7 @@ extension UndoJournal {
 
     /// On the loop: whether to copy the tail off the loop once more before
     /// finishing (more than `tailOnLoopBytes` was appended meanwhile).
-    package func wantsTailRound(_ job: CompactionJob) -> Bool {
+    func wantsTailRound(_ job: CompactionJob) -> Bool {
         job.error == nil && !isBroken && rewrites == job.startRewrites && size >= job.copied
             && size - job.copied > CompactionJob.tailOnLoopBytes && job.tailRounds < CompactionJob.maxTailRounds
     }

@@ -8,11 +8,11 @@ extension UndoJournal {
         /// The stack rebuilt from every record before the end or the damage.
         package var stack: UndoStack
         /// The last `touched` time recorded; 0 when none.
-        package var lastTouched: Int64
+        var lastTouched: Int64
         /// Records applied.
         package var records: Int
         /// Bytes of the good records: where the file should end.
-        package var goodLength: Int
+        var goodLength: Int
         package var ending: Ending
     }
 

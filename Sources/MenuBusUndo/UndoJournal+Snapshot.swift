@@ -5,7 +5,7 @@ extension UndoJournal {
     /// header, touched, the snapshot counters, every live step oldest
     /// first, then any open group as begin-group records and the group's
     /// registrations as register records.
-    package static func snapshotRecords<E: Error>(of document: UndoDocument,
+    static func snapshotRecords<E: Error>(of document: UndoDocument,
                                           _ body: (UndoRecord) throws(E) -> Void) throws(E) {
         let stack = document.stack
         try body(.header(document.key))

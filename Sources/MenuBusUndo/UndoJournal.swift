@@ -22,30 +22,30 @@ import MenuBusModel
 /// recently used ones beyond `UndoStore.maxOpenJournals`.
 package final class UndoJournal {
     package let directory: String
-    package let fileName: String
+    let fileName: String
     /// Bytes in the file: every record written and not cut.
     package private(set) var size: Int
     /// Records written since the last `sync()`.
     package private(set) var hasUnsyncedWrites = false
     /// Appends and rewrites so far: a background sync started at one count
     /// covers the writes up to it only.
-    package private(set) var writeCount = 0
+    private(set) var writeCount = 0
     /// Whole-file rewrites so far (a compaction in flight checks it).
-    package private(set) var rewrites = 0
+    private(set) var rewrites = 0
     /// A background compaction is writing a snapshot of this journal.
-    package var compacting = false
+    var compacting = false
     /// The file's name (creation) or its replacement (compaction) may not
     /// be durable until the directory is synced.
-    package var needsDirectorySync = false
+    var needsDirectorySync = false
     /// A failed write could not be cut back: rewrite before appending.
-    package private(set) var isBroken = false
+    private(set) var isBroken = false
     /// Do not try to compact again before the file reaches this size
     /// (after a failed compaction).
-    package var compactionRetrySize = 0
+    var compactionRetrySize = 0
     private var fd: Int32 = -1
 
     package var path: String { directory + "/" + fileName }
-    package var isOpen: Bool { fd >= 0 }
+    var isOpen: Bool { fd >= 0 }
 
     /// A journal that exists with this many good bytes.
     package init(directory: String, fileName: String, size: Int) {
@@ -152,7 +152,7 @@ package final class UndoJournal {
     }
 
     /// Takes the compacted file (renamed over the journal, synced).
-    package func adoptCompacted(fd newFd: Int32, size newSize: Int) {
+    func adoptCompacted(fd newFd: Int32, size newSize: Int) {
         fd = newFd
         size = newSize
         hasUnsyncedWrites = false
@@ -168,7 +168,7 @@ package final class UndoJournal {
 
     /// The file could not be repaired (a torn tail not cut): rewrite it
     /// from the stack before the next append.
-    package func markBroken() {
+    func markBroken() {
         isBroken = true
         // What was written is not trusted to be on disk: the rewrite replaces it.
         hasUnsyncedWrites = false
@@ -176,7 +176,7 @@ package final class UndoJournal {
 
     /// A duplicate of the open descriptor for a sync on another thread
     /// (closing this journal's own then cannot pull it away), or -1.
-    package func duplicateDescriptor() -> Int32 {
+    func duplicateDescriptor() -> Int32 {
         fd >= 0 ? UndoFiles.duplicate(fd) : -1
     }
 
@@ -186,14 +186,14 @@ package final class UndoJournal {
     }
 
     /// Closes the descriptor; unsynced writes stay pending for `sync()`.
-    package func closeFile() {
+    func closeFile() {
         guard fd >= 0 else { return }
         UndoFiles.close(fd)
         fd = -1
     }
 
     /// Removes the file and any damaged copy kept beside it.
-    package func removeFiles() throws(UndoFileError) {
+    func removeFiles() throws(UndoFileError) {
         closeFile()
         hasUnsyncedWrites = false
         try UndoFiles.remove(path)
@@ -201,12 +201,12 @@ package final class UndoJournal {
     }
 
     /// Where a damaged journal is kept: `<name>.damaged`.
-    package static func damagedPath(of path: String) -> String {
+    static func damagedPath(of path: String) -> String {
         path + ".damaged"
     }
 
     /// Snapshot records are written in chunks of about this many bytes.
-    package static let snapshotChunkBytes = 256 << 10
+    static let snapshotChunkBytes = 256 << 10
 
     private func open() throws(UndoFileError) {
         guard fd < 0 else { return }

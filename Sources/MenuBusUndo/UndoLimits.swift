@@ -32,10 +32,10 @@ package struct UndoLimits: Hashable, Sendable {
     /// Undo bytes menubusd keeps in memory, every document together
     /// (`UndoStack.totalBytes`); past it the least recently used documents
     /// are dropped from memory and read again from their journals on use.
-    package static let defaultMemoryBytes = 256 << 20
+    static let defaultMemoryBytes = 256 << 20
     /// Undo bytes on disk, every journal together; past it a new step or
     /// document is refused (`LimitExceeded`), nothing stored is lost.
-    package static let defaultDiskBytes = 2 << 30
+    static let defaultDiskBytes = 2 << 30
 
     /// Bytes of one `RegisterUndo`'s undo and redo data together. Merged
     /// steps and groups grow past it; the document quota bounds them.
@@ -47,29 +47,29 @@ package struct UndoLimits: Hashable, Sendable {
     /// and travels back in one `Undo` reply.
     package static let defaultBytesPerDocument = 48 << 20
     /// Bytes (UTF-8) of an action name ("Typing").
-    package static let maxActionNameBytes = 256
+    static let maxActionNameBytes = 256
     /// Bytes of a `merge-key`.
-    package static let maxMergeKeyBytes = 256
+    static let maxMergeKeyBytes = 256
     /// Bytes of a document id; the journal's file name is a hash, so any
     /// string this long is safe.
-    package static let maxDocumentIdBytes = Limits.maxStringBytes
+    static let maxDocumentIdBytes = Limits.maxStringBytes
     /// Bytes of an app id (the service checks the same at `Register`).
     package static let maxAppIdBytes = 255
     /// `RegisterUndo` calls inside one outermost group.
-    package static let maxStepsPerGroup = 100_000
+    static let maxStepsPerGroup = 100_000
     /// Groups open inside each other.
-    package static let maxGroupDepth = 64
+    static let maxGroupDepth = 64
     /// Documents one app id may hold.
-    package static let maxDocumentsPerApp = 256
+    static let maxDocumentsPerApp = 256
     /// Bytes one step counts against the quota beyond its payloads and
     /// names: about what it costs in memory (see BENCHMARKS.md), so that a
     /// flood of empty steps is bounded too.
-    package static let stepOverheadBytes = 64
+    static let stepOverheadBytes = 64
     /// Bytes each registration in a step counts (its two stored lengths).
-    package static let registrationOverheadBytes = 8
+    static let registrationOverheadBytes = 8
 
     /// Bytes of one `RegisterUndo`'s undo and redo data together.
-    package var payloadBytesPerStep: Int
+    var payloadBytesPerStep: Int
     /// The byte quota of one document.
     package var bytesPerDocument: Int
     /// Daemon-wide undo bytes in memory (`--undo-memory-budget`).

@@ -39,10 +39,10 @@ package struct UndoLoadFinding: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The file's name in the directory (empty for the directory itself).
-    package var fileName: String
+    var fileName: String
     package var key: UndoDocumentKey?
     /// Records loaded from the file.
-    package var recordsLoaded: Int
+    var recordsLoaded: Int
     package var kind: Kind
 
     package var description: String {

@@ -31,7 +31,7 @@ import MenuBusModel
 /// an open group follows as begin-group and register records), then
 /// operations. The counters come first so that a snapshot cut short by
 /// damage still knows which of the steps before it were undo steps.
-package enum UndoRecord: Hashable, Sendable {
+enum UndoRecord: Hashable, Sendable {
     case header(UndoDocumentKey)
     case touched(Int64)
     case operation(UndoOperation)
@@ -39,20 +39,20 @@ package enum UndoRecord: Hashable, Sendable {
     case snapshotStep(UndoStep)
 
     /// The counters that open a snapshot; `UndoStack(limits:steps:…)` takes them.
-    package struct Snapshot: Hashable, Sendable {
+    struct Snapshot: Hashable, Sendable {
         /// Snapshot step records that follow.
-        package var stepCount: Int
-        package var undoCount: Int
-        package var cleanUndoCount: Int?
-        package var dropped: Int
-        package var levels: Int
+        var stepCount: Int
+        var undoCount: Int
+        var cleanUndoCount: Int?
+        var dropped: Int
+        var levels: Int
     }
 
     /// Bytes before a record's body.
-    package static let frameBytes = 12
+    static let frameBytes = 12
     /// The journal format this code writes and reads.
-    package static let version: UInt8 = 1
-    package static let magic = Array("MBUNDO".utf8)
+    static let version: UInt8 = 1
+    static let magic = Array("MBUNDO".utf8)
 
     private enum Kind: UInt8 {
         case header = 0x01, touched = 0x02
@@ -64,7 +64,7 @@ package enum UndoRecord: Hashable, Sendable {
     // MARK: Writing
 
     /// Appends the framed record to `bytes`.
-    package func encode(into bytes: inout [UInt8]) {
+    func encode(into bytes: inout [UInt8]) {
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: Self.frameBytes))
         encodeBody(into: &bytes)
@@ -80,7 +80,7 @@ package enum UndoRecord: Hashable, Sendable {
     }
 
     /// The framed record alone.
-    package var encoded: [UInt8] {
+    var encoded: [UInt8] {
         var bytes: [UInt8] = []
         encode(into: &bytes)
         return bytes
@@ -171,7 +171,7 @@ package enum UndoRecord: Hashable, Sendable {
     /// The record whose body is `bytes[body]`; nil when the body is not a
     /// well-formed record of a known kind (every field inside the body,
     /// strings valid UTF-8, ids within their bounds, nothing left over).
-    package static func decode(_ bytes: [UInt8], body: Range<Int>) -> UndoRecord? {
+    static func decode(_ bytes: [UInt8], body: Range<Int>) -> UndoRecord? {
         var reader = Reader(bytes: bytes, offset: body.lowerBound, end: body.upperBound)
         guard let kindByte = reader.byte(), let kind = Kind(rawValue: kindByte) else { return nil }
         let record: UndoRecord
@@ -261,7 +261,7 @@ package enum UndoRecord: Hashable, Sendable {
     }
 
     /// Reads the frame at `offset` in `bytes`.
-    package static func frame(in bytes: [UInt8], at offset: Int) -> Frame {
+    static func frame(in bytes: [UInt8], at offset: Int) -> Frame {
         let remaining = bytes.count - offset
         guard remaining >= frameBytes else { return .truncated }
         let length = UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8
@@ -283,7 +283,7 @@ package enum UndoRecord: Hashable, Sendable {
     }
 
     /// What is at an offset of a journal.
-    package enum Frame: Hashable, Sendable {
+    enum Frame: Hashable, Sendable {
         /// A record whose checksum holds; its body.
         case record(Range<Int>)
         /// The file ends inside the frame: a torn write.

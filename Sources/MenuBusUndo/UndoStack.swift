@@ -63,9 +63,9 @@ package struct UndoStack: Sendable {
     /// Steps dropped by the levels or the quota since creation or `clear`.
     package private(set) var dropped = 0
     /// Names of the open groups, outermost first.
-    package private(set) var groupNames: [String] = []
+    private(set) var groupNames: [String] = []
     /// Sum of `UndoStep.cost` over the live steps (not the open group).
-    package private(set) var liveBytes = 0
+    private(set) var liveBytes = 0
 
     /// `steps[bottom..<position]` can be undone (top last),
     /// `steps[position...]` redone (next first); below `bottom` are
@@ -92,13 +92,13 @@ package struct UndoStack: Sendable {
     package var liveSteps: ArraySlice<UndoStep> { steps[bottom...] }
 
     /// The clean mark as a number of undo steps, nil when unreachable.
-    package var cleanUndoCount: Int? { cleanIndex.map { $0 - bottom } }
+    var cleanUndoCount: Int? { cleanIndex.map { $0 - bottom } }
 
     /// The registrations of the open group so far (nil when none is open).
-    package var openGroupStep: UndoStep? { group }
+    var openGroupStep: UndoStep? { group }
 
     /// Cost of the live steps and the open group: what a snapshot keeps.
-    package var totalBytes: Int { liveBytes + (group?.cost ?? 0) }
+    var totalBytes: Int { liveBytes + (group?.cost ?? 0) }
 
     package var state: UndoState {
         let idle = group == nil

@@ -19,9 +19,9 @@ package struct UndoStep: Hashable, Sendable {
     /// The registrations, encoded as described above.
     package private(set) var encoded: [UInt8]
     /// How many registrations `encoded` holds.
-    package private(set) var registrationCount: Int
+    private(set) var registrationCount: Int
 
-    package init(actionName: String, mergeKey: String = "") {
+    init(actionName: String, mergeKey: String = "") {
         self.actionName = actionName
         self.mergeKey = mergeKey
         encoded = []
@@ -29,7 +29,7 @@ package struct UndoStep: Hashable, Sendable {
     }
 
     /// A step with one registration, its buffer allocated to size.
-    package init(actionName: String, mergeKey: String, undo: some Collection<UInt8>, redo: some Collection<UInt8>) {
+    init(actionName: String, mergeKey: String, undo: some Collection<UInt8>, redo: some Collection<UInt8>) {
         self.init(actionName: actionName, mergeKey: mergeKey)
         encoded.reserveCapacity(8 + undo.count + redo.count)
         append(undo: undo, redo: redo)
@@ -37,7 +37,7 @@ package struct UndoStep: Hashable, Sendable {
 
     /// A step from its encoded registrations (a journal snapshot); nil when
     /// the lengths do not add up to exactly `registrationCount` registrations.
-    package init?(actionName: String, mergeKey: String, registrationCount: Int, encoded: [UInt8]) {
+    init?(actionName: String, mergeKey: String, registrationCount: Int, encoded: [UInt8]) {
         guard registrationCount >= 0, UndoStep.count(encoded) == registrationCount else { return nil }
         self.actionName = actionName
         self.mergeKey = mergeKey
@@ -76,7 +76,7 @@ package struct UndoStep: Hashable, Sendable {
     }
 
     /// The undo payloads to apply, newest registration first.
-    package var undoPayloads: [[UInt8]] {
+    var undoPayloads: [[UInt8]] {
         var payloads: [[UInt8]] = []
         payloads.reserveCapacity(registrationCount)
         forEachRegistration { undo, _ in payloads.append(Array(undo)) }
@@ -85,7 +85,7 @@ package struct UndoStep: Hashable, Sendable {
     }
 
     /// The redo payloads to apply, oldest registration first.
-    package var redoPayloads: [[UInt8]] {
+    var redoPayloads: [[UInt8]] {
         var payloads: [[UInt8]] = []
         payloads.reserveCapacity(registrationCount)
         forEachRegistration { _, redo in payloads.append(Array(redo)) }
@@ -93,7 +93,7 @@ package struct UndoStep: Hashable, Sendable {
     }
 
     /// Calls `body` with the undo and redo payload of each registration, oldest first.
-    package func forEachRegistration(_ body: (ArraySlice<UInt8>, ArraySlice<UInt8>) -> Void) {
+    func forEachRegistration(_ body: (ArraySlice<UInt8>, ArraySlice<UInt8>) -> Void) {
         var offset = 0
         while offset < encoded.count {
             guard let undoLength = UndoStep.length(in: encoded, at: offset) else { return }

@@ -9,7 +9,7 @@ extension UndoStore {
         package let key: UndoDocumentKey
         package let fd: Int32
         package let path: String
-        package let writeCount: Int
+        let writeCount: Int
     }
 
     package struct SyncBatch: Sendable {
@@ -19,9 +19,9 @@ extension UndoStore {
 
     package struct SyncResult: Sendable {
         package var failed: [UndoDocumentKey: UndoFileError] = [:]
-        package var succeeded: [(key: UndoDocumentKey, writeCount: Int)] = []
-        package var directoryError: UndoFileError?
-        package var directorySynced = false
+        var succeeded: [(key: UndoDocumentKey, writeCount: Int)] = []
+        var directoryError: UndoFileError?
+        var directorySynced = false
     }
 
     /// What a background sync should flush now. Broken journals are

@@ -7,7 +7,7 @@ extension UndoStore {
         package var key: UndoDocumentKey?
         package var finding: UndoLoadFinding?
         /// The file could not be read at all; nothing changed.
-        package var readError: UndoFileError?
+        var readError: UndoFileError?
     }
 
     /// Lists the directory (creating it if needed) at start: names and

@@ -96,15 +96,15 @@ package final class UndoStore {
     }
 
     /// The folder inside the state directory that holds the journals.
-    package static let directoryName = "undo"
+    static let directoryName = "undo"
     /// Journal descriptors kept open; beyond it the least recently used close.
-    package static let maxOpenJournals = 32
+    static let maxOpenJournals = 32
     /// A journal is compacted when larger than this many times its snapshot …
-    package static let compactionFactor = 2
+    static let compactionFactor = 2
     /// … plus this many bytes.
-    package static let compactionSlackBytes = 64 << 10
+    static let compactionSlackBytes = 64 << 10
     /// A `touched` record is written when the time moved this much from the last one.
-    package static let touchGranularitySeconds: Int64 = 3_600
+    static let touchGranularitySeconds: Int64 = 3_600
     /// Seconds the service should let unsynced writes wait at most before `sync()`.
     package static let syncInterval = 0.1
 
@@ -137,33 +137,33 @@ package final class UndoStore {
         package var name: String
         package var prefix: String
         package var size: Int
-        package var modified: Int64
+        var modified: Int64
     }
 
     /// A document dropped from memory for the memory budget; its journal is
     /// complete and synced, and is read again on use.
-    package struct EvictedDocument: Hashable, Sendable {
-        package var fileName: String
+    struct EvictedDocument: Hashable, Sendable {
+        var fileName: String
         package var size: Int
-        package var lastTouched: Int64
+        var lastTouched: Int64
         package var openGroup: Bool
     }
 
     /// Journals not read yet, by the hash in their names ("" for names the store did not make).
     package var pending: [String: [PendingJournal]] = [:]
-    package var pendingCount = 0
-    package var pendingBytes = 0
+    var pendingCount = 0
+    var pendingBytes = 0
     /// Pending journals by the app id prefix of their names.
-    package var pendingByPrefix: [String: Int] = [:]
+    var pendingByPrefix: [String: Int] = [:]
     /// Documents dropped from memory, read again on use.
-    package private(set) var evicted: [UndoDocumentKey: EvictedDocument] = [:]
+    private(set) var evicted: [UndoDocumentKey: EvictedDocument] = [:]
     private var evictedBytes = 0
     /// `UndoStack.totalBytes` of every document in memory.
     package private(set) var memoryBytes = 0
     private var useTick: UInt64 = 0
     private var lastUse: [UndoDocumentKey: UInt64] = [:]
     /// Journals read whole so far (a seam for tests: a lazy start reads none).
-    package var journalsRead = 0
+    var journalsRead = 0
     /// End the open groups of a document read from a journal the first
     /// time (the service sets it: no app of a previous run can end them).
     package var closesGroupsOnLoad = false
@@ -200,7 +200,7 @@ package final class UndoStore {
 
     /// The ids of the documents an app id holds, sorted (reads the journals
     /// not read yet whose names carry the app id's prefix).
-    package func documentIds(of appId: String) -> [String] {
+    func documentIds(of appId: String) -> [String] {
         loadPending(prefix: UndoFileName.prefix(of: appId))
         return (Array(documents.keys) + Array(evicted.keys)).filter { $0.appId == appId }.map(\.documentId).sorted()
     }
@@ -402,7 +402,7 @@ package final class UndoStore {
     /// Brings a document into memory if its journal is on disk: dropped
     /// for the memory budget, or not read yet (then every pending journal
     /// whose name carries its hash is read). Nothing when there is none.
-    package func makeResident(_ key: UndoDocumentKey) throws(UndoError) {
+    func makeResident(_ key: UndoDocumentKey) throws(UndoError) {
         guard documents[key] == nil else { return }
         if let gone = evicted[key] {
             let result = load(gone.fileName, counted: true)
@@ -427,7 +427,7 @@ package final class UndoStore {
 
     /// Reads one pending journal; a read error leaves it pending.
     @discardableResult
-    package func loadPendingJournal(_ file: PendingJournal) -> UndoFileError? {
+    func loadPendingJournal(_ file: PendingJournal) -> UndoFileError? {
         let result = load(file.name, counted: false)
         if let error = result.readError {
             problems.append(UndoStorageProblem(activity: "loading", key: nil, error: error,
@@ -451,7 +451,7 @@ package final class UndoStore {
     }
 
     /// Reads every pending journal whose name carries `prefix`.
-    package func loadPending(prefix: String) {
+    func loadPending(prefix: String) {
         let files = pending.values.joined().filter { $0.prefix == prefix }
         for file in files.sorted(by: { $0.name < $1.name }) {
             loadPendingJournal(file)
@@ -459,7 +459,7 @@ package final class UndoStore {
         }
     }
 
-    package func addPending(_ entry: UndoFiles.Entry) {
+    func addPending(_ entry: UndoFiles.Entry) {
         let parsed = UndoFileName.parse(entry.name)
         let file = PendingJournal(name: entry.name, prefix: parsed?.prefix ?? "", size: entry.size,
                                   modified: entry.modified)
@@ -469,7 +469,7 @@ package final class UndoStore {
         pendingByPrefix[file.prefix, default: 0] += 1
     }
 
-    package func dropPending(_ file: PendingJournal, hash: String) {
+    func dropPending(_ file: PendingJournal, hash: String) {
         guard var files = pending[hash], let index = files.firstIndex(of: file) else { return }
         files.remove(at: index)
         pending[hash] = files.isEmpty ? nil : files
@@ -496,7 +496,7 @@ package final class UndoStore {
     /// memory budget holds, never `keeping` nor a document whose journal
     /// has writes not yet synced, is broken or is being compacted (those
     /// go at a later call).
-    package func enforceMemoryBudget(keeping: UndoDocumentKey? = nil) {
+    func enforceMemoryBudget(keeping: UndoDocumentKey? = nil) {
         guard memoryBytes > limits.memoryBytes else { return }
         let candidates = documents.keys.filter { $0 != keeping }
             .sorted { lastUse[$0, default: 0] < lastUse[$1, default: 0] }
@@ -680,41 +680,41 @@ package final class UndoStore {
         if journal.needsDirectorySync { directoryNeedsSync = true }
     }
 
-    package var unsyncedKeys: [UndoDocumentKey] { Array(unsynced) }
+    var unsyncedKeys: [UndoDocumentKey] { Array(unsynced) }
 
-    package func recordProblem(_ problem: UndoStorageProblem) {
+    func recordProblem(_ problem: UndoStorageProblem) {
         problems.append(problem)
     }
 
-    package func markDirectoryForSync() {
+    func markDirectoryForSync() {
         directoryNeedsSync = true
     }
 
     /// True once: the directory needs a sync, now handed to the caller.
-    package func takeDirectorySync() -> Bool {
+    func takeDirectorySync() -> Bool {
         defer { directoryNeedsSync = false }
         return directoryNeedsSync
     }
 
-    package func dropSyncedKeys() {
+    func dropSyncedKeys() {
         unsynced = unsynced.filter { documents[$0].map { $0.journal.hasUnsyncedWrites || $0.journal.isBroken } == true }
         enforceMemoryBudget(keeping: lastUse.max { $0.value < $1.value }?.key)
     }
 
     // MARK: For loading (UndoStore+Loading.swift)
 
-    package var isLoaded: Bool { loaded }
+    var isLoaded: Bool { loaded }
 
-    package func markLoaded() {
+    func markLoaded() {
         loaded = true
     }
 
-    package func prepareDirectoryForLoading() throws(UndoFileError) {
+    func prepareDirectoryForLoading() throws(UndoFileError) {
         try prepareDirectory()
     }
 
     /// Names new journals must not take.
-    package func reserve(_ names: some Sequence<String>) {
+    func reserve(_ names: some Sequence<String>) {
         fileNames.formUnion(names)
     }
 
@@ -723,7 +723,7 @@ package final class UndoStore {
     }
 
     /// Takes a loaded document (`counted`: already counted, read again after being dropped).
-    package func adopt(_ document: UndoDocument, counted: Bool = false) {
+    func adopt(_ document: UndoDocument, counted: Bool = false) {
         documents[document.key] = document
         memoryBytes += document.stack.totalBytes
         noteUse(document.key)

@@ -10,7 +10,7 @@ public final class DeferredReply: @unchecked Sendable {
     private let pending: PendingReply
     private let loop: MessageLoop
 
-    package init(_ pending: PendingReply, loop: MessageLoop) {
+    init(_ pending: PendingReply, loop: MessageLoop) {
         self.pending = pending
         self.loop = loop
     }
@@ -71,7 +71,7 @@ extension MenuBusClient {
 
     /// A manager call that suspends instead of blocking; the reply arrives
     /// while the client is pumped (`run`, `runForever`, or the app's loop via `dispatch`).
-    package func callManager(_ member: String, _ arguments: [DBusValue] = []) async throws -> [DBusValue] {
+    func callManager(_ member: String, _ arguments: [DBusValue] = []) async throws -> [DBusValue] {
         try await withCheckedThrowingContinuation { continuation in
             connection.call(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
                             interface: MenuBusNames.managerInterface, member: member,

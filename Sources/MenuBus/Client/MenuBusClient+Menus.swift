@@ -183,12 +183,12 @@ extension MenuBusClient {
     }
 
     /// A round trip to the bus, so match rules sent before it are in force.
-    package func syncWithBus() throws {
+    func syncWithBus() throws {
         _ = try connection.callBlocking(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                         interface: "org.freedesktop.DBus", member: "GetId", timeout: callTimeout)
     }
 
-    package func callMenu(_ menu: PresentedMenu, _ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
+    func callMenu(_ menu: PresentedMenu, _ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
         try connection.callBlocking(destination: MenuBusNames.busName, path: menu.path,
                                     interface: MenuBusNames.menuInterface, member: member,
                                     arguments: arguments, timeout: callTimeout)
@@ -223,8 +223,8 @@ extension MenuBusClient {
 
     /// How many replies `composedMenu` keeps to compare with, and the
     /// largest it keeps (at most 1 MiB in all).
-    package static let maxRememberedMenus = 4
-    package static let maxRememberedMenuBytes = 256 << 10
+    static let maxRememberedMenus = 4
+    static let maxRememberedMenuBytes = 256 << 10
 
     private func menu(_ reply: [DBusValue]) throws -> Menu {
         guard reply.count == 2, case .uint32(let revision) = reply[0] else { throw unexpected("menu", reply) }

@@ -5,28 +5,28 @@ import MenuBusSupport
 
 /// What a client told menubusd that lives only in the daemon's memory, so
 /// that it can be said again to a new daemon after a restart.
-package struct ReplayState {
-    package struct PublishedContext {
-        package var info: ContextInfo
-        package var items: [MenuElement]
-        package var selection: Selection?
+struct ReplayState {
+    struct PublishedContext {
+        var info: ContextInfo
+        var items: [MenuElement]
+        var selection: Selection?
     }
 
-    package var registration: (appId: String, clientPath: ObjectPath)?
-    package var contexts: [String: PublishedContext] = [:]
-    package var contextOrder: [String] = []
-    package var providers: [String: (description: ProviderDescription, path: ObjectPath)] = [:]
-    package var providerOrder: [String] = []
+    var registration: (appId: String, clientPath: ObjectPath)?
+    var contexts: [String: PublishedContext] = [:]
+    var contextOrder: [String] = []
+    var providers: [String: (description: ProviderDescription, path: ObjectPath)] = [:]
+    var providerOrder: [String] = []
     /// Menus this client presented and that have not closed yet.
-    package var presented: Set<ObjectPath> = []
-    package var closedHandlers: [(PresentedMenu) -> Void] = []
+    var presented: Set<ObjectPath> = []
+    var closedHandlers: [(PresentedMenu) -> Void] = []
 
-    package mutating func published(_ id: String, _ info: ContextInfo, _ items: [MenuElement]) {
+    mutating func published(_ id: String, _ info: ContextInfo, _ items: [MenuElement]) {
         if contexts[id] == nil { contextOrder.append(id) }
         contexts[id] = PublishedContext(info: info, items: items, selection: nil)
     }
 
-    package mutating func removed(_ id: String) {
+    mutating func removed(_ id: String) {
         contexts[id] = nil
         contextOrder.removeAll { $0 == id }
     }
@@ -36,7 +36,7 @@ extension MenuBusClient {
     /// Follows the owner of `org.menubus.MenuBus1` from the start, so that
     /// callbacks from a new daemon are accepted and what this client said
     /// to the old one is said again.
-    package func followDaemonOwner() {
+    func followDaemonOwner() {
         connection.subscribe(interface: "org.freedesktop.DBus", member: "NameOwnerChanged", path: "/org/freedesktop/DBus",
                              sender: "org.freedesktop.DBus", argument0: MenuBusNames.busName) { [weak self] message in
             guard let self, let args = try? message.arguments(), args.count == 3,
@@ -49,7 +49,7 @@ extension MenuBusClient {
     /// Whether a menubusd owns the name, as far as this client has heard.
     public var isDaemonRunning: Bool { daemonOwner != nil }
 
-    package func daemonOwnerChanged(from old: String, to new: String) {
+    func daemonOwnerChanged(from old: String, to new: String) {
         if !old.isEmpty, daemonOwner == old || daemonOwner == nil {
             daemonOwner = nil
             // The old daemon's presented menus died with it.
@@ -72,7 +72,7 @@ extension MenuBusClient {
 
     /// Registers, publishes every context with its last items and selection,
     /// and offers every provider again, in the order they were first made.
-    package func republish() throws {
+    func republish() throws {
         if let registration = replay.registration {
             _ = try callManager("Register", [.string(registration.appId), .objectPath(registration.clientPath), .array("{sv}", [])])
         }
@@ -92,7 +92,7 @@ extension MenuBusClient {
     /// Routes signals from whichever connection owns `org.menubus.MenuBus1`
     /// now: the bus matches the well-known name against its current owner,
     /// and the handler sees only messages from the owner this client follows.
-    package func subscribeToDaemon(interface: String? = nil, member: String? = nil,
+    func subscribeToDaemon(interface: String? = nil, member: String? = nil,
                            _ handler: @escaping (Message) -> Void) {
         connection.subscribe(interface: interface, member: member, busSender: MenuBusNames.busName) { [weak self] message in
             guard let self, let owner = self.daemonOwner, message.sender == owner else { return }

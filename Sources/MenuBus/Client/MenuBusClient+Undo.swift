@@ -16,7 +16,7 @@ public struct UndoStateInfo: Hashable, Sendable {
     /// Steps dropped by the level limit or the byte quota.
     public let dropped: UInt32
 
-    package init(_ value: DBusValue) throws {
+    init(_ value: DBusValue) throws {
         let dict = try [String: DBusValue](dbusValue: value)
         func get<T>(_ key: String, _ extract: (DBusValue) -> T?) throws -> T {
             guard let raw = dict[key], let value = extract(raw) else {
@@ -121,7 +121,7 @@ extension MenuBusClient {
     }
 
     /// `RegisterUndo`'s arguments; `options` holds `merge-key` when there is one.
-    package static func registerUndoArguments(_ document: String, _ actionName: String, _ undo: [UInt8], _ redo: [UInt8],
+    static func registerUndoArguments(_ document: String, _ actionName: String, _ undo: [UInt8], _ redo: [UInt8],
                                       _ mergeKey: String) -> [DBusValue] {
         let options: DBusValue = mergeKey.isEmpty ? .array("{sv}", [])
             : .array("{sv}", [.dictEntry(.string("merge-key"), .variant(.string(mergeKey)))])

@@ -29,13 +29,13 @@ public final class MenuBusClient {
     public var provideElementsLater: ((String, String, DeferredReply) -> Void)?
     /// The selected text of a context, for providers when the selection carried none.
     public var selectedText: ((String) throws -> String)?
-    package var providerHandlers: [String: (String, [String: DBusValue]) throws -> String] = [:]
+    var providerHandlers: [String: (String, [String: DBusValue]) throws -> String] = [:]
     /// The last composed menus read, newest first, with their replies' bodies (MenuBusClient+Menus.swift).
-    package var recentMenus: [(body: [UInt8], signature: Signature, menu: Menu)] = []
+    var recentMenus: [(body: [UInt8], signature: Signature, menu: Menu)] = []
     /// The unique name of menubusd's connection, once asked: callbacks and
     /// signals from anyone else are refused. It follows `NameOwnerChanged`
     /// of `org.menubus.MenuBus1`, so a restarted daemon is believed at once.
-    package var daemonOwner: String?
+    var daemonOwner: String?
 
     /// menubusd came back (a crash under `Restart=`, an upgrade, `--replace`)
     /// and this client has registered, republished its contexts and
@@ -45,7 +45,7 @@ public final class MenuBusClient {
     /// menubusd left the bus; `onDaemonRestart` follows when a new one takes the name.
     public var onDaemonLost: (() -> Void)?
     /// What to say again to a new daemon (MenuBusClient+Restart.swift).
-    package var replay = ReplayState()
+    var replay = ReplayState()
 
     /// Connects to `address`, or to the session bus.
     public init(address: String? = nil) throws {
@@ -63,7 +63,7 @@ public final class MenuBusClient {
     public var uniqueName: String { connection.uniqueName }
 
     /// Calls a manager method and returns the reply's values.
-    package func callManager(_ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
+    func callManager(_ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
         try connection.callBlocking(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
                                     interface: MenuBusNames.managerInterface, member: member,
                                     arguments: arguments, timeout: callTimeout)
@@ -130,7 +130,7 @@ extension MenuBusClient {
 
 extension MenuBusClient {
     /// menubusd's unique name on the bus (asked once, then remembered).
-    package func resolveDaemonOwner() throws -> String {
+    func resolveDaemonOwner() throws -> String {
         if let daemonOwner { return daemonOwner }
         try ping()  // starts menubusd by D-Bus activation when it is not running yet
         let reply = try connection.callBlocking(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
@@ -142,7 +142,7 @@ extension MenuBusClient {
     }
 
     /// Refuses a callback that does not come from menubusd.
-    package func checkFromDaemon(_ call: MethodCall) throws {
+    func checkFromDaemon(_ call: MethodCall) throws {
         guard let daemonOwner, call.sender == daemonOwner else {
             throw BusError(.accessDenied, "only menubusd calls this object")
         }

@@ -14,11 +14,11 @@
 /// Deferred elements stay where they are: the service fills them later.
 /// Works on indices into the flat list (no tree of nodes, each element
 /// copied once) so composing stays linear and cheap.
-package enum AppItems {
+enum AppItems {
     /// `elements` arranged as above, parents before children and siblings
     /// in order; top-level elements get `parent`. Elements whose parent is
     /// not a menu earlier in the list are left out.
-    package static func arranged(_ elements: [MenuElement], under parent: String = "") -> [MenuElement] {
+    static func arranged(_ elements: [MenuElement], under parent: String = "") -> [MenuElement] {
         var result: [MenuElement] = []
         append(elements, under: parent, to: &result)
         return result
@@ -26,7 +26,7 @@ package enum AppItems {
 
     /// `arranged(_:under:)` appended to `result`: each element copied once,
     /// straight into the menu being composed.
-    package static func append(_ elements: [MenuElement], under parent: String, to result: inout [MenuElement]) {
+    static func append(_ elements: [MenuElement], under parent: String, to result: inout [MenuElement]) {
         guard !elements.isEmpty else { return }
         // Reading through the buffer borrows each element: no copies until
         // the one into the result.

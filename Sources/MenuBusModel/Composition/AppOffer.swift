@@ -2,7 +2,7 @@
 /// items MenuBus adds never repeat one: by command and by title, as a
 /// person reading the menu would compare them ("Copy" twice is one too
 /// many, whatever each does).
-package struct AppOffer {
+struct AppOffer {
     private var commands: Set<StandardCommand> = []
     /// The comparable titles of app items that one of the candidates has.
     private var titles: Set<String> = []
@@ -14,7 +14,7 @@ package struct AppOffer {
     ///     provider's own title.
     /// Only an app title starting like a candidate is compared in full, so
     /// composing stays cheap for menus of many items.
-    package init(_ arranged: [MenuElement], titles system: SystemTitles, extra: [String] = []) {
+    init(_ arranged: [MenuElement], titles system: SystemTitles, extra: [String] = []) {
         var keys = system.keys
         var starts = system.keyStarts
         for title in extra {
@@ -32,7 +32,7 @@ package struct AppOffer {
 
     /// True when an app item performs `command` or is titled `title` (a
     /// system title or one of the extra titles given at init).
-    package func covers(_ command: StandardCommand?, title: String) -> Bool {
+    func covers(_ command: StandardCommand?, title: String) -> Bool {
         if let command, commands.contains(command) { return true }
         guard !titles.isEmpty, let key = TitleStyle.comparable(title) else { return false }
         return titles.contains(key)
@@ -43,7 +43,7 @@ package struct AppOffer {
     /// checks): `siblingsHaveIcons` true gives every one an icon (its
     /// command's, else `system-run`), false takes them all off, nil takes
     /// them off when any lacks one.
-    package static func fitIcons(_ items: inout [MenuElement], parent: String, siblingsHaveIcons: Bool?) {
+    static func fitIcons(_ items: inout [MenuElement], parent: String, siblingsHaveIcons: Bool?) {
         let actions = items.indices.filter { items[$0].parent == parent && items[$0].kind == .action }
         let keep: Bool
         switch siblingsHaveIcons {

@@ -26,7 +26,7 @@
 /// item there; their icons follow that group's. Suggestions never join a
 /// single-selection or palette section: then there are none.
 package enum ContextMenu {
-    package static let maxSections = 3
+    static let maxSections = 3
 
     package static func compose(context: ContextInfo, items: [MenuElement], providers: [ProviderInfo],
                         selection: Selection = Selection(), titles: SystemTitles = .english) -> [MenuElement] {
@@ -110,7 +110,7 @@ package enum ContextMenu {
 
     /// Sections as `Lint` counts them: each inline section, and each run of
     /// other items between them.
-    package static func sectionCount(_ isSection: [Bool]) -> Int {
+    static func sectionCount(_ isSection: [Bool]) -> Int {
         var count = 0
         var inRun = false
         for section in isSection {
@@ -126,7 +126,7 @@ package enum ContextMenu {
     }
 
     /// Whether Copy has something to copy in this context.
-    package static func hasCopyableContent(context: ContextInfo, selection: Selection) -> Bool {
+    static func hasCopyableContent(context: ContextInfo, selection: Selection) -> Bool {
         switch context.kind {
         case .text: selection.hasSelectedContent
         case .image, .file, .url: true

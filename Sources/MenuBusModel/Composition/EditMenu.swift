@@ -27,7 +27,7 @@
 /// is left out, not dimmed.
 package enum EditMenu {
     /// The roles of group 3, in menu order.
-    package static let roleOrder: [ProviderRole] = [.lookup, .translate, .searchWeb, .share]
+    static let roleOrder: [ProviderRole] = [.lookup, .translate, .searchWeb, .share]
 
     package static func compose(context: ContextInfo, selection: Selection, undo: UndoSummary?,
                         providers: [ProviderInfo], appItems: [MenuElement],
@@ -131,7 +131,7 @@ package enum EditMenu {
     }
 
     /// True when the pasteboard offers text/html, text/rtf or application/rtf.
-    package static func holdsRichText(_ types: [ContentType]) -> Bool {
+    static func holdsRichText(_ types: [ContentType]) -> Bool {
         types.contains { type in ContentType.richTypes.contains { $0.isSame(as: type) } }
     }
 }

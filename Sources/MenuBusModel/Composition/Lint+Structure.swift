@@ -2,18 +2,18 @@ extension Lint {
     /// Parents, children and submenu depth of a flat list that may break
     /// the rules: an element whose parent is not a menu earlier in the list
     /// is left out, with everything under it.
-    package struct Structure {
+    struct Structure {
         package let elements: [MenuElement]
         /// Index of each element's parent; -1 at the top, nil when left out.
-        package private(set) var parentIndex: [Int?]
+        private(set) var parentIndex: [Int?]
         /// Submenus (non-inline menus) above each element.
-        package private(set) var submenuDepth: [Int]
+        private(set) var submenuDepth: [Int]
         private var childLists: [[Int]]
         private var topLevel: [Int] = []
         /// Whether each element and all its ancestors are not hidden.
         private var visible: [Bool]
 
-        package init(_ elements: [MenuElement]) {
+        init(_ elements: [MenuElement]) {
             self.elements = elements
             parentIndex = Array(repeating: nil, count: elements.count)
             submenuDepth = Array(repeating: 0, count: elements.count)
@@ -46,11 +46,11 @@ extension Lint {
             container < 0 ? topLevel : childLists[container]
         }
 
-        package func isVisible(_ index: Int) -> Bool { visible[index] }
+        func isVisible(_ index: Int) -> Bool { visible[index] }
 
         /// The visible actions and submenus shown at the level of
         /// `container` (-1: the top), through its inline sections.
-        package func levelItems(of container: Int) -> [Int] {
+        func levelItems(of container: Int) -> [Int] {
             var result: [Int] = []
             var stack = Array(children(of: container).reversed())
             while let index = stack.popLast() {

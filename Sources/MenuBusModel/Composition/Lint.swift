@@ -25,11 +25,11 @@
 package enum Lint {
     /// Items (actions and submenus, through inline sections) of the app's
     /// own one level may hold before `Lint` asks to trim it.
-    package static let maxItemsPerLevel = 15
+    static let maxItemsPerLevel = 15
 
     /// Commands of the edit menu; in a context menu they mean the item
     /// offers both menus. Copy, Delete and the suggestions are at home in both.
-    package static let editOnlyCommands: Set<StandardCommand> = [
+    static let editOnlyCommands: Set<StandardCommand> = [
         .undo, .redo, .cut, .paste, .pasteAndMatchStyle, .select, .selectAll,
     ]
 

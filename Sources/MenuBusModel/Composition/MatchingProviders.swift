@@ -28,7 +28,7 @@ package struct MatchingProviders {
     }
 
     /// Matching providers that show an item of their own (no role).
-    package var ownItems: [ProviderInfo] {
+    var ownItems: [ProviderInfo] {
         matching.compactMap { all[$0].role == nil ? all[$0] : nil }
     }
 }

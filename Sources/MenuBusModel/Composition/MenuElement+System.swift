@@ -11,7 +11,7 @@ extension MenuElement {
     }
 
     /// An inline section MenuBus adds.
-    package static func systemSection(_ id: String) -> MenuElement {
+    static func systemSection(_ id: String) -> MenuElement {
         var section = MenuElement(id: id, kind: .menu)
         section.insert(.inline)
         return section
@@ -19,7 +19,7 @@ extension MenuElement {
 
     /// The item of a provider without a role: `menubus:provider:<id>`, its
     /// own title and icon.
-    package static func providerItem(_ provider: ProviderInfo, parent: String) -> MenuElement {
+    static func providerItem(_ provider: ProviderInfo, parent: String) -> MenuElement {
         MenuElement(id: ElementID.provider(provider.id), parent: parent, title: provider.title, icon: provider.icon)
     }
 }

@@ -7,25 +7,25 @@
 /// titles never pass through here.
 package struct SystemTitles: Hashable, Sendable {
     /// The English source strings (gettext msgids) of every title.
-    package static let sourceStrings: [String] = StandardCommand.allCases.map(\.title)
+    static let sourceStrings: [String] = StandardCommand.allCases.map(\.title)
         + [formatTitle, loadingTitle, undoFormat, redoFormat]
-    package static let formatTitle = "Format"
+    static let formatTitle = "Format"
     package static let loadingTitle = "Loading…"
-    package static let undoFormat = "Undo %s"
-    package static let redoFormat = "Redo %s"
+    static let undoFormat = "Undo %s"
+    static let redoFormat = "Redo %s"
 
     /// The untranslated titles.
     package static let english = SystemTitles(translations: [:], rightToLeft: false)
 
     /// msgid → translation; a missing entry stays English.
-    package let translations: [String: String]
+    let translations: [String: String]
     /// The language is written right to left.
     package let rightToLeft: Bool
     /// `TitleStyle.comparable` of every title MenuBus adds (the commands
     /// and Format, in this language), and their first scalars: what app
     /// items are compared against to leave out a system item they repeat.
     package let keys: Set<String>
-    package let keyStarts: Set<Unicode.Scalar>
+    let keyStarts: Set<Unicode.Scalar>
 
     package init(translations: [String: String], rightToLeft: Bool) {
         self.translations = translations

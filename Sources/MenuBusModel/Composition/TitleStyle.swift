@@ -3,11 +3,11 @@ import MenuBusSupport
 /// Heuristics for menu titles (HIG: title-style capitalization, items
 /// start with a verb). Kept simple so normal titles ("Copy Link",
 /// "Add to Photos", "Delete", "Zoom In", "iCloud Settings…") pass.
-package enum TitleStyle {
+enum TitleStyle {
     /// Short words title style leaves lower-case unless they come first
     /// (HIG, "Title-style capitalization"): articles, coordinating
     /// conjunctions, and prepositions of four letters or fewer.
-    package static let minorWords: Set<Substring> = [
+    static let minorWords: Set<Substring> = [
         "a", "an", "the",
         "and", "or", "nor", "but", "yet", "so",
         "as", "at", "by", "for", "from", "in", "into", "of", "off", "on", "onto", "over", "per", "to", "upon",
@@ -18,7 +18,7 @@ package enum TitleStyle {
     /// demonstratives, prepositions, conjunctions. A title starting with one
     /// ("The Photo", "My Files") names a thing instead of saying what
     /// happens. Nouns are not caught, by design: "Settings…" is normal.
-    package static let nonVerbStarts: Set<Substring> = [
+    static let nonVerbStarts: Set<Substring> = [
         "a", "an", "the", "my", "your", "our", "their", "his", "her", "its",
         "this", "that", "these", "those", "of", "to", "in", "on", "for", "with", "at", "by",
         "from", "about", "and", "or", "but",
@@ -30,7 +30,7 @@ package enum TitleStyle {
     /// not starting with a letter, and quoted words (the user's own text, as
     /// in Look Up “word”) are left alone; capitalized minor words are
     /// accepted ("Zoom In", "Log In").
-    package static func lowerCaseWord(in title: String) -> Substring? {
+    static func lowerCaseWord(in title: String) -> Substring? {
         var position = 0
         var inQuote = false
         for raw in title.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
@@ -54,13 +54,13 @@ package enum TitleStyle {
     private static let quotes: Set<Character> = ["\"", "'", "“", "”", "‘", "’", "«", "»"]
 
     /// True when the title starts with a word an action cannot start with.
-    package static func startsWithNonVerb(_ title: String) -> Bool {
+    static func startsWithNonVerb(_ title: String) -> Bool {
         guard let first = words(of: title).first else { return false }
         return nonVerbStarts.contains(Substring(first.lowercased()))
     }
 
     /// Words split on spaces, without surrounding punctuation ("Share…" → "Share").
-    package static func words(of title: String) -> [Substring] {
+    static func words(of title: String) -> [Substring] {
         title.split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap(trimmed)
     }
 
@@ -75,7 +75,7 @@ package enum TitleStyle {
     /// punctuation and an ellipsis dropped ("Share…" and "share" are one
     /// title); nil when nothing is left. Composition asks this of every app
     /// item, so an ASCII title takes a byte-wise path with the same result.
-    package static func comparable(_ title: String) -> String? {
+    static func comparable(_ title: String) -> String? {
         if let ascii = asciiComparable(title) { return ascii.isEmpty ? nil : ascii }
         let words = words(of: title)
         guard !words.isEmpty else { return nil }
@@ -83,7 +83,7 @@ package enum TitleStyle {
     }
 
     /// The first scalar of `comparable(title)`, found without building it.
-    package static func comparableStart(_ title: String) -> Unicode.Scalar? {
+    static func comparableStart(_ title: String) -> Unicode.Scalar? {
         for scalar in title.unicodeScalars {
             if scalar.value < 0x80 {
                 let byte = UInt8(scalar.value)
@@ -135,7 +135,7 @@ package enum TitleStyle {
     }
 
     /// True for "Open", "Open…" and "Open..." in any case.
-    package static func isBareOpen(_ title: String) -> Bool {
+    static func isBareOpen(_ title: String) -> Bool {
         let words = words(of: title)
         return words.count == 1 && words[0].lowercased() == "open"
     }

@@ -25,17 +25,17 @@ internal import CGettext
 package final class Localization: Sendable {
     package static let domain = "menubus"
     /// Languages whose script runs right to left.
-    package static let rightToLeftLanguages: Set<String> = ["ar", "he", "iw", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ckb"]
+    static let rightToLeftLanguages: Set<String> = ["ar", "he", "iw", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ckb"]
     /// Distinct `locale` values kept; beyond that the oldest answers go.
-    package static let maxCachedLocales = 32
-    package static let maxLocaleBytes = 128
+    static let maxCachedLocales = 32
+    static let maxLocaleBytes = 128
 
     /// The daemon's: catalogues and session language from its environment.
     package static let shared = Localization(directory: findCatalogues(), sessionLocale: sessionLocale())
 
     package let directory: String?
     /// The session's language list; "" for C.
-    package let sessionLocale: String
+    let sessionLocale: String
     private let cache = Mutex<[String: SystemTitles]>([:])
 
     package init(directory: String?, sessionLocale: String) {
@@ -60,7 +60,7 @@ package final class Localization: Sendable {
     }
 
     /// True when the first language of `locale` is written right to left.
-    package static func isRightToLeft(_ locale: String) -> Bool {
+    static func isRightToLeft(_ locale: String) -> Bool {
         rightToLeftLanguages.contains(language(of: locale))
     }
 
@@ -86,7 +86,7 @@ package final class Localization: Sendable {
     }
 
     /// The session's language list from an environment.
-    package static func sessionLocale(_ environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) -> String {
+    static func sessionLocale(_ environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) -> String {
         if let language = environment("LANGUAGE"), !language.isEmpty { return language }
         for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
             if let value = environment(name), !value.isEmpty { return value }
@@ -152,7 +152,7 @@ package final class Localization: Sendable {
     }
 
     /// `share/locale` of `$MENUBUS_LOCALEDIR` or beside the executable, if it holds a catalogue.
-    package static func findCatalogues() -> String? {
+    static func findCatalogues() -> String? {
         if let explicit = getenv("MENUBUS_LOCALEDIR").map({ String(cString: $0) }), !explicit.isEmpty { return explicit }
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)

@@ -7,11 +7,11 @@
 /// copies only a type with parameters, blanks or capitals.
 package struct ContentType: Hashable, Sendable {
     /// `type/subtype`, lower-case; `text/plain` for the X11 text targets.
-    package let essence: String
+    let essence: String
     /// Byte offset of the `/` in `essence`, or nil when there is none.
     package let slash: Int?
 
-    package init(_ raw: String) {
+    init(_ raw: String) {
         var raw = raw
         let scan = raw.withUTF8 { Self.scan($0) }
         var essence = raw
@@ -65,14 +65,14 @@ package struct ContentType: Hashable, Sendable {
     }
 
     /// The rich-text types Paste and Match Style looks for.
-    package static let richTypes: [ContentType] = [
+    static let richTypes: [ContentType] = [
         ContentType("text/html"), ContentType("text/rtf"), ContentType("application/rtf"),
     ]
 
     private static let x11TextTargets: Set<String> = ["utf8_string", "string", "text", "compound_text"]
 
     /// Same type and subtype, parameters aside.
-    package func isSame(as other: ContentType) -> Bool {
+    func isSame(as other: ContentType) -> Bool {
         essence == other.essence
     }
 
@@ -94,7 +94,7 @@ package struct ContentType: Hashable, Sendable {
     }
 
     /// True when some type of `accepted` accepts some type of `offered`.
-    package static func anyAccepts(_ accepted: [ContentType], _ offered: [ContentType]) -> Bool {
+    static func anyAccepts(_ accepted: [ContentType], _ offered: [ContentType]) -> Bool {
         for wanted in accepted {
             for candidate in offered where wanted.accepts(candidate) {
                 return true

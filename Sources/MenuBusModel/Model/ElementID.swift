@@ -8,11 +8,11 @@
 /// - `menubus:provider:<provider id>`: a provider's own item.
 package enum ElementID {
     /// Ids starting with this belong to MenuBus; apps may not use them.
-    package static let reservedPrefix = "menubus:"
-    package static let providerPrefix = "menubus:provider:"
-    package static let sectionPrefix = "menubus:section:"
+    static let reservedPrefix = "menubus:"
+    static let providerPrefix = "menubus:provider:"
+    static let sectionPrefix = "menubus:section:"
     package static let format = "menubus:format"
-    package static let suggestions = "menubus:section:suggestions"
+    static let suggestions = "menubus:section:suggestions"
 
     /// `menubus:section:<group>`; the edit menu's four as literals.
     package static func section(_ group: Int) -> String {
@@ -64,12 +64,12 @@ package enum ElementID {
         return String(id.dropFirst(providerPrefix.count))
     }
 
-    package static func isReserved(_ id: String) -> Bool {
+    static func isReserved(_ id: String) -> Bool {
         id.hasPrefix(reservedPrefix)
     }
 
     /// True for `[A-Za-z0-9._:-]`.
-    package static func isAllowed(_ byte: UInt8) -> Bool {
+    static func isAllowed(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
              UInt8(ascii: "0")...UInt8(ascii: "9"),

@@ -9,7 +9,7 @@ package enum Limits {
     /// content types, document ids.
     package static let maxStringBytes = 4_096
     /// Bytes of an element id (ids are ASCII, so also characters).
-    package static let maxIdBytes = 128
+    static let maxIdBytes = 128
     /// Entries in `content-types` and in `pasteboard-types`.
     package static let maxContentTypes = 64
     /// Contexts one app connection may publish at once.

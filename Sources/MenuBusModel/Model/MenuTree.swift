@@ -1,17 +1,17 @@
 /// A menu as a tree of `MenuNode`s, built from and flattened back to the
 /// flat wire form.
-package struct MenuTree: Hashable, Sendable {
+struct MenuTree: Hashable, Sendable {
     /// The top-level nodes, in display order.
-    package var roots: [MenuNode]
+    var roots: [MenuNode]
 
-    package init(roots: [MenuNode] = []) {
+    init(roots: [MenuNode] = []) {
         self.roots = roots
     }
 
     /// Builds the tree of a flat list whose parents come before their
     /// children. Throws when a parent is missing, later in the list, or not
     /// a menu; the other rules are `ElementValidation`'s.
-    package static func build(from flat: [MenuElement], field: String = "items") throws(ModelError) -> MenuTree {
+    static func build(from flat: [MenuElement], field: String = "items") throws(ModelError) -> MenuTree {
         var faultIndex: Int?
         let tree = MenuTree(flat) { index in
             faultIndex = index
@@ -29,7 +29,7 @@ package struct MenuTree: Hashable, Sendable {
     /// Builds the tree of a flat list, leaving out every element whose parent
     /// is not a menu earlier in the list, and everything under it. For
     /// composing from lists that were validated when they were stored.
-    package init(lenient flat: [MenuElement]) {
+    init(lenient flat: [MenuElement]) {
         self.init(flat) { _ in true }
     }
 
@@ -61,7 +61,7 @@ package struct MenuTree: Hashable, Sendable {
     /// element's `parent` set to the node it is under.
     ///
     /// - Parameter parent: the parent of the top-level nodes, `""` at the top.
-    package func flatten(under parent: String = "") -> [MenuElement] {
+    func flatten(under parent: String = "") -> [MenuElement] {
         var result: [MenuElement] = []
         Self.append(roots, parent: parent, to: &result)
         return result

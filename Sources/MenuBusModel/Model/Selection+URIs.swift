@@ -6,7 +6,7 @@ extension Selection {
 
     /// The context's content types, and `text/uri-list` when the selection
     /// carries URIs, for matching providers.
-    package func offeredContentTypes(_ contextTypes: [ContentType]) -> [ContentType] {
+    func offeredContentTypes(_ contextTypes: [ContentType]) -> [ContentType] {
         guard !uris.isEmpty else { return contextTypes }
         let uriList = ContentType(Selection.uriListType)
         return contextTypes.contains(uriList) ? contextTypes : contextTypes + [uriList]
@@ -23,7 +23,7 @@ extension Selection {
 
     /// Each URI has a scheme and no line breaks; all of them together fit
     /// the bound on selected text.
-    package func validateURIs(field: String) throws(ModelError) {
+    func validateURIs(field: String) throws(ModelError) {
         guard !uris.isEmpty else { return }
         if uris.count > Selection.maxURIs {
             throw .limit(field, "at most \(Selection.maxURIs) URIs")

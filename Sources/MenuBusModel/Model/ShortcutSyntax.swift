@@ -5,17 +5,17 @@
 /// exactly one key name GDK knows (`q`, `F5`, `Delete`, `plus`,
 /// `XF86AudioPlay`), case-sensitive, nothing around it. "Ctrl+Q", a
 /// modifier alone, an unknown modifier or key, and spaces are refused.
-package enum ShortcutSyntax {
-    package static let modifierNames: Set<String> = [
+enum ShortcutSyntax {
+    static let modifierNames: Set<String> = [
         "control", "ctrl", "ctl", "primary", "shift", "shft", "alt", "meta", "super", "hyper", "release",
         "mod1", "mod2", "mod3", "mod4", "mod5",
     ]
 
     /// Every key name of `keyNameList`, built once.
-    package static let keyNames: Set<Substring> = Set(keyNameList.split(whereSeparator: { $0 == " " || $0 == "\n" }))
+    static let keyNames: Set<Substring> = Set(keyNameList.split(whereSeparator: { $0 == " " || $0 == "\n" }))
 
     /// True when GTK would parse `text` as an accelerator.
-    package static func isValid(_ text: String) -> Bool {
+    static func isValid(_ text: String) -> Bool {
         var rest = Substring(text)
         while rest.first == "<" {
             guard let close = rest.firstIndex(of: ">") else { return false }
@@ -27,7 +27,7 @@ package enum ShortcutSyntax {
     }
 
     /// Throws `InvalidArgs` naming `field` unless `text` is an accelerator.
-    package static func check(_ text: String, field: @autoclosure () -> String) throws(ModelError) {
+    static func check(_ text: String, field: @autoclosure () -> String) throws(ModelError) {
         guard !isValid(text) else { return }
         throw .invalid(field(), "\(ModelError.quoted(text)) is not a GTK accelerator; write modifiers in angle brackets and a key name, as in '<Control>q' or '<Shift><Control>z'")
     }

@@ -84,7 +84,7 @@ public enum StandardCommand: String, CaseIterable, Hashable, Sendable {
     /// An icon for every menu item of a command, so a group of system
     /// items is never half with icons: `icon`, else the nearest name icon
     /// themes ship.
-    package var menuIcon: String {
+    var menuIcon: String {
         if let icon { return icon }
         switch self {
         case .pasteAndMatchStyle: return "edit-paste"

@@ -1,7 +1,7 @@
 /// Length checks for strings and string lists, answering with the field and
 /// the bound; nothing is shortened.
-package enum StringCheck {
-    package static func length(_ text: String, field: @autoclosure () -> String,
+enum StringCheck {
+    static func length(_ text: String, field: @autoclosure () -> String,
                        maxBytes: Int = Limits.maxStringBytes) throws(ModelError) {
         let count = text.utf8.count
         guard count <= maxBytes else {
@@ -9,7 +9,7 @@ package enum StringCheck {
         }
     }
 
-    package static func list(_ items: [String], field: @autoclosure () -> String, maxCount: Int) throws(ModelError) {
+    static func list(_ items: [String], field: @autoclosure () -> String, maxCount: Int) throws(ModelError) {
         guard items.count <= maxCount else {
             throw .limit(field(), "\(items.count) entries are more than the limit of \(maxCount)")
         }

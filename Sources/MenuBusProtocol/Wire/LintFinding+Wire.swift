@@ -3,9 +3,9 @@ import MenuBusDBus
 
 extension LintFinding {
     /// `Lint`'s reply: `(severity, element id, message)`.
-    package static let wireListSignature: Signature = "a(sss)"
+    static let wireListSignature: Signature = "a(sss)"
 
-    package static func wireList(_ findings: [LintFinding]) -> DBusValue {
+    static func wireList(_ findings: [LintFinding]) -> DBusValue {
         .array("(sss)", findings.map {
             .structure([.string($0.severity.rawValue), .string($0.elementId), .string($0.message)])
         })

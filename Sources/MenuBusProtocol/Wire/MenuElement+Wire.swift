@@ -3,8 +3,8 @@ import MenuBusDBus
 
 extension MenuElement {
     /// A menu on the wire: `(id, parent, properties)`, flat.
-    package static let wireListSignature: Signature = "a(ssa{sv})"
-    package static let wireSignature: Signature = "(ssa{sv})"
+    static let wireListSignature: Signature = "a(ssa{sv})"
+    static let wireSignature: Signature = "(ssa{sv})"
 
     /// How much of `ElementValidation` decoding runs.
     package enum WireCheck {
@@ -35,7 +35,7 @@ extension MenuElement {
     }
 
     /// The `a(ssa{sv})` of `elements`.
-    package static func wireList(_ elements: [MenuElement]) -> DBusValue {
+    static func wireList(_ elements: [MenuElement]) -> DBusValue {
         .array(wireSignature, elements.map(\.wireValue))
     }
 
@@ -47,7 +47,7 @@ extension MenuElement {
     /// Only what differs from the defaults, keys in a fixed order: type,
     /// title, subtitle, icon, attributes, state, shortcut, command, options,
     /// element-size, cached.
-    package var wireProperties: DBusValue {
+    var wireProperties: DBusValue {
         var entries: [DBusValue] = []
         if kind != .action { entries.append(WireValue.entry("type", .string(kind.rawValue))) }
         if let title { entries.append(WireValue.entry("title", .string(title))) }

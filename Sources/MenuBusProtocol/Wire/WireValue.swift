@@ -4,7 +4,7 @@ import MenuBusDBus
 /// Typed reads of the values inside an `a{sv}`, each naming its field and
 /// the expected and received signature when the type is wrong.
 package enum WireValue {
-    package static let dictSignature: Signature = "a{sv}"
+    static let dictSignature: Signature = "a{sv}"
 
     /// The entries of an `a{sv}` in wire order, variants opened; a repeated
     /// key is returned twice (readers keep the last, as GLib does).
@@ -65,14 +65,14 @@ package enum WireValue {
     }
 
     /// An `s` that must be one of `E`'s raw values.
-    package static func enumeration<E: RawRepresentable & CaseIterable>(
+    static func enumeration<E: RawRepresentable & CaseIterable>(
         _ value: DBusValue, _ type: E.Type, field: @autoclosure () -> String
     ) throws(ModelError) -> E where E.RawValue == String {
         try parse(try string(value, field: field()), type, field: field())
     }
 
     /// An `as` whose entries must each be one of `E`'s raw values.
-    package static func enumerations<E: RawRepresentable & CaseIterable>(
+    static func enumerations<E: RawRepresentable & CaseIterable>(
         _ value: DBusValue, _ type: E.Type, field: @autoclosure () -> String, maxCount: Int
     ) throws(ModelError) -> [E] where E.RawValue == String {
         var result: [E] = []
@@ -118,7 +118,7 @@ package enum WireValue {
         .dictEntry(.string(key), .variant(value))
     }
 
-    package static func stringArray(_ items: [String]) -> DBusValue {
+    static func stringArray(_ items: [String]) -> DBusValue {
         .array("s", items.map(DBusValue.string))
     }
 

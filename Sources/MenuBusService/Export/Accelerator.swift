@@ -5,20 +5,20 @@ import MenuBusProtocol
 
 /// A keyboard shortcut in GTK accelerator syntax (`<Control><Shift>z`),
 /// the form `MenuElement.shortcut` carries, converted for other protocols.
-package struct Accelerator: Equatable {
+struct Accelerator: Equatable {
     /// Modifier names as `com.canonical.dbusmenu` spells them, in the order written.
-    package var modifiers: [String]
+    var modifiers: [String]
     /// The key's name as written (`c`, `Delete`, `F2`, `plus`).
-    package var key: String
+    var key: String
 
-    package init(modifiers: [String], key: String) {
+    init(modifiers: [String], key: String) {
         self.modifiers = modifiers
         self.key = key
     }
 
     /// Parses `<Mod>…key`; nil for a modifier dbusmenu cannot express
     /// (`<Hyper>`, `<Meta>`), an unknown one, or a missing key.
-    package init?(gtk text: String) {
+    init?(gtk text: String) {
         var modifiers: [String] = []
         var rest = Substring(text)
         while rest.first == "<" {
@@ -35,7 +35,7 @@ package struct Accelerator: Equatable {
     }
 
     /// The `shortcut` property of dbusmenu: one key combination, `aas`.
-    package var dbusmenuValue: DBusValue {
+    var dbusmenuValue: DBusValue {
         .array("as", [.array("s", (modifiers + [key]).map(DBusValue.string))])
     }
 

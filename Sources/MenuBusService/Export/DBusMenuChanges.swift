@@ -12,19 +12,19 @@ import MenuBusProtocol
 ///   refetched (a consumer refetches the whole subtree);
 /// - `ItemsPropertiesUpdated` for the other property changes of items in
 ///   both layouts and outside those subtrees.
-package struct DBusMenuChanges: Equatable {
+struct DBusMenuChanges: Equatable {
     /// Items in both layouts whose properties changed: the new or changed values.
-    package var updated: [(id: Int32, properties: [ExportProperty])] = []
+    var updated: [(id: Int32, properties: [ExportProperty])] = []
     /// Items in both layouts that lost properties (back to the default).
-    package var removed: [(id: Int32, names: [String])] = []
+    var removed: [(id: Int32, names: [String])] = []
     /// The items whose subtrees must be fetched again, in id order; none
     /// is inside another's subtree.
-    package var layoutParents: [Int32] = []
+    var layoutParents: [Int32] = []
 
     /// Properties a consumer reads only when it creates an item.
-    package static let fixedProperties: Set<String> = ["type", "toggle-type", "children-display"]
+    static let fixedProperties: Set<String> = ["type", "toggle-type", "children-display"]
 
-    package init(from old: DBusMenuLayout, to new: DBusMenuLayout) {
+    init(from old: DBusMenuLayout, to new: DBusMenuLayout) {
         var parentOf: [Int32: Int32] = [:]
         parentOf.reserveCapacity(new.nodes.count)
         for (id, node) in new.nodes {
@@ -67,17 +67,17 @@ package struct DBusMenuChanges: Equatable {
         }
     }
 
-    package var propertiesChanged: Bool { !updated.isEmpty || !removed.isEmpty }
+    var propertiesChanged: Bool { !updated.isEmpty || !removed.isEmpty }
 
     /// `ItemsPropertiesUpdated`'s arguments: `a(ia{sv})`, `a(ias)`.
-    package var itemsPropertiesUpdated: [DBusValue] {
+    var itemsPropertiesUpdated: [DBusValue] {
         [
             .array("(ia{sv})", updated.map { .structure([.int32($0.id), $0.properties.dictionary()]) }),
             .array("(ias)", removed.map { .structure([.int32($0.id), .array("s", $0.names.map(DBusValue.string))]) }),
         ]
     }
 
-    package static func == (lhs: DBusMenuChanges, rhs: DBusMenuChanges) -> Bool {
+    static func == (lhs: DBusMenuChanges, rhs: DBusMenuChanges) -> Bool {
         lhs.layoutParents == rhs.layoutParents
             && lhs.updated.elementsEqual(rhs.updated) { $0.id == $1.id && $0.properties == $1.properties }
             && lhs.removed.elementsEqual(rhs.removed) { $0.id == $1.id && $0.names == $1.names }

@@ -21,23 +21,23 @@ import MenuBusProtocol
 ///   items send no `disposition`: KDE's importer warns about it
 ///   (`Unhandled property update "disposition"`) and no named consumer
 ///   draws it.
-package struct DBusMenuLayout: Equatable {
-    package struct Node: Equatable {
-        package var properties: [ExportProperty]
-        package var children: [Int32]
+struct DBusMenuLayout: Equatable {
+    struct Node: Equatable {
+        var properties: [ExportProperty]
+        var children: [Int32]
         /// The element this item shows; nil for the root and separators.
-        package var elementId: String?
+        var elementId: String?
         /// A standard item that can be clicked (not a submenu or separator).
-        package var isAction: Bool
+        var isAction: Bool
     }
 
-    package private(set) var nodes: [Int32: Node]
+    private(set) var nodes: [Int32: Node]
 
-    package static let rootId: Int32 = 0
+    static let rootId: Int32 = 0
 
     /// Maps `elements`, numbering new ones in `ids`; a `title` (the
     /// context's) is the root's `label`.
-    package init(_ elements: [MenuElement], title: String? = nil, ids: inout ExportIDs) {
+    init(_ elements: [MenuElement], title: String? = nil, ids: inout ExportIDs) {
         var builder = Builder(tree: ExportTree(elements))
         let rootChildren = builder.flatten("", parent: nil, ids: &ids)
         var rootProperties = [ExportProperty("children-display", .string("submenu"))]
@@ -49,14 +49,14 @@ package struct DBusMenuLayout: Equatable {
         ids.retain(builder.keys.union(elements.lazy.map(\.id)).union([GtkMenusExport.titleSectionKey]))
     }
 
-    package func node(_ id: Int32) -> Node? {
+    func node(_ id: Int32) -> Node? {
         nodes[id]
     }
 
     /// `(ia{sv}av)` for `GetLayout`: the item, its properties (only `names`
     /// when not empty) and its children `depth` levels down (−1: all).
     /// Nil when there is no item `id`.
-    package func layout(_ id: Int32, depth: Int32, names: Set<String>) -> DBusValue? {
+    func layout(_ id: Int32, depth: Int32, names: Set<String>) -> DBusValue? {
         guard let node = nodes[id] else { return nil }
         var children: [DBusValue] = []
         if depth != 0 {
@@ -72,7 +72,7 @@ package struct DBusMenuLayout: Equatable {
     /// `a(ia{sv})` for `GetGroupProperties`; ids without an item are left
     /// out, as libdbusmenu's own server does (a consumer may ask for an item
     /// that just went away), and each item comes once.
-    package func groupProperties(_ ids: [Int32], names: Set<String>) -> DBusValue {
+    func groupProperties(_ ids: [Int32], names: Set<String>) -> DBusValue {
         var rows: [DBusValue] = []
         var seen: Set<Int32> = []
         for id in ids where seen.insert(id).inserted {
@@ -84,14 +84,14 @@ package struct DBusMenuLayout: Equatable {
 
     /// A property of an item: the value sent, else the protocol's default
     /// for a property this exporter knows; nil for any other name.
-    package func property(_ id: Int32, _ name: String) -> DBusValue? {
+    func property(_ id: Int32, _ name: String) -> DBusValue? {
         guard let node = nodes[id] else { return nil }
         if let value = node.properties.value(named: name) { return value }
         return DBusMenuLayout.defaults[name]
     }
 
     /// What a consumer assumes for a property that is not sent (libdbusmenu's defaults).
-    package static let defaults: [String: DBusValue] = [
+    static let defaults: [String: DBusValue] = [
         "type": .string("standard"), "label": .string(""), "enabled": .boolean(true),
         "visible": .boolean(true), "icon-name": .string(""), "toggle-type": .string(""),
         "toggle-state": .int32(-1), "children-display": .string(""), "disposition": .string("normal"),
@@ -173,7 +173,7 @@ package struct DBusMenuLayout: Equatable {
     }
 
     /// The non-default properties of an item (`label` always).
-    package static func properties(of element: MenuElement, parent: MenuElement?,
+    static func properties(of element: MenuElement, parent: MenuElement?,
                            toggle: ExportToggle? = nil) -> [ExportProperty] {
         var properties = [ExportProperty("label", .string(MenuLabel.escaped(element.title)))]
         if element.has(.disabled) { properties.append(ExportProperty("enabled", .boolean(false))) }

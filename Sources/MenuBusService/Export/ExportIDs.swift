@@ -11,7 +11,7 @@ import MenuBusProtocol
 /// an element keeps its id while the menu changes around it, and an id a
 /// consumer still holds never names something else. Keys are element ids,
 /// plus `/sep/<anchor>` for separators (a `/` never occurs in element ids).
-package struct ExportIDs {
+struct ExportIDs {
     private var items: [String: Int32] = [:]
     private var nextItem: Int32 = 1
     private var groups: [String: UInt32] = [:]
@@ -26,14 +26,14 @@ package struct ExportIDs {
     /// Keys kept beyond this many are forgotten at the next `retain`, unless
     /// still in the menu, so a presentation whose app keeps sending new ids
     /// stays small. A forgotten key that comes back gets a fresh number.
-    package static let keyBound = 4 * Limits.maxElementsPerMenu
+    static let keyBound = 4 * Limits.maxElementsPerMenu
 
-    package static func separatorKey(_ anchor: String) -> String {
+    static func separatorKey(_ anchor: String) -> String {
         "/sep/" + anchor
     }
 
     /// The dbusmenu id of `key`, allocated on first use.
-    package mutating func item(_ key: String) -> Int32 {
+    mutating func item(_ key: String) -> Int32 {
         if let id = items[key] { return id }
         let id = nextItem
         // 2^31 distinct keys in one presentation cannot happen within the
@@ -44,7 +44,7 @@ package struct ExportIDs {
     }
 
     /// The `org.gtk.Menus` group of a submenu, allocated on first use.
-    package mutating func group(forSubmenu id: String) -> UInt32 {
+    mutating func group(forSubmenu id: String) -> UInt32 {
         if let group = groups[id] { return group }
         let group = nextGroup
         if nextGroup < UInt32.max { nextGroup += 1 }
@@ -53,7 +53,7 @@ package struct ExportIDs {
     }
 
     /// The `org.gtk.Menus` menu number of a section, allocated on first use.
-    package mutating func menu(forSection id: String) -> UInt32 {
+    mutating func menu(forSection id: String) -> UInt32 {
         if let menu = menus[id] { return menu }
         let menu = nextMenu
         if nextMenu < UInt32.max { nextMenu += 1 }
@@ -63,7 +63,7 @@ package struct ExportIDs {
 
     /// How `element` shows its state, the same for its whole life in this
     /// presentation once it was shown as a toggle.
-    package mutating func toggle(_ element: MenuElement, parent: MenuElement?) -> ExportToggle {
+    mutating func toggle(_ element: MenuElement, parent: MenuElement?) -> ExportToggle {
         let toggle = ExportToggle(element, parent: parent)
         if toggle == .none, let kept = toggles[element.id] { return kept }
         if toggle != .none { toggles[element.id] = toggle }
@@ -71,14 +71,14 @@ package struct ExportIDs {
     }
 
     /// Whether `group` was ever handed out (0, the root, always was).
-    package func isAllocated(group: UInt32) -> Bool {
+    func isAllocated(group: UInt32) -> Bool {
         group < nextGroup
     }
 
-    package var count: Int { items.count + groups.count + menus.count }
+    var count: Int { items.count + groups.count + menus.count }
 
     /// Forgets keys not in `current` once more than `keyBound` are held.
-    package mutating func retain(_ current: Set<String>) {
+    mutating func retain(_ current: Set<String>) {
         guard count > ExportIDs.keyBound else { return }
         items = items.filter { current.contains($0.key) }
         groups = groups.filter { current.contains($0.key) }

@@ -10,7 +10,7 @@ package struct ExportProperty: Hashable {
     package let name: String
     package let value: DBusValue
 
-    package init(_ name: String, _ value: DBusValue) {
+    init(_ name: String, _ value: DBusValue) {
         self.name = name
         self.value = value
     }

@@ -15,12 +15,12 @@ import MenuBusProtocol
 /// - `mixed` is `toggle-state` −1 (indeterminate) in dbusmenu; GTK's menu
 ///   models have no third state, so there it shows unchecked (choosing a
 ///   mixed Bold makes the whole selection bold, as macOS does).
-package enum ExportToggle: Equatable {
+enum ExportToggle: Equatable {
     case none
     case checkmark
     case radio
 
-    package init(_ element: MenuElement, parent: MenuElement?) {
+    init(_ element: MenuElement, parent: MenuElement?) {
         guard element.kind == .action else {
             self = .none
             return
@@ -36,10 +36,10 @@ package enum ExportToggle: Equatable {
         }
     }
 
-    package static let toggleCommands: Set<StandardCommand> = [.bold, .italic, .underline]
+    static let toggleCommands: Set<StandardCommand> = [.bold, .italic, .underline]
 
     /// `toggle-state` of dbusmenu: 1 on, 0 off, −1 mixed.
-    package static func dbusmenuState(_ state: MenuElement.State) -> Int32 {
+    static func dbusmenuState(_ state: MenuElement.State) -> Int32 {
         switch state {
         case .on: 1
         case .off: 0

@@ -5,12 +5,12 @@ import MenuBusProtocol
 
 /// A composed flat menu (parents before children) indexed by parent, the
 /// shape both exporters walk.
-package struct ExportTree {
-    package let elements: [MenuElement]
+struct ExportTree {
+    let elements: [MenuElement]
     /// Indices into `elements` of each parent's children, in order; `""` is the top.
     private var children: [String: [Int]] = [:]
 
-    package init(_ elements: [MenuElement]) {
+    init(_ elements: [MenuElement]) {
         self.elements = elements
         children.reserveCapacity(8)
         for (index, element) in elements.enumerated() {
@@ -20,7 +20,7 @@ package struct ExportTree {
 
     /// The children of `parent` (`""` for the top) that the exports show:
     /// deferred elements left unresolved are skipped.
-    package func children(of parent: String) -> [MenuElement] {
+    func children(of parent: String) -> [MenuElement] {
         guard let indices = children[parent] else { return [] }
         return indices.compactMap { elements[$0].kind == .deferred ? nil : elements[$0] }
     }

@@ -15,49 +15,49 @@ import MenuBusProtocol
 ///   targets its own element id, and GTK draws radio items. A disabled item
 ///   of such a menu gets an `item-<id>` action of the same shape, disabled,
 ///   because GTK enables or disables a whole action.
-package struct GtkActions: Equatable {
+struct GtkActions: Equatable {
     /// What choosing an action means.
-    package enum Route: Equatable {
+    enum Route: Equatable {
         /// Choose this element.
         case item(String)
         /// Choose the element named by the string parameter, one of these.
         case choice([String])
     }
 
-    package struct Action: Equatable {
-        package var enabled: Bool
+    struct Action: Equatable {
+        var enabled: Bool
         /// `""` (no parameter) or `"s"`.
-        package var parameterType: Signature
-        package var state: DBusValue?
-        package var route: Route
+        var parameterType: Signature
+        var state: DBusValue?
+        var route: Route
 
         /// `(bgav)`.
-        package var description: DBusValue {
+        var description: DBusValue {
             .structure([.boolean(enabled), .signature(parameterType),
                         .array("v", state.map { [.variant($0)] } ?? [])])
         }
 
         /// Whether a consumer can change `other` into this with enable and
         /// state changes, or must remove and add it again.
-        package func hasSameShape(as other: Action) -> Bool {
+        func hasSameShape(as other: Action) -> Bool {
             parameterType == other.parameterType && state?.signature == other.state?.signature
         }
     }
 
     /// An activation or state change the action cannot take: `InvalidArgs`.
-    package struct Refusal: Error, Equatable {
-        package let message: String
+    struct Refusal: Error, Equatable {
+        let message: String
     }
 
-    package private(set) var names: [String] = []
-    package private(set) var actions: [String: Action] = [:]
+    private(set) var names: [String] = []
+    private(set) var actions: [String: Action] = [:]
 
-    package func action(_ name: String) -> Action? {
+    func action(_ name: String) -> Action? {
         actions[name]
     }
 
     /// Adds the action of an item; returns its name and the item's `target`.
-    package mutating func add(_ element: MenuElement, parent: MenuElement?,
+    mutating func add(_ element: MenuElement, parent: MenuElement?,
                       ids: inout ExportIDs) -> (name: String, target: DBusValue?) {
         let enabled = !element.has(.disabled)
         switch ids.toggle(element, parent: parent) {
@@ -95,19 +95,19 @@ package struct GtkActions: Equatable {
     }
 
     /// `as` for `List`.
-    package var list: DBusValue {
+    var list: DBusValue {
         .array("s", names.map(DBusValue.string))
     }
 
     /// `a{s(bgav)}` for `DescribeAll`.
-    package var describeAll: DBusValue {
+    var describeAll: DBusValue {
         .array("{s(bgav)}", names.compactMap { name in
             actions[name].map { .dictEntry(.string(name), $0.description) }
         })
     }
 
     /// The element to choose for `Activate(name, parameters)`.
-    package func activation(_ name: String, parameters: [DBusValue]) throws(Refusal) -> String {
+    func activation(_ name: String, parameters: [DBusValue]) throws(Refusal) -> String {
         guard let action = actions[name] else { throw Refusal(message: "no action named '\(name)'") }
         switch (action.route, action.parameterType) {
         case (.item(let id), ""):
@@ -132,7 +132,7 @@ package struct GtkActions: Equatable {
     /// The element to choose for `SetState(name, value)`, or nil when the
     /// action already has that state. A checkmark changes by choosing its
     /// item, a radio action by choosing the item the value names.
-    package func stateChange(_ name: String, to value: DBusValue) throws(Refusal) -> String? {
+    func stateChange(_ name: String, to value: DBusValue) throws(Refusal) -> String? {
         guard let action = actions[name] else { throw Refusal(message: "no action named '\(name)'") }
         guard let state = action.state else { throw Refusal(message: "action '\(name)' has no state") }
         guard value.signature == state.signature else {
@@ -160,7 +160,7 @@ package struct GtkActions: Equatable {
     /// is removed and added again there), so a new item is never shown
     /// insensitive; `after` removes the actions no item uses any more. Nil
     /// where nothing changed.
-    package func changes(from old: GtkActions) -> (before: [DBusValue]?, after: [DBusValue]?) {
+    func changes(from old: GtkActions) -> (before: [DBusValue]?, after: [DBusValue]?) {
         var reshaped: [DBusValue] = [], gone: [DBusValue] = []
         var enabled: [DBusValue] = [], states: [DBusValue] = [], added: [DBusValue] = []
         for name in old.names {

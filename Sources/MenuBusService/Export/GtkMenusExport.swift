@@ -20,7 +20,7 @@ import MenuBusProtocol
 ///   a section keeps its title as `label`; hidden items are left out.
 package struct GtkMenusExport: Equatable {
     /// The prefix under which consumers insert the action group.
-    package static let actionPrefix = "menubus"
+    static let actionPrefix = "menubus"
 
     /// A (group, menu) pair.
     package struct MenuID: Hashable {
@@ -36,13 +36,13 @@ package struct GtkMenusExport: Equatable {
     package private(set) var menus: [MenuID: [Item]] = [:]
     /// The menus of each group, in the order they were reached.
     package private(set) var groups: [UInt32: [UInt32]] = [:]
-    package private(set) var actions = GtkActions()
+    private(set) var actions = GtkActions()
 
     /// The key of the section that holds the top level under a title (no element id has a `/`).
-    package static let titleSectionKey = "/title"
+    static let titleSectionKey = "/title"
 
     /// Maps `elements`, numbering new groups, menus and items in `ids`.
-    package init(_ elements: [MenuElement], title: String? = nil, ids: inout ExportIDs) {
+    init(_ elements: [MenuElement], title: String? = nil, ids: inout ExportIDs) {
         let tree = ExportTree(elements)
         let root = MenuID(group: 0, menu: 0)
         if let title, !title.isEmpty {
@@ -61,7 +61,7 @@ package struct GtkMenusExport: Equatable {
 
     /// `a(uuaa{sv})` rows of `Start` for `groups`: each group's menus once,
     /// however often it was asked for; unknown groups contribute nothing.
-    package func startRows(_ requested: [UInt32]) -> DBusValue {
+    func startRows(_ requested: [UInt32]) -> DBusValue {
         var rows: [DBusValue] = []
         var seen: Set<UInt32> = []
         for group in requested where seen.insert(group).inserted {
@@ -99,7 +99,7 @@ package struct GtkMenusExport: Equatable {
 
     /// `(uuuuaa{sv})` rows of `Changed` removing every item of every menu
     /// of `subscribed` groups: what consumers are told when the menu closes.
-    package func emptyingRows(in subscribed: Set<UInt32>) -> [DBusValue] {
+    func emptyingRows(in subscribed: Set<UInt32>) -> [DBusValue] {
         var rows: [DBusValue] = []
         for group in subscribed.sorted() {
             for menu in groups[group] ?? [] {
@@ -114,7 +114,7 @@ package struct GtkMenusExport: Equatable {
 
     /// The one contiguous replacement taking `before` to `after`: its
     /// position, how many items it removes, and the range of `after` it adds.
-    package static func smallestChange(_ before: [Item], _ after: [Item]) -> (position: Int, removed: Int, added: Range<Int>) {
+    static func smallestChange(_ before: [Item], _ after: [Item]) -> (position: Int, removed: Int, added: Range<Int>) {
         var prefix = 0
         while prefix < before.count, prefix < after.count, before[prefix] == after[prefix] { prefix += 1 }
         var suffix = 0
@@ -123,7 +123,7 @@ package struct GtkMenusExport: Equatable {
         return (prefix, before.count - prefix - suffix, prefix..<(after.count - suffix))
     }
 
-    package static func itemsValue(_ items: [Item]) -> DBusValue {
+    static func itemsValue(_ items: [Item]) -> DBusValue {
         .array("a{sv}", items.map { $0.dictionary() })
     }
 

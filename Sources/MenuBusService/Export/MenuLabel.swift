@@ -8,8 +8,8 @@ import MenuBusProtocol
 /// Both `com.canonical.dbusmenu` and GTK's menu models read an underscore
 /// as the mnemonic marker ("_Copy" underlines the C); a MenuBus title is
 /// plain text, so every underscore is doubled to show as itself.
-package enum MenuLabel {
-    package static func escaped(_ title: String?) -> String {
+enum MenuLabel {
+    static func escaped(_ title: String?) -> String {
         guard let title else { return "" }
         guard title.utf8.contains(UInt8(ascii: "_")) else { return title }
         var result = ""

@@ -6,19 +6,19 @@ import MenuBusProtocol
 /// The reading direction a presented menu is drawn in, as dbusmenu's
 /// `TextDirection` property carries it (`org.gtk.Menus` has no such field:
 /// GTK takes the direction from the consumer's own locale).
-package enum TextDirection: String, Equatable {
+enum TextDirection: String, Equatable {
     case ltr
     case rtl
 
     /// The direction of a menu whose presenter named none.
-    package static func presentationDefault() -> TextDirection {
+    static func presentationDefault() -> TextDirection {
         .ltr
     }
 
     /// From `PresentMenu`'s options: `text-direction` "ltr" or "rtl"; nil
     /// when the options do not name one. Anything else is `InvalidArgs`
     /// naming the field.
-    package static func from(options: DBusValue) throws(BusError) -> TextDirection? {
+    static func from(options: DBusValue) throws(BusError) -> TextDirection? {
         guard case .array(_, let entries) = options else { return nil }
         for entry in entries {
             guard case .dictEntry(.string("text-direction"), .variant(let value)) = entry else { continue }

@@ -25,16 +25,16 @@ package struct PublishedContext {
     /// counter; never goes back, even across RemoveContext and PublishContext.
     package var revision: UInt32
     /// What the app provided for its `cached` deferred elements.
-    package var deferredCache: [String: [MenuElement]] = [:] {
+    var deferredCache: [String: [MenuElement]] = [:] {
         didSet { if deferredCache.count < oldValue.count { cacheBytes = cacheBytes.filter { deferredCache[$0.key] != nil } } }
     }
     /// Budget bytes of info, items and selection, as they came over the wire.
-    package var infoBytes = 0, itemsBytes = 0, selectionBytes = 0
-    package var storedBytes: Int { infoBytes + itemsBytes + selectionBytes }
+    var infoBytes = 0, itemsBytes = 0, selectionBytes = 0
+    var storedBytes: Int { infoBytes + itemsBytes + selectionBytes }
     /// Budget bytes of each cached deferred element's content.
-    package var cacheBytes: [String: Int] = [:]
+    var cacheBytes: [String: Int] = [:]
     /// Everything this context makes menubusd hold.
-    package var heldBytes: Int { storedBytes + cacheBytes.values.reduce(0, +) }
+    var heldBytes: Int { storedBytes + cacheBytes.values.reduce(0, +) }
 
     package init(id: String, info: ContextInfo, items: [MenuElement], revision: UInt32) {
         self.id = id

@@ -14,9 +14,9 @@ import MenuBusProtocol
 /// (least recently used go first); a reply over `maxReplyBytes` is not kept.
 /// An owner's entries go when it leaves or removes the context.
 package final class ComposedMenuReplies {
-    package static let maxEntries = 64
+    static let maxEntries = 64
     package static let maxBytes = 2 << 20
-    package static let maxReplyBytes = 256 << 10
+    static let maxReplyBytes = 256 << 10
 
     package struct Key: Hashable {
         package let owner: String

@@ -11,10 +11,10 @@ import MenuBusProtocol
 /// of closing when `LayoutUpdated` comes while it is open.
 extension MenuBusServer {
     /// Seconds an `AboutToShow` answer waits at most.
-    package static let aboutToShowWait = 2.0
+    static let aboutToShowWait = 2.0
 
     /// Deferred elements still loading among the items of dbusmenu menu `id`.
-    package func loadingDeferred(under id: Int32, _ state: PresentationExports, _ presentation: Presentation?) -> Set<String> {
+    func loadingDeferred(under id: Int32, _ state: PresentationExports, _ presentation: Presentation?) -> Set<String> {
         guard let presentation, !presentation.waiting.isEmpty,
               let node = state.dbusMenuLayout().node(id) else { return [] }
         var result: Set<String> = []
@@ -27,7 +27,7 @@ extension MenuBusServer {
     }
 
     /// Answers `call` now (`immediate`), or keeps it until `pending` has loaded.
-    package func answerAboutToShow(_ call: MethodCall, state: PresentationExports, pending: Set<String>,
+    func answerAboutToShow(_ call: MethodCall, state: PresentationExports, pending: Set<String>,
                            group: (updates: [Int32], errors: [Int32])?, immediate: [DBusValue]) -> [DBusValue] {
         guard !pending.isEmpty, state.aboutToShowWaiters.count < PresentationExports.maxAboutToShowWaiters else {
             return immediate
@@ -45,7 +45,7 @@ extension MenuBusServer {
     /// Sends the waiting answers whose elements are no longer loading; all
     /// of them when the presentation is gone. Called before the change is
     /// signalled, so the consumer refreshes once, on the answer.
-    package func releaseAboutToShow(_ state: PresentationExports, _ presentation: Presentation?) {
+    func releaseAboutToShow(_ state: PresentationExports, _ presentation: Presentation?) {
         guard !state.aboutToShowWaiters.isEmpty else { return }
         let waiting = presentation?.waiting ?? []
         var kept: [PresentationExports.AboutToShowWaiter] = []

@@ -16,21 +16,21 @@ extension MenuBusServer {
 
     /// Bytes `uniqueName` makes menubusd hold: its contexts and their caches,
     /// and the menus it presents.
-    package func heldBytes(by uniqueName: String) -> Int {
+    func heldBytes(by uniqueName: String) -> Int {
         let contexts = apps[uniqueName]?.contexts.values.reduce(0) { $0 + $1.heldBytes } ?? 0
         let presented = presentations.values.reduce(0) { $1.presenter == uniqueName ? $0 + (presentationBytes[$1.number] ?? 0) : $0 }
         return contexts + presented
     }
 
     /// Bytes all connections make menubusd hold.
-    package var heldBytesTotal: Int {
+    var heldBytesTotal: Int {
         apps.values.reduce(0) { total, app in total + app.contexts.values.reduce(0) { $0 + $1.heldBytes } }
             + presentationBytes.values.reduce(0, +)
     }
 
     /// Refuses, before anything is stored, a change that adds `adding` bytes
     /// (and frees `releasing`) for `uniqueName` past either budget.
-    package func checkBudget(adding: Int, releasing: Int = 0, for uniqueName: String, field: String,
+    func checkBudget(adding: Int, releasing: Int = 0, for uniqueName: String, field: String,
                      daemonGrowth: Int? = nil) throws {
         let budgets = configuration.budgets
         let growth = adding - releasing
@@ -50,7 +50,7 @@ extension MenuBusServer {
 
     /// A context's growth counted against its owner and, with the growth of
     /// every live menu showing it, against the daemon.
-    package func checkContextGrowth(caller: String, contextId: String, adding: Int, releasing: Int, field: String) throws {
+    func checkContextGrowth(caller: String, contextId: String, adding: Int, releasing: Int, field: String) throws {
         let growth = adding - releasing
         guard growth > 0 else { return }
         let shown = presentations.values.reduce(0) { $1.owner == caller && $1.contextId == contextId ? $0 + 1 : $0 }
@@ -60,14 +60,14 @@ extension MenuBusServer {
 
     /// What a presentation of `context` is charged: the context and its
     /// cached content, in each of its forms.
-    package func presentationCost(of context: PublishedContext, provided: Int = 0) -> Int {
+    func presentationCost(of context: PublishedContext, provided: Int = 0) -> Int {
         (context.heldBytes + provided + 4096) * Budgets.presentationFactor
     }
 
     /// Hands freed memory back to the system after a large release, so a
     /// connection that filled its budget and left does not leave menubusd
     /// resident at its peak.
-    package func releasedMemory(_ bytes: Int) {
+    func releasedMemory(_ bytes: Int) {
         guard bytes >= 1 << 20 else { return }
         _ = glibcMallocTrim(0)
     }

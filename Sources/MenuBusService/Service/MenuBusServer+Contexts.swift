@@ -27,14 +27,14 @@ extension MenuBusServer {
     /// The next context revision, from one counter for the whole daemon: a
     /// context removed and published again never goes back to a revision a
     /// reader already saw.
-    package func nextRevision() -> UInt32 {
+    func nextRevision() -> UInt32 {
         revisionCounter &+= 1
         if revisionCounter == 0 { revisionCounter = 1 }
         return revisionCounter
     }
 
     /// The caller's app, or `NotRegistered`.
-    package func registeredApp(_ caller: String) throws -> App {
+    func registeredApp(_ caller: String) throws -> App {
         guard let app = apps[caller] else {
             throw BusError(.notRegistered, "call Register before publishing contexts")
         }
@@ -121,7 +121,7 @@ extension MenuBusServer {
 
     /// The unique name owning `contextId`: the caller for `""`, a unique name
     /// as given, or the most recent live registration of an app id that has it.
-    package func resolveOwner(_ owner: String, caller: String, contextId: String) throws -> (String, PublishedContext) {
+    func resolveOwner(_ owner: String, caller: String, contextId: String) throws -> (String, PublishedContext) {
         let unique: String
         if owner.isEmpty {
             unique = caller
@@ -202,7 +202,7 @@ extension MenuBusServer {
     // MARK: Peers
 
     /// A connection left the bus: its contexts and presentations go at once.
-    package func peerLeft(_ uniqueName: String) {
+    func peerLeft(_ uniqueName: String) {
         identities[uniqueName] = nil
         let held = heldBytes(by: uniqueName)
         defer { releasedMemory(held) }

@@ -144,7 +144,7 @@ extension MenuBusServer {
         }
     }
 
-    package static func noItem(_ id: Int32, field: String) -> BusError {
+    static func noItem(_ id: Int32, field: String) -> BusError {
         BusError.invalidArgs("\(field): this menu has no item with id \(id)")
     }
 }

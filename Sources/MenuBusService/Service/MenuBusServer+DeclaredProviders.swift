@@ -9,7 +9,7 @@ import MenuBusSupport
 /// policy over both, and starting a declared provider when it is chosen.
 extension MenuBusServer {
     /// Reads the declarations and the policy and watches their folders.
-    package func startProviderCatalog() {
+    func startProviderCatalog() {
         providerCatalog.reload()
         guard let watcher = DirectoryWatcher(directories: providerCatalog.watchedDirectories) else {
             Log.warning("inotify is unavailable; provider files are read only at start")
@@ -32,7 +32,7 @@ extension MenuBusServer {
     /// What menus may offer: registered providers in registration order,
     /// then declared ones no running provider has replaced, with the user's
     /// policy applied (disabled ones gone, preferred ones first).
-    package func offeredProviders(registered: [ProviderInfo]) -> [ProviderInfo] {
+    func offeredProviders(registered: [ProviderInfo]) -> [ProviderInfo] {
         let ids = Set(registered.map(\.id))
         let declared = providerCatalog.declarations.map(\.info).filter { !ids.contains($0.id) }
         return providerCatalog.policy.apply(to: registered + declared)
@@ -51,7 +51,7 @@ extension MenuBusServer {
 
     /// A declared provider may first have to be started: its first `Process`
     /// waits for activation too, up to `providerStartTimeout`.
-    package func processTimeout(for provider: RegisteredProvider) -> Double {
+    func processTimeout(for provider: RegisteredProvider) -> Double {
         provider.owner.hasPrefix(":") ? ServiceLimits.providerCallTimeout : configuration.providerStartTimeout
     }
 
@@ -81,7 +81,7 @@ extension MenuBusServer {
         return .array("(sa{sv})", rows)
     }
 
-    package func declareProviderCatalog(in manager: inout Interface) {
+    func declareProviderCatalog(in manager: inout Interface) {
         manager.method("ListProviders", out: [arg("providers", signature: "a(sa{sv})")]) { [unowned self] _ in
             [self.listProviders()]
         }

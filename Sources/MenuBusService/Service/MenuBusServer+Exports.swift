@@ -19,21 +19,21 @@ extension MenuBusServer {
 
     /// Seconds a closed presentation keeps serving its empty menu, so
     /// consumers that hold it can read it empty before the object goes.
-    package static let closingGrace = 1.0
+    static let closingGrace = 1.0
     /// Seconds after a consumer closed its menu (dbusmenu `closed` on the
     /// root, `End` of the last `org.gtk.Menus` subscription) before the
     /// presentation ends, unless it opened again: consumers close their
     /// popup before they send the click that closed it.
-    package static let consumerCloseDelay = 0.5
+    static let consumerCloseDelay = 0.5
 
     /// Extra interfaces served at a presentation's path besides `org.menubus.MenuBus1.Menu`.
-    package func exportInterfaces(_ number: UInt64) -> [Interface] {
+    func exportInterfaces(_ number: UInt64) -> [Interface] {
         exports[number] = PresentationExports()
         return [dbusMenuInterface(number), gtkMenusInterface(number), gtkActionsInterface(number)]
     }
 
     /// The presentation's layout changed (a new revision): signal it in every protocol.
-    package func exportsLayoutChanged(_ presentation: Presentation) {
+    func exportsLayoutChanged(_ presentation: Presentation) {
         guard let state = exports[presentation.number] else { return }
         syncExports(presentation, state)
     }
@@ -43,7 +43,7 @@ extension MenuBusServer {
     /// GMenu: every item of every subscribed menu removed, then every
     /// action), and the object goes after `closingGrace`, at once when no
     /// consumer read it through these protocols.
-    package func exportsClosing(_ presentation: Presentation) {
+    func exportsClosing(_ presentation: Presentation) {
         let number = presentation.number, path = presentation.path
         guard let state = exports[number] else { return connection.unexport(path) }
         guard !state.isClosing else { return }
@@ -67,7 +67,7 @@ extension MenuBusServer {
     }
 
     /// A connection left the bus; drop its subscriptions.
-    package func exportsPeerLeft(_ uniqueName: String) {
+    func exportsPeerLeft(_ uniqueName: String) {
         for (number, state) in exports {
             let held = !state.hasNoSubscribers
             state.dropSubscriber(uniqueName)
@@ -78,7 +78,7 @@ extension MenuBusServer {
     /// A consumer closed its menu: the presentation ends as `Dismiss`
     /// ends it, `consumerCloseDelay` later, unless a consumer opened it
     /// again (a dbusmenu `opened`, a new `org.gtk.Menus` subscription).
-    package func consumerClosed(_ number: UInt64) {
+    func consumerClosed(_ number: UInt64) {
         guard let state = exports[number], !state.isClosing else { return }
         state.endRequests += 1
         let request = state.endRequests
@@ -90,7 +90,7 @@ extension MenuBusServer {
     }
 
     /// A consumer opened the menu (again): a pending end is called off.
-    package func consumerOpened(_ number: UInt64) {
+    func consumerOpened(_ number: UInt64) {
         exports[number]?.endRequests += 1
     }
 
@@ -160,7 +160,7 @@ extension MenuBusServer {
     }
 
     /// `platformData` for an activation that came through another protocol.
-    package static func exportPlatformData(_ entries: [(String, DBusValue)]) -> DBusValue {
+    static func exportPlatformData(_ entries: [(String, DBusValue)]) -> DBusValue {
         .array("{sv}", entries.map { .dictEntry(.string($0.0), .variant($0.1)) })
     }
 }

@@ -13,7 +13,7 @@ import MenuBusSupport
 /// own contexts.
 extension MenuBusServer {
     /// Who `uniqueName` is; asked of the bus once per connection.
-    package func identity(of uniqueName: String) -> PeerIdentity {
+    func identity(of uniqueName: String) -> PeerIdentity {
         if let known = identities[uniqueName] { return known }
         let identity: PeerIdentity
         do {
@@ -30,7 +30,7 @@ extension MenuBusServer {
 
     /// A sandboxed caller may register only its sandbox's id; an id a live
     /// sandboxed app holds is not anyone else's to take.
-    package func checkRegistration(caller: String, appId: String) throws {
+    func checkRegistration(caller: String, appId: String) throws {
         switch identity(of: caller) {
         case .sandboxed(let own, let sandbox):
             guard appId == own else {
@@ -47,7 +47,7 @@ extension MenuBusServer {
 
     /// Whether `caller` may read, present or choose from `owner`'s contexts:
     /// always for an unsandboxed caller; a sandboxed one only its own app's.
-    package func mayReach(caller: String, owner: String) -> Bool {
+    func mayReach(caller: String, owner: String) -> Bool {
         if caller == owner { return true }
         switch identity(of: caller) {
         case .host: return true
@@ -56,7 +56,7 @@ extension MenuBusServer {
         }
     }
 
-    package func checkReach(caller: String, owner: String, contextId: String) throws {
+    func checkReach(caller: String, owner: String, contextId: String) throws {
         guard mayReach(caller: caller, owner: owner) else {
             throw BusError(.accessDenied, "owner: a sandboxed app may reach only its own contexts, not '\(contextId)' of \(apps[owner]?.appId ?? owner)")
         }
@@ -64,7 +64,7 @@ extension MenuBusServer {
 
     /// Only the presenter or the owner chooses; text goes to a provider only
     /// for the owner's app or an unsandboxed presenter.
-    package func checkChooser(_ presentation: Presentation, caller: String, sendsSelectedText: Bool) throws {
+    func checkChooser(_ presentation: Presentation, caller: String, sendsSelectedText: Bool) throws {
         guard caller == presentation.presenter || caller == presentation.owner else {
             throw BusError(.accessDenied, "only the connection that presented this menu, or the app that owns it, may choose from it")
         }
@@ -76,7 +76,7 @@ extension MenuBusServer {
     /// Whether `uniqueName` may have `owner`'s selected text sent to a
     /// provider, or a provider's answer about it: the owner, an unsandboxed
     /// connection, or one in the owner's own sandbox.
-    package func maySeeSelection(_ uniqueName: String, owner: String) -> Bool {
+    func maySeeSelection(_ uniqueName: String, owner: String) -> Bool {
         if uniqueName == owner { return true }
         let identity = identity(of: uniqueName)
         return identity.isHost || (identity.sandboxAppId != nil && identity == self.identity(of: owner))
@@ -84,7 +84,7 @@ extension MenuBusServer {
 
     /// Among live registrations of an app id, a sandboxed one is the genuine
     /// app: an unsandboxed connection that claims its id is not preferred.
-    package func preferredRegistrations(_ candidates: [App]) -> [App] {
+    func preferredRegistrations(_ candidates: [App]) -> [App] {
         let sandboxed = candidates.filter { identity(of: $0.uniqueName).sandboxAppId == $0.appId }
         return sandboxed.isEmpty ? candidates : sandboxed
     }

@@ -12,13 +12,13 @@ import MenuBusSupport
 extension MenuBusServer {
     /// Nothing depends on this daemon: no app, presented menu or provider.
     /// Undo documents do not count; they live in the journals.
-    package var isIdle: Bool {
+    var isIdle: Bool {
         apps.isEmpty && presentations.isEmpty && providers.isEmpty
     }
 
     /// The bus took a name from us: `org.menubus.MenuBus1` going to a
     /// `--replace` ends this daemon cleanly.
-    package func lostName(_ name: String) {
+    func lostName(_ name: String) {
         guard name == MenuBusNames.busName, ownsName else { return }
         ownsName = false
         Log.info("another menubusd took \(name); syncing the undo journals and leaving")
@@ -30,7 +30,7 @@ extension MenuBusServer {
     /// Waits (bounded) until `previous` has left the bus, without
     /// dispatching: calls that arrive meanwhile queue until the journals the
     /// previous daemon synced on its way out are loaded.
-    package func awaitDeparture(of previous: String, timeout: Double = 10) {
+    func awaitDeparture(of previous: String, timeout: Double = 10) {
         let deadline = MessageLoop.now() + MessageLoop.nanoseconds(timeout)
         while MessageLoop.now() < deadline {
             let reply = try? connection.callBlocking(
@@ -44,7 +44,7 @@ extension MenuBusServer {
 
     /// With `idleTimeout` set, checks a few times per timeout whether the
     /// daemon is idle and stops `run` once it stayed idle for that long.
-    package func startIdleWatch() {
+    func startIdleWatch() {
         guard let timeout = configuration.idleTimeout, timeout > 0 else { return }
         idleSince = isIdle ? MessageLoop.now() : nil
         let period = min(max(timeout / 4, 0.05), 5)

@@ -7,7 +7,7 @@ import MenuBusSupport
 extension MenuBusServer {
     /// Signals of one menu are at most this often (ns); the first of a
     /// burst goes at once, the last state always goes.
-    package static let signalInterval: UInt64 = 16_000_000
+    static let signalInterval: UInt64 = 16_000_000
 
     package func present(caller: String, owner: String, contextId: String, kind: String, options: DBusValue) throws -> ObjectPath {
         guard let menuKind = MenuKind(rawValue: kind) else {
@@ -68,7 +68,7 @@ extension MenuBusServer {
 
     /// `TextDirection` of the exports: the presenter's `text-direction`,
     /// else `rtl` where the menu's language is written right to left.
-    package func textDirection(_ number: UInt64) -> String {
+    func textDirection(_ number: UInt64) -> String {
         (presentations[number]?.textDirection ?? TextDirection.presentationDefault()).rawValue
     }
 
@@ -111,7 +111,7 @@ extension MenuBusServer {
         return menu
     }
 
-    package func livePresentation(_ number: UInt64) throws -> Presentation {
+    func livePresentation(_ number: UInt64) throws -> Presentation {
         guard let presentation = presentations[number] else {
             throw BusError(name: BusError.Standard.unknownObject, message: "the menu was closed")
         }
@@ -122,7 +122,7 @@ extension MenuBusServer {
 
     /// Recomposes a stale presentation before a caller reads it; a change
     /// still goes out as its (coalesced) signal.
-    package func bringUpToDate(_ presentation: Presentation) {
+    func bringUpToDate(_ presentation: Presentation) {
         if presentation.isStale, refresh(presentation) { scheduleSignal(presentation) }
     }
 
@@ -130,7 +130,7 @@ extension MenuBusServer {
     /// resolves deferred elements and asks for the missing ones. Returns
     /// true when the layout changed.
     @discardableResult
-    package func refresh(_ presentation: Presentation) -> Bool {
+    func refresh(_ presentation: Presentation) -> Bool {
         guard let app = apps[presentation.owner], let context = app.contexts[presentation.contextId] else { return false }
         let composed = compose(presentation.kind, context, appId: app.appId, titles: presentation.titles)
         var available = presentation.provided
@@ -167,7 +167,7 @@ extension MenuBusServer {
     }
 
     /// Marks every live menu of the context stale and schedules its signal.
-    package func contextChanged(owner: String, contextId: String) {
+    func contextChanged(owner: String, contextId: String) {
         for presentation in presentations.values where presentation.owner == owner && presentation.contextId == contextId {
             presentation.isStale = true
             scheduleSignal(presentation)
@@ -175,7 +175,7 @@ extension MenuBusServer {
     }
 
     /// Every live menu may show providers: all of them recompose.
-    package func providersChanged() {
+    func providersChanged() {
         for presentation in presentations.values {
             presentation.isStale = true
             scheduleSignal(presentation)
@@ -184,7 +184,7 @@ extension MenuBusServer {
 
     /// Coalesces signals: flush at once when the last one is older than
     /// `signalInterval`, else once at the end of the interval.
-    package func scheduleSignal(_ presentation: Presentation) {
+    func scheduleSignal(_ presentation: Presentation) {
         presentation.signalPending = true
         guard !presentation.flushScheduled else { return }
         let elapsed = MessageLoop.now() &- presentation.lastSignal
@@ -317,7 +317,7 @@ extension MenuBusServer {
     }
 
     /// Whether choosing `element` hands the owner's selected text to a provider.
-    package func sendsSelectedText(_ element: MenuElement, owner: String, contextId: String) -> Bool {
+    func sendsSelectedText(_ element: MenuElement, owner: String, contextId: String) -> Bool {
         if ElementID.providerId(in: element.id) != nil { return true }
         guard let command = ElementID.command(in: element.id),
               let role = ProviderRole.allCases.first(where: { $0.command == command }),
@@ -352,11 +352,11 @@ extension MenuBusServer {
     /// and a provider's `Process` too, so the app or provider can raise its
     /// window under Wayland's focus rules (an xdg-activation token) or order
     /// events. Strings are bounded as every string MenuBus takes.
-    package static let passedPlatformKeys: Set<String> = ["activation-token", "timestamp"]
+    static let passedPlatformKeys: Set<String> = ["activation-token", "timestamp"]
 
     /// The entries of `platformData` (already bounded by its entry count)
     /// under `passedPlatformKeys`, a string one only within `Limits.maxStringBytes`.
-    package static func passedPlatformData(_ platformData: DBusValue) -> [DBusValue] {
+    static func passedPlatformData(_ platformData: DBusValue) -> [DBusValue] {
         guard case .array(_, let entries) = platformData else { return [] }
         return entries.filter { entry in
             guard case .dictEntry(.string(let key), let value) = entry, passedPlatformKeys.contains(key) else { return false }
@@ -366,7 +366,7 @@ extension MenuBusServer {
     }
 
     /// An asynchronous call to an app's client object; failures are logged, never waited on.
-    package func callClient(_ app: App, _ member: String, _ arguments: [DBusValue],
+    func callClient(_ app: App, _ member: String, _ arguments: [DBusValue],
                     completion: ((Result<[DBusValue], BusError>) -> Void)? = nil) {
         connection.call(destination: app.uniqueName, path: app.clientPath, interface: MenuBusNames.clientInterface,
                         member: member, arguments: arguments, timeout: ServiceLimits.clientCallTimeout) { result in
@@ -379,7 +379,7 @@ extension MenuBusServer {
 
     /// Emits `Closed`; the menu object empties itself in the other
     /// protocols and goes (`exportsClosing`). Later calls answer `UnknownObject`.
-    package func closePresentation(_ presentation: Presentation) {
+    func closePresentation(_ presentation: Presentation) {
         guard presentations.removeValue(forKey: presentation.number) != nil else { return }
         presentationBytes[presentation.number] = nil
         connection.emit(presentation.path, MenuBusNames.menuInterface, "Closed", [])

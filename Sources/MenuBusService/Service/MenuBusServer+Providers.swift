@@ -8,7 +8,7 @@ extension MenuBusServer {
 
     /// Providers in registration order, then declared ones, under the
     /// user's policy, as composition takes them.
-    package var providerInfos: [ProviderInfo] {
+    var providerInfos: [ProviderInfo] {
         offeredProviders(registered: providers.values.sorted { $0.sequence < $1.sequence }.map(\.info))
     }
 
@@ -42,7 +42,7 @@ extension MenuBusServer {
     }
 
     /// A provider's connection left: its items leave every menu, open ones too.
-    package func providerOwnerLeft(_ uniqueName: String) {
+    func providerOwnerLeft(_ uniqueName: String) {
         let gone = providers.values.filter { $0.owner == uniqueName }.map(\.info.id)
         guard !gone.isEmpty else { return }
         for id in gone { providers[id] = nil }
@@ -52,7 +52,7 @@ extension MenuBusServer {
     /// Who hears a provider's answer that does not go into the app: the
     /// presenter of the menu it was chosen from and the chooser (the
     /// presenter or the owner), each only if it may see the selection.
-    package func answerListeners(_ presentation: Presentation, chooser: String) -> [String] {
+    func answerListeners(_ presentation: Presentation, chooser: String) -> [String] {
         var names = [presentation.presenter]
         if chooser != presentation.presenter { names.append(chooser) }
         return names.filter { maySeeSelection($0, owner: presentation.owner) }
@@ -61,7 +61,7 @@ extension MenuBusServer {
     /// `ProviderResult` on the menu's path, unicast to each listener: the
     /// answer of a provider that returns text for a context that is not
     /// editable (the text is ""  and `info` has `error` when it failed).
-    package func sendProviderResult(_ answer: ProviderAnswer, provider: ProviderInfo, app: App, contextId: String,
+    func sendProviderResult(_ answer: ProviderAnswer, provider: ProviderInfo, app: App, contextId: String,
                             text: String, error: String? = nil) {
         var info: [DBusValue] = [WireValue.entry("context-id", .string(contextId)),
                                  WireValue.entry("app-id", .string(app.appId)),
@@ -83,7 +83,7 @@ extension MenuBusServer {
     /// Text from the selection (or the owner's `GetSelectedText`) to the
     /// provider's `Process`; replacement text back to the owner when the
     /// context is editable, else to `answer`'s listeners as `ProviderResult`.
-    package func runProvider(_ provider: RegisteredProvider, app: App, context: PublishedContext,
+    func runProvider(_ provider: RegisteredProvider, app: App, context: PublishedContext,
                      platformData: DBusValue = .array("{sv}", []), answer: ProviderAnswer? = nil) {
         // Only a provider that returns text, for a context the text cannot go into, answers the chooser.
         let answer = provider.info.returnsText && !context.info.editable ? answer : nil
@@ -175,5 +175,5 @@ extension BusError {
 
 package struct ProviderAnswer {
     package let menu: ObjectPath
-    package let listeners: [String]
+    let listeners: [String]
 }

@@ -9,13 +9,13 @@ import MenuBusSupport
 
 extension MenuBusServer {
     /// Wall-clock seconds, for document retention (the undo model reads no clock).
-    package static func wallClock() -> Int64 {
+    static func wallClock() -> Int64 {
         Int64(time(nil))
     }
 
     /// Lists the journals (each is read on its document's first use) and
     /// applies the retention bound; at start.
-    package func loadUndoDocuments() {
+    func loadUndoDocuments() {
         startBackgroundCompactions()
         // Groups left open by a previous run end as each journal is read.
         undoStore.closesGroupsOnLoad = true
@@ -33,7 +33,7 @@ extension MenuBusServer {
     }
 
     /// Storage problems, each logged once per document and cause.
-    package func logStorageProblems() {
+    func logStorageProblems() {
         for problem in undoStore.takeProblems() {
             let cause = problem.error.map { "\($0.call)|\($0.errno)" } ?? problem.detail
             Log.once("problem|\(problem.activity)|\(problem.key.map { "\($0)" } ?? "")|\(cause)", .error,
@@ -43,7 +43,7 @@ extension MenuBusServer {
 
     /// Ends the open undo groups of an app whose last connection left (of
     /// every app at start, when no app is connected), and says so.
-    package func closeOpenUndoGroups(appId: String?) {
+    func closeOpenUndoGroups(appId: String?) {
         let closed = undoStore.closeOpenGroups(appId: appId, now: MenuBusServer.wallClock())
         guard !closed.isEmpty else { return }
         scheduleUndoSync()
@@ -56,7 +56,7 @@ extension MenuBusServer {
 
     /// Runs one undo operation for the caller's app id; signals and
     /// recomposes when the state changed; schedules the journal sync.
-    package func performUndo(_ operation: UndoOperation, caller: String, documentId: String) throws -> UndoStore.Outcome {
+    func performUndo(_ operation: UndoOperation, caller: String, documentId: String) throws -> UndoStore.Outcome {
         let app = try registeredApp(caller)
         if operation.createsDocument, undoStore.documentCount >= ServiceLimits.maxUndoDocuments,
            undoStore.state(appId: app.appId, documentId: documentId) == nil {
@@ -80,7 +80,7 @@ extension MenuBusServer {
 
     /// `UndoStateChanged` to the app id's own connections (never to other
     /// apps: a document's titles are its owner's), and live edit menus.
-    package func undoStateChanged(appId: String, documentId: String, _ state: UndoState) {
+    func undoStateChanged(appId: String, documentId: String, _ state: UndoState) {
         let value = MenuBusServer.undoStateValue(state)
         for app in apps.values where app.appId == appId {
             connection.emit(MenuBusNames.managerPath, MenuBusNames.managerInterface, "UndoStateChanged",
@@ -95,7 +95,7 @@ extension MenuBusServer {
     }
 
     /// The edit menu's view of a context's document.
-    package func undoSummary(appId: String, context: PublishedContext) -> UndoSummary? {
+    func undoSummary(appId: String, context: PublishedContext) -> UndoSummary? {
         guard let document = context.info.document else { return nil }
         defer { afterUndoRead() }
         return undoStore.state(appId: appId, documentId: document)?.summary
@@ -103,7 +103,7 @@ extension MenuBusServer {
 
     /// A read may have brought a journal into memory (ending groups a
     /// previous run left open, repairing a torn tail): sync and log that.
-    package func afterUndoRead() {
+    func afterUndoRead() {
         guard undoStore.hasUnsyncedWrites || undoStore.hasProblems else { return }
         scheduleUndoSync()
         logStorageProblems()
@@ -137,7 +137,7 @@ extension MenuBusServer {
 
     /// Group commit: one fdatasync for everything written in the last
     /// interval, run off the loop (UndoSyncer) so no call waits on the disk.
-    package func scheduleUndoSync() {
+    func scheduleUndoSync() {
         guard !undoSyncScheduled, !(undoSyncer?.isSyncing ?? false), undoStore.hasUnsyncedWrites else { return }
         undoSyncScheduled = true
         loop.addTimer(after: UndoStore.syncInterval) { [weak self] in
@@ -171,7 +171,7 @@ extension MenuBusServer {
     }
 
     /// Compaction snapshots are written off the loop too.
-    package func startBackgroundCompactions() {
+    func startBackgroundCompactions() {
         guard let syncer = undoSyncer else { return }
         undoStore.compactor = { [weak self] job in
             syncer.run({ UndoJournal.runCompaction(job) }) {
@@ -192,7 +192,7 @@ extension MenuBusServer {
         }
     }
 
-    package static func undoStateValue(_ state: UndoState) -> DBusValue {
+    static func undoStateValue(_ state: UndoState) -> DBusValue {
         .array("{sv}", [
             .dictEntry(.string("can-undo"), .variant(.boolean(state.canUndo))),
             .dictEntry(.string("can-redo"), .variant(.boolean(state.canRedo))),
@@ -208,7 +208,7 @@ extension MenuBusServer {
     }
 
     /// The undo members of `org.menubus.MenuBus1`.
-    package func declareUndo(in manager: inout Interface) {
+    func declareUndo(in manager: inout Interface) {
         let document = arg("documentId", String.self)
         manager.method("RegisterUndo", in: [document, arg("actionName", String.self), arg("undoData", [UInt8].self),
                                             arg("redoData", [UInt8].self), arg("options", [String: DBusValue].self)],

@@ -51,7 +51,7 @@ package final class MenuBusServer {
 
         /// `$STATE_DIRECTORY` (the first entry), else `$XDG_STATE_HOME/menubus`,
         /// else `$HOME/.local/state/menubus`.
-        package static func defaultStateDirectory() -> String {
+        static func defaultStateDirectory() -> String {
             defaultStateDirectory(environment: { getenv($0).map { String(cString: $0) } })
         }
 
@@ -59,7 +59,7 @@ package final class MenuBusServer {
         /// for `StateDirectory=`, the one place a sandboxed unit may write
         /// (under `$XDG_CONFIG_HOME` on systemd 252, `$XDG_STATE_HOME` later);
         /// with several directories it is colon-separated.
-        package static func defaultStateDirectory(environment: (String) -> String?) -> String {
+        static func defaultStateDirectory(environment: (String) -> String?) -> String {
             if let given = environment("STATE_DIRECTORY"),
                let first = given.split(separator: ":").first, first.hasPrefix("/") {
                 return String(first)
@@ -93,36 +93,36 @@ package final class MenuBusServer {
     package let connection: Connection
     /// Registered apps by unique name.
     package var apps: [String: App] = [:]
-    package var registrationCounter: UInt64 = 0
+    var registrationCounter: UInt64 = 0
     /// The last context revision handed out (MenuBusServer+Contexts.swift).
-    package var revisionCounter: UInt32 = 0
+    var revisionCounter: UInt32 = 0
     /// Live presented menus by number.
     package var presentations: [UInt64: Presentation] = [:]
-    package var nextPresentationNumber: UInt64 = 0
+    var nextPresentationNumber: UInt64 = 0
     /// Bytes each live presentation is charged (MenuBusServer+Budgets.swift).
-    package var presentationBytes: [UInt64: Int] = [:]
+    var presentationBytes: [UInt64: Int] = [:]
     /// Per-presentation state of the other menu protocols (MenuBusServer+Exports.swift).
     package var exports: [UInt64: PresentationExports] = [:]
     /// Marshalled GetContextMenu / GetEditMenu replies (ComposedMenuReplies.swift).
-    package let composedReplies = ComposedMenuReplies()
+    let composedReplies = ComposedMenuReplies()
     /// Who each connection that called is, by unique name (MenuBusServer+Identity.swift).
-    package var identities: [String: PeerIdentity] = [:]
+    var identities: [String: PeerIdentity] = [:]
     /// Registered providers by id.
     package var providers: [String: RegisteredProvider] = [:]
     /// Declared providers and the user's policy (MenuBusServer+DeclaredProviders.swift).
-    package let providerCatalog = ProviderCatalog()
-    package var catalogWatcher: DirectoryWatcher?
-    package var catalogReloadScheduled = false
+    let providerCatalog = ProviderCatalog()
+    var catalogWatcher: DirectoryWatcher?
+    var catalogReloadScheduled = false
     /// `ProvideElements` calls made so far (for tests and diagnostics).
-    package var deferredCallsStarted = 0
+    var deferredCallsStarted = 0
     /// Undo documents and their journals.
-    package let undoStore: UndoStore
-    package var undoSyncScheduled = false
+    let undoStore: UndoStore
+    var undoSyncScheduled = false
     /// Runs journal syncs off the loop (UndoSyncer.swift).
-    package lazy var undoSyncer: UndoSyncer? = UndoSyncer(loop: loop)
+    lazy var undoSyncer: UndoSyncer? = UndoSyncer(loop: loop)
 
     /// When the server was made (monotonic nanoseconds), for `Stats`' `uptime-seconds`.
-    package let startedAt = MessageLoop.now()
+    let startedAt = MessageLoop.now()
 
     package var stats: Stats {
         Stats(startedAt: startedAt, apps: UInt32(apps.count),
@@ -131,11 +131,11 @@ package final class MenuBusServer {
               presentations: UInt32(presentations.count),
               providers: UInt32(providers.count))
     }
-    package var ownsName = false
-    package var stopReason: StopReason?
+    var ownsName = false
+    var stopReason: StopReason?
     private var signalWatcher: SignalWatcher?
     /// Since when nothing needs this daemon (MenuBusServer+Lifecycle.swift).
-    package var idleSince: UInt64?
+    var idleSince: UInt64?
 
     /// Connects to the bus; throws `BusError` when it cannot.
     package init(configuration: Configuration) throws {

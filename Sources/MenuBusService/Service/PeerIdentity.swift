@@ -10,7 +10,7 @@ import MenuBusProtocol
 /// user on the host (trusted alike, as by the session bus itself), or an
 /// app in a sandbox, whose app id comes from the sandbox and not from what
 /// it claims. Told apart as xdg-desktop-portal does.
-package enum PeerIdentity: Equatable {
+enum PeerIdentity: Equatable {
     /// Not sandboxed.
     case host
     /// A Flatpak or Snap app; `appId` is the only id it may register.
@@ -19,15 +19,15 @@ package enum PeerIdentity: Equatable {
     /// gets what a sandboxed app gets of no app id, which is nothing of anyone's.
     case unidentified(reason: String)
 
-    package var isHost: Bool { self == .host }
+    var isHost: Bool { self == .host }
 
     /// The app id a sandbox gives, if any.
-    package var sandboxAppId: String? {
+    var sandboxAppId: String? {
         if case .sandboxed(let appId, _) = self { return appId }
         return nil
     }
 
-    package var description: String {
+    var description: String {
         switch self {
         case .host: "unsandboxed"
         case .sandboxed(let appId, let sandbox): "sandboxed by \(sandbox) as '\(appId)'"
@@ -40,7 +40,7 @@ package enum PeerIdentity: Equatable {
     /// root, read through `/proc/PID/root`. With a pidfd the pid comes from
     /// the pidfd, and the process must still be alive once its root is open,
     /// so a reused pid cannot answer for it.
-    package static func of(_ credentials: PeerCredentials, proc: String = "/proc") -> PeerIdentity {
+    static func of(_ credentials: PeerCredentials, proc: String = "/proc") -> PeerIdentity {
         if let label = credentials.securityLabel, let snap = snapName(label: label) {
             return .sandboxed(appId: snap, sandbox: "snap")
         }
@@ -79,7 +79,7 @@ package enum PeerIdentity: Equatable {
     }
 
     /// `name=` of the `[Application]` group of a Flatpak key file.
-    package static func flatpakAppId(keyFile text: String) -> String? {
+    static func flatpakAppId(keyFile text: String) -> String? {
         var inApplication = false
         for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             let line = trim(rawLine)
@@ -98,7 +98,7 @@ package enum PeerIdentity: Equatable {
     }
 
     /// The snap instance of an AppArmor label `snap.NAME.APP (enforce)`.
-    package static func snapName(label: String) -> String? {
+    static func snapName(label: String) -> String? {
         let profile = label.split(separator: " ").first.map(String.init) ?? label
         let parts = profile.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count >= 3, parts[0] == "snap", !parts[1].isEmpty else { return nil }

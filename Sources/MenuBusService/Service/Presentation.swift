@@ -23,8 +23,8 @@ package final class Presentation {
     package let titles: SystemTitles
     /// The context's title and selection rectangle as last published on
     /// the object's properties (`Title`, `SelectionRect`).
-    package var shownTitle = ""
-    package var shownSelectionRect: Rect?
+    var shownTitle = ""
+    var shownSelectionRect: Rect?
     /// Grows with every change of `elements`; never goes back.
     package private(set) var revision: UInt32 = 1
     /// The layout as last composed, deferred elements resolved.
@@ -32,33 +32,33 @@ package final class Presentation {
     /// The context's title as last composed; the exports show it as the menu's title.
     package private(set) var title: String?
     /// dbusmenu's `TextDirection`: the `text-direction` option, else the default.
-    package var textDirection = TextDirection.presentationDefault()
+    var textDirection = TextDirection.presentationDefault()
     /// The inputs changed since `elements` was composed.
     package var isStale = true
     /// An item was chosen; the menu closes once the choice is delivered.
-    package var isChosen = false
+    var isChosen = false
 
     /// Deferred elements: what arrived in this presentation, what failed,
     /// and what was asked of the owner.
     package var provided: [String: [MenuElement]] = [:]
     /// Budget bytes of `provided` (MenuBusServer+Budgets.swift).
-    package var providedBytes = 0
+    var providedBytes = 0
     package var failed: Set<String> = []
     package var asked: Set<String> = []
     /// Deferred elements shown as "Loading…" in the current layout.
     package var waiting: Set<String> = []
 
     /// Signal coalescing: a change waits for the flush; the last flush's time.
-    package var signalPending = false
-    package var flushScheduled = false
-    package var lastSignal: UInt64 = 0
+    var signalPending = false
+    var flushScheduled = false
+    var lastSignal: UInt64 = 0
     /// The revision the last `LayoutChanged` carried (1 = the layout `PresentMenu` returned).
-    package var lastSignalRevision: UInt32 = 0
+    var lastSignalRevision: UInt32 = 0
 
     /// `GetLayout`'s reply for this revision, marshalled once.
     private var cachedLayout: PreparedReply?
 
-    package init(number: UInt64, kind: MenuKind, owner: String, contextId: String, presenter: String,
+    init(number: UInt64, kind: MenuKind, owner: String, contextId: String, presenter: String,
          options: PresentationOptions = PresentationOptions(), titles: SystemTitles = .english) {
         self.options = options
         self.titles = titles
@@ -84,7 +84,7 @@ package final class Presentation {
 
     /// True when the menu holds something a person can see: an item, or
     /// the stand-in of a deferred element still loading.
-    package var hasSomethingToShow: Bool {
+    var hasSomethingToShow: Bool {
         elements.contains { $0.kind == .action || $0.isSubmenu }
     }
 
@@ -93,7 +93,7 @@ package final class Presentation {
     }
 
     /// The `(u, a(ssa{sv}))` reply for the current revision.
-    package func layoutReply() throws -> PreparedReply {
+    func layoutReply() throws -> PreparedReply {
         if let cachedLayout { return cachedLayout }
         let prepared = try PreparedReply([.uint32(revision), Wire.encode(elements)])
         cachedLayout = prepared

@@ -15,30 +15,30 @@ import MenuBusProtocol
 /// `isClosing`, showing an empty menu (so consumers that hold the menu
 /// see it empty before the object goes).
 package final class PresentationExports {
-    package var ids = ExportIDs()
+    var ids = ExportIDs()
     /// The presentation revision `dbusMenu` and `gtk` show.
     package private(set) var revision: UInt32 = 0
     /// The composed elements of that revision (none once closing).
     package private(set) var elements: [MenuElement] = []
     /// The context's title of that revision.
     package private(set) var title: String?
-    package private(set) var isClosing = false
+    private(set) var isClosing = false
     /// The mapping of `elements` consumers last read, if any did.
-    package var dbusMenu: DBusMenuLayout?
+    var dbusMenu: DBusMenuLayout?
     package var gtk: GtkMenusExport?
     /// When the last `org.gtk.Menus` subscription or a dbusmenu `closed`
     /// on the root was seen: the presentation ends if this still holds a
     /// moment later. Counts so an older check does not act on a newer one.
-    package var endRequests = 0
+    var endRequests = 0
     /// dbusmenu `AboutToShow`/`AboutToShowGroup` calls waiting for deferred
     /// elements (`MenuBusServer+AboutToShow.swift`).
-    package var aboutToShowWaiters: [AboutToShowWaiter] = []
+    var aboutToShowWaiters: [AboutToShowWaiter] = []
     /// Calls that may wait at once; more are answered at once.
-    package static let maxAboutToShowWaiters = 32
+    static let maxAboutToShowWaiters = 32
 
     /// A deferred `AboutToShow` reply: sent once none of `pending` is
     /// still loading, or at the timeout.
-    package struct AboutToShowWaiter {
+    struct AboutToShowWaiter {
         package let reply: PendingReply
         /// Deferred element ids loading in the menus asked about.
         package let pending: Set<String>
@@ -54,39 +54,39 @@ package final class PresentationExports {
         }
     }
     /// Marshalled replies of this revision (GetLayout by query, Start by groups).
-    package var layoutReplies: [LayoutQuery: PreparedReply] = [:]
-    package var startReplies: [[UInt32]: PreparedReply] = [:]
+    var layoutReplies: [LayoutQuery: PreparedReply] = [:]
+    var startReplies: [[UInt32]: PreparedReply] = [:]
     /// `org.gtk.Menus` subscriptions: group → subscriber's unique name → count.
     package private(set) var subscriptions: [UInt32: [String: Int]] = [:]
 
     /// Cached replies per kind; further queries are answered uncached.
-    package static let maxCachedReplies = 16
+    static let maxCachedReplies = 16
     /// Queries with longer lists (property names, groups) are not cached.
-    package static let maxCachedKeyLength = 16
+    static let maxCachedKeyLength = 16
     /// Events in one `EventGroup`.
-    package static let maxEventsPerGroup = Limits.maxElementsPerMenu
+    static let maxEventsPerGroup = Limits.maxElementsPerMenu
 
-    package struct LayoutQuery: Hashable {
+    struct LayoutQuery: Hashable {
         package let parent: Int32
         package let depth: Int32
         package let names: [String]
     }
 
     /// Stores a reply under `key` while the cache has room and the key is short.
-    package func cacheLayout(_ reply: PreparedReply, for key: LayoutQuery) {
+    func cacheLayout(_ reply: PreparedReply, for key: LayoutQuery) {
         guard layoutReplies.count < PresentationExports.maxCachedReplies,
               key.names.count <= PresentationExports.maxCachedKeyLength else { return }
         layoutReplies[key] = reply
     }
 
-    package func cacheStart(_ reply: PreparedReply, for groups: [UInt32]) {
+    func cacheStart(_ reply: PreparedReply, for groups: [UInt32]) {
         guard startReplies.count < PresentationExports.maxCachedReplies,
               groups.count <= PresentationExports.maxCachedKeyLength else { return }
         startReplies[groups] = reply
     }
 
     /// A new revision: the caches go.
-    package func startRevision(_ revision: UInt32, elements: [MenuElement], title: String?) {
+    func startRevision(_ revision: UInt32, elements: [MenuElement], title: String?) {
         self.revision = revision
         self.elements = elements
         self.title = title
@@ -104,7 +104,7 @@ package final class PresentationExports {
     }
 
     /// The dbusmenu mapping of the current revision, built on first use.
-    package func dbusMenuLayout() -> DBusMenuLayout {
+    func dbusMenuLayout() -> DBusMenuLayout {
         if let dbusMenu { return dbusMenu }
         let layout = DBusMenuLayout(elements, title: title, ids: &ids)
         dbusMenu = layout
@@ -112,7 +112,7 @@ package final class PresentationExports {
     }
 
     /// The GMenuModel mapping of the current revision, built on first use.
-    package func gtkExport() -> GtkMenusExport {
+    func gtkExport() -> GtkMenusExport {
         if let gtk { return gtk }
         let export = GtkMenusExport(elements, title: title, ids: &ids)
         gtk = export
@@ -120,7 +120,7 @@ package final class PresentationExports {
     }
 
     /// Whether nobody holds an `org.gtk.Menus` subscription.
-    package var hasNoSubscribers: Bool { subscriptions.isEmpty }
+    var hasNoSubscribers: Bool { subscriptions.isEmpty }
 
     package func subscribe(_ subscriber: String, to group: UInt32) {
         subscriptions[group, default: [:]][subscriber, default: 0] += 1
@@ -134,7 +134,7 @@ package final class PresentationExports {
     }
 
     /// The subscriber left the bus: all its subscriptions go.
-    package func dropSubscriber(_ subscriber: String) {
+    func dropSubscriber(_ subscriber: String) {
         for group in Array(subscriptions.keys) {
             subscriptions[group]?[subscriber] = nil
             if subscriptions[group]?.isEmpty == true { subscriptions[group] = nil }
@@ -142,7 +142,7 @@ package final class PresentationExports {
     }
 
     /// The groups each subscriber holds.
-    package var groupsBySubscriber: [String: Set<UInt32>] {
+    var groupsBySubscriber: [String: Set<UInt32>] {
         var result: [String: Set<UInt32>] = [:]
         for (group, subscribers) in subscriptions {
             for subscriber in subscribers.keys { result[subscriber, default: []].insert(group) }

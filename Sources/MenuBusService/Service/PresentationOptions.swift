@@ -16,12 +16,12 @@ package struct PresentationOptions: Hashable, Sendable {
     package var anchor: Rect?
     package var locale: String?
 
-    package init(anchor: Rect? = nil, locale: String? = nil) {
+    init(anchor: Rect? = nil, locale: String? = nil) {
         self.anchor = anchor
         self.locale = locale
     }
 
-    package init(wire value: DBusValue, field: String = "options") throws(BusError) {
+    init(wire value: DBusValue, field: String = "options") throws(BusError) {
         self.init()
         do throws(ModelError) {
             var x: Int32?, y: Int32?

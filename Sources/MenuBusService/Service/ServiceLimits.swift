@@ -7,23 +7,23 @@ import MenuBusProtocol
 /// Bounds the service puts on callers, beyond those of the menu model (`Limits`).
 package enum ServiceLimits {
     /// Live presentations one presenter connection may hold.
-    package static let maxPresentationsPerPresenter = 64
+    static let maxPresentationsPerPresenter = 64
     /// Bytes of an app id (a bus-name-like reverse-DNS string).
     package static let maxAppIdBytes = 255
     /// Entries in `Register`'s options and `Activate`'s platform data.
-    package static let maxOptionEntries = 64
+    static let maxOptionEntries = 64
     /// Seconds a call from the daemon to an app may take.
-    package static let clientCallTimeout: Double = 5
+    static let clientCallTimeout: Double = 5
     /// Seconds a provider's `Process` may take.
-    package static let providerCallTimeout: Double = 10
+    static let providerCallTimeout: Double = 10
     /// Providers one connection may register.
-    package static let maxProvidersPerConnection = 16
+    static let maxProvidersPerConnection = 16
     /// Providers registered at once, daemon-wide: their items are in every
     /// matching menu, so this bounds a menu's size too.
     package static let maxProviders = ProviderCatalog.maxDeclarations
     /// Undo documents daemon-wide (each app id has its own bound, but app
     /// ids are the callers' to choose).
-    package static let maxUndoDocuments = 2_048
+    static let maxUndoDocuments = 2_048
 }
 
 /// Memory budgets, in the bytes a value takes on the wire (about what it
@@ -38,8 +38,8 @@ package struct Budgets: Sendable, Equatable {
     /// What all connections together may make menubusd hold.
     package var daemonBytes: Int
 
-    package static let defaultConnectionBytes = 8 << 20
-    package static let defaultDaemonBytes = 128 << 20
+    static let defaultConnectionBytes = 8 << 20
+    static let defaultDaemonBytes = 128 << 20
 
     package init(connectionBytes: Int = Budgets.defaultConnectionBytes, daemonBytes: Int = Budgets.defaultDaemonBytes) {
         self.connectionBytes = connectionBytes
@@ -49,7 +49,7 @@ package struct Budgets: Sendable, Equatable {
     /// A presented menu holds its composed elements, its layout reply, and
     /// its dbusmenu and org.gtk.Menus forms: about this many times the
     /// context it shows.
-    package static let presentationFactor = 3
+    static let presentationFactor = 3
 
     /// The largest call any budget allows, with room for the arguments
     /// around the bulk: larger calls are refused before they are decoded.
@@ -60,7 +60,7 @@ package struct Budgets: Sendable, Equatable {
 
 extension Int {
     /// "8.0 MiB", for budget messages.
-    package var mebibytes: String {
+    var mebibytes: String {
         let tenths = (self * 10 + (1 << 19)) >> 20
         return "\(tenths / 10).\(tenths % 10) MiB"
     }

@@ -4,10 +4,10 @@ import MenuBusDBus
 import MenuBusProtocol
 
 /// Checks of the service's own arguments (ids the model does not cover).
-package enum ServiceValidation {
+enum ServiceValidation {
     /// Reverse-DNS: two or more dot-separated elements of `[A-Za-z0-9_-]`,
     /// none starting with a digit, at most 255 bytes.
-    package static func appId(_ appId: String) throws {
+    static func appId(_ appId: String) throws {
         guard appId.utf8.count <= ServiceLimits.maxAppIdBytes else {
             throw BusError(.limitExceeded, "appId: longer than \(ServiceLimits.maxAppIdBytes) bytes")
         }
@@ -25,7 +25,7 @@ package enum ServiceValidation {
     }
 
     /// Context ids follow the element id rules: 1–128 bytes of `[A-Za-z0-9._:-]`.
-    package static func contextId(_ contextId: String) throws {
+    static func contextId(_ contextId: String) throws {
         do {
             try ElementID.check(contextId, field: "contextId")
         } catch {
@@ -33,7 +33,7 @@ package enum ServiceValidation {
         }
     }
 
-    package static func optionCount(_ options: DBusValue, field: String) throws {
+    static func optionCount(_ options: DBusValue, field: String) throws {
         if case .array(_, let entries) = options, entries.count > ServiceLimits.maxOptionEntries {
             throw BusError(.limitExceeded, "\(field): more than \(ServiceLimits.maxOptionEntries) entries")
         }

@@ -9,7 +9,7 @@ import MenuBusProtocol
 /// The counters of the manager's `Stats` property (API.md).
 package struct Stats: Equatable {
     /// When the server started (monotonic nanoseconds).
-    package var startedAt: UInt64 = MessageLoop.now()
+    var startedAt: UInt64 = MessageLoop.now()
     package var apps: UInt32 = 0
     package var contexts: UInt32 = 0
     package var documents: UInt32 = 0

@@ -12,7 +12,7 @@ import MenuBusProtocol
 /// snapshots) on a background queue, one task at a time, and runs each
 /// task's completion back on the loop (through a pipe the loop watches), so
 /// no call waits on the disk.
-package final class UndoSyncer: @unchecked Sendable {
+final class UndoSyncer: @unchecked Sendable {
     private let loop: MessageLoop
     private let queue = DispatchQueue(label: "org.menubus.undo-disk")
     private let wakeRead: Int32
@@ -21,9 +21,9 @@ package final class UndoSyncer: @unchecked Sendable {
     private var completions: [Int: () -> Void] = [:]
     private var nextTask = 0
     /// A group-commit sync is in flight.
-    package var isSyncing = false
+    var isSyncing = false
 
-    package init?(loop: MessageLoop) {
+    init?(loop: MessageLoop) {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return nil }
         for fd in fds {
@@ -43,7 +43,7 @@ package final class UndoSyncer: @unchecked Sendable {
     }
 
     /// Runs `work` off the loop; `done` runs on the loop afterwards.
-    package func run(_ work: @escaping @Sendable () -> Void, done: @escaping () -> Void) {
+    func run(_ work: @escaping @Sendable () -> Void, done: @escaping () -> Void) {
         nextTask += 1
         let id = nextTask
         completions[id] = done
@@ -56,7 +56,7 @@ package final class UndoSyncer: @unchecked Sendable {
     }
 
     /// Waits for every task in flight and runs their completions (at shutdown).
-    package func wait() {
+    func wait() {
         queue.sync {}
         deliver()
     }

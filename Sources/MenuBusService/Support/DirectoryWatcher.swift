@@ -9,8 +9,8 @@ import MenuBusProtocol
 /// Watches folders with inotify and says when something in them may have
 /// changed. A folder that does not exist yet is watched through its nearest
 /// existing ancestor, so creating it (and files in it) is seen too.
-package final class DirectoryWatcher {
-    package let fd: Int32
+final class DirectoryWatcher {
+    let fd: Int32
     private let directories: [String]
 
     // inotify(7) event bits; the Glibc module does not import them all.
@@ -18,7 +18,7 @@ package final class DirectoryWatcher {
     private static let nonBlocking: Int32 = 0o4000, closeOnExec: Int32 = 0o2000000
 
     /// nil when inotify is unavailable (the caller then reads only at start).
-    package init?(directories: [String]) {
+    init?(directories: [String]) {
         let fd = inotify_init1(DirectoryWatcher.nonBlocking | DirectoryWatcher.closeOnExec)
         guard fd >= 0 else { return nil }
         self.fd = fd
@@ -30,7 +30,7 @@ package final class DirectoryWatcher {
 
     /// Adds watches for every folder, or the nearest ancestor that exists.
     /// Safe to call again: inotify keeps one watch per inode.
-    package func arm() {
+    func arm() {
         for directory in directories {
             var path = directory
             while !path.isEmpty {
@@ -42,7 +42,7 @@ package final class DirectoryWatcher {
     }
 
     /// Reads every queued event; true when there was any.
-    package func drain() -> Bool {
+    func drain() -> Bool {
         var buffer = [UInt8](repeating: 0, count: 8192)
         var any = false
         while true {

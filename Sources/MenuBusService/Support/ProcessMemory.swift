@@ -7,12 +7,12 @@ import MenuBusDBus
 import MenuBusProtocol
 
 /// Memory figures of this process, read from /proc.
-package enum ProcessMemory {
+enum ProcessMemory {
     private static let pageSize = UInt64(max(1, sysconf(Int32(_SC_PAGESIZE))))
 
     /// Resident set size in bytes: the second field of `/proc/self/statm`
     /// times the page size; 0 if unreadable.
-    package static func residentBytes() -> UInt64 {
+    static func residentBytes() -> UInt64 {
         let fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return 0 }
         defer { close(fd) }

@@ -11,12 +11,12 @@ nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 
 /// Turns process signals into a readable file descriptor (the self-pipe
 /// trick), so the message loop handles SIGTERM and SIGINT like any input.
-package final class SignalWatcher {
-    package let fd: Int32
+final class SignalWatcher {
+    let fd: Int32
     private let writeEnd: Int32
     private let signals: [Int32]
 
-    package init?(signals: [Int32]) {
+    init?(signals: [Int32]) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return nil }
         for end in ends {
@@ -51,7 +51,7 @@ package final class SignalWatcher {
     }
 
     /// The next pending signal number, if any.
-    package func next() -> Int32? {
+    func next() -> Int32? {
         var byte: UInt8 = 0
         guard read(fd, &byte, 1) == 1 else { return nil }
         return Int32(byte)
