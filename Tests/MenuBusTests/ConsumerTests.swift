@@ -163,8 +163,8 @@ final class ConsumerTests: BusTestCase {
         try app.updateSelection("doc", Selection(kind: .range, length: 11, attributes: [.bold],
                                                  pasteboardTypes: ["text/plain"]))
         let translator = try MenuBusClient(address: try bus.address)
-        try translator.registerProvider(ProviderDescription(id: "org.example.Translator", title: "Translate",
-                                                            icon: "preferences-desktop-locale", role: "translate")) { text, _ in text }
+        try translator.registerProvider(ProviderInfo(id: "org.example.Translator", title: "Translate",
+                                                            icon: "preferences-desktop-locale", role: .translate)) { text, _ in text }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-gtk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(at: directory) }

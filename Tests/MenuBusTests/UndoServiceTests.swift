@@ -132,7 +132,7 @@ final class UndoServiceTests: BusTestCase {
         var layouts: [Menu] = []
         try presenter.observeMenus { _, menu in layouts.append(menu) }
         let menu = try presenter.present(owner: "org.example.Writer", contextId: "body", kind: .edit)
-        var states: [UndoStateInfo] = []
+        var states: [UndoState] = []
         try writer.observeUndoState { _, state in states.append(state) }
         try writer.registerUndo(document: "doc", actionName: "Typing", undo: [1], redo: [2], mergeKey: "t")
         XCTAssertTrue(presenter.run(until: { layouts.last?.element("menubus:undo") != nil }, timeout: 5), "the open menu updates")

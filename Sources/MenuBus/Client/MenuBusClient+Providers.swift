@@ -2,53 +2,16 @@ import MenuBusModel
 import MenuBusDBus
 import MenuBusProtocol
 
-/// A service this connection offers to every app's menus (`RegisterProvider`).
-public struct ProviderDescription: Sendable {
-    /// Unique on the bus: `[A-Za-z0-9._:-]`, such as `org.example.Uppercase`.
-    public var id: String
-    public var title: String
-    public var icon: String?
-    /// `translate`, `lookup`, `search-web`, `share`, or nil for an item of its own.
-    public var role: String?
-    /// MIME types it processes (default `text/plain`).
-    public var contentTypes: [String]
-    /// `Process` returns replacement text for the selection.
-    public var returnsText: Bool
-    /// Offer it only where the selection can be edited.
-    public var requiresEditable: Bool
-
-    public init(id: String, title: String, icon: String? = nil, role: String? = nil,
-                contentTypes: [String] = ["text/plain"], returnsText: Bool = false, requiresEditable: Bool = false) {
-        self.id = id
-        self.title = title
-        self.icon = icon
-        self.role = role
-        self.contentTypes = contentTypes
-        self.returnsText = returnsText
-        self.requiresEditable = requiresEditable
-    }
-
-    package var properties: DBusValue {
-        var entries: [DBusValue] = [.dictEntry(.string("title"), .variant(.string(title)))]
-        if let icon { entries.append(.dictEntry(.string("icon"), .variant(.string(icon)))) }
-        if let role { entries.append(.dictEntry(.string("role"), .variant(.string(role)))) }
-        entries.append(.dictEntry(.string("content-types"), .variant(.array("s", contentTypes.map(DBusValue.string)))))
-        entries.append(.dictEntry(.string("returns-text"), .variant(.boolean(returnsText))))
-        entries.append(.dictEntry(.string("requires-editable"), .variant(.boolean(requiresEditable))))
-        return .array("{sv}", entries)
-    }
-}
-
 extension MenuBusClient {
     /// Offers `description` to every app's menus; `process` gets the selected
     /// text and the context (`app-id`, `kind`, …) and returns replacement text or "".
-    public func registerProvider(_ description: ProviderDescription, path: ObjectPath = "/org/menubus/Provider",
+    public func registerProvider(_ description: ProviderInfo, path: ObjectPath = "/org/menubus/Provider",
                                  process: @escaping (String, [String: DBusValue]) throws -> String) throws {
         providerHandlers[description.id] = process
         let provider = providerInterface()
         connection.export(path, [provider])
         _ = try resolveDaemonOwner()
-        _ = try callManager("RegisterProvider", [.string(description.id), .objectPath(path), description.properties])
+        _ = try callManager("RegisterProvider", [.string(description.id), .objectPath(path), description.wireValue])
         replay.providers[description.id] = (description, path)
         if !replay.providerOrder.contains(description.id) { replay.providerOrder.append(description.id) }
     }

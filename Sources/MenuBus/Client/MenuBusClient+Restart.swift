@@ -15,7 +15,7 @@ struct ReplayState {
     var registration: (appId: String, clientPath: ObjectPath)?
     var contexts: [String: PublishedContext] = [:]
     var contextOrder: [String] = []
-    var providers: [String: (description: ProviderDescription, path: ObjectPath)] = [:]
+    var providers: [String: (description: ProviderInfo, path: ObjectPath)] = [:]
     var providerOrder: [String] = []
     /// Menus this client presented and that have not closed yet.
     var presented: Set<ObjectPath> = []
@@ -85,7 +85,7 @@ extension MenuBusClient {
         }
         for id in replay.providerOrder {
             guard let provider = replay.providers[id] else { continue }
-            _ = try callManager("RegisterProvider", [.string(id), .objectPath(provider.path), provider.description.properties])
+            _ = try callManager("RegisterProvider", [.string(id), .objectPath(provider.path), provider.description.wireValue])
         }
     }
 

@@ -2,39 +2,6 @@ import MenuBusModel
 import MenuBusDBus
 import MenuBusProtocol
 
-/// A document's undo state, as menubusd reports it.
-public struct UndoStateInfo: Hashable, Sendable {
-    public let canUndo: Bool
-    public let canRedo: Bool
-    /// "Undo Typing", or bare "Undo".
-    public let undoTitle: String
-    public let redoTitle: String
-    public let undoCount: UInt32
-    public let redoCount: UInt32
-    /// At the point `markClean` recorded.
-    public let clean: Bool
-    /// Steps dropped by the level limit or the byte quota.
-    public let dropped: UInt32
-
-    init(_ value: DBusValue) throws {
-        let dict = try [String: DBusValue](dbusValue: value)
-        func get<T>(_ key: String, _ extract: (DBusValue) -> T?) throws -> T {
-            guard let raw = dict[key], let value = extract(raw) else {
-                throw BusError.failed("undo state without '\(key)'")
-            }
-            return value
-        }
-        canUndo = try get("can-undo") { if case .boolean(let v) = $0 { v } else { nil } }
-        canRedo = try get("can-redo") { if case .boolean(let v) = $0 { v } else { nil } }
-        undoTitle = try get("undo-title") { if case .string(let v) = $0 { v } else { nil } }
-        redoTitle = try get("redo-title") { if case .string(let v) = $0 { v } else { nil } }
-        undoCount = try get("undo-count") { if case .uint32(let v) = $0 { v } else { nil } }
-        redoCount = try get("redo-count") { if case .uint32(let v) = $0 { v } else { nil } }
-        clean = try get("clean") { if case .boolean(let v) = $0 { v } else { nil } }
-        dropped = try get("dropped") { if case .uint32(let v) = $0 { v } else { nil } }
-    }
-}
-
 /// A step `undo` or `redo` moved: its name and the payloads to apply, in order.
 public struct UndoMove: Hashable, Sendable {
     public let actionName: String
@@ -89,10 +56,10 @@ extension MenuBusClient {
         try move(callManager("Redo", [.string(document)]))
     }
 
-    public func undoState(document: String) throws -> UndoStateInfo {
+    public func undoState(document: String) throws -> UndoState {
         let reply = try callManager("GetUndoState", [.string(document)])
         guard let first = reply.first else { throw unexpected("GetUndoState", reply) }
-        return try UndoStateInfo(first)
+        return try UndoState(wire: first)
     }
 
     /// Keeps at most `levels` steps (0: unlimited).
@@ -110,11 +77,11 @@ extension MenuBusClient {
     }
 
     /// Calls `handler` with (document, state) whenever one of this app's documents changes.
-    public func observeUndoState(_ handler: @escaping (String, UndoStateInfo) -> Void) throws {
+    public func observeUndoState(_ handler: @escaping (String, UndoState) -> Void) throws {
         _ = try resolveDaemonOwner()
         subscribeToDaemon(interface: MenuBusNames.managerInterface, member: "UndoStateChanged") { message in
             guard let args = try? message.arguments(), args.count == 3, let document = args[1].stringValue,
-                  let state = try? UndoStateInfo(args[2]) else { return }
+                  let state = try? UndoState(wire: args[2]) else { return }
             handler(document, state)
         }
         try syncWithBus()

@@ -81,7 +81,7 @@ extension MenuBusServer {
     /// `UndoStateChanged` to the app id's own connections (never to other
     /// apps: a document's titles are its owner's), and live edit menus.
     func undoStateChanged(appId: String, documentId: String, _ state: UndoState) {
-        let value = MenuBusServer.undoStateValue(state)
+        let value = state.wireValue
         for app in apps.values where app.appId == appId {
             connection.emit(MenuBusNames.managerPath, MenuBusNames.managerInterface, "UndoStateChanged",
                             [.string(appId), .string(documentId), value], destination: app.uniqueName)
@@ -121,7 +121,7 @@ extension MenuBusServer {
         guard let state = loaded else {
             throw BusError(.noSuchDocument, "documentId: \(ModelError.quoted(documentId)) has no undo history")
         }
-        return MenuBusServer.undoStateValue(state)
+        return state.wireValue
     }
 
     /// `ClearUndo`: the document goes, journal and all.
@@ -190,21 +190,6 @@ extension MenuBusServer {
                 self.scheduleUndoSync()
             }
         }
-    }
-
-    static func undoStateValue(_ state: UndoState) -> DBusValue {
-        .array("{sv}", [
-            .dictEntry(.string("can-undo"), .variant(.boolean(state.canUndo))),
-            .dictEntry(.string("can-redo"), .variant(.boolean(state.canRedo))),
-            .dictEntry(.string("undo-title"), .variant(.string(state.undoTitle))),
-            .dictEntry(.string("redo-title"), .variant(.string(state.redoTitle))),
-            .dictEntry(.string("undo-count"), .variant(.uint32(UInt32(clamping: state.undoCount)))),
-            .dictEntry(.string("redo-count"), .variant(.uint32(UInt32(clamping: state.redoCount)))),
-            .dictEntry(.string("clean"), .variant(.boolean(state.clean))),
-            .dictEntry(.string("dropped"), .variant(.uint32(UInt32(clamping: state.dropped)))),
-            .dictEntry(.string("group-depth"), .variant(.uint32(UInt32(clamping: state.groupDepth)))),
-            .dictEntry(.string("group-name"), .variant(.string(state.openGroup ?? ""))),
-        ])
     }
 
     /// The undo members of `org.menubus.MenuBus1`.
