@@ -39,7 +39,7 @@ package struct UndoFileError: Error, Hashable, Sendable, CustomStringConvertible
 }
 
 /// The system calls of the undo journal, and nothing else: the only place in
-/// `Undo/` that calls Glibc. Files are created 0600 and directories 0700,
+/// `MenuBusUndo` that calls Glibc. Files are created 0600 and directories 0700,
 /// then set to exactly that, whatever the umask.
 /// Calls made so far, per name, for `UndoFiles.faults(from:)`.
 private final class FaultCounts: @unchecked Sendable {
