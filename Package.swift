@@ -23,12 +23,14 @@ let package = Package(
         .executableTarget(name: "menubus-provider", dependencies: ["MenuBus"]),
         .executableTarget(name: "menubus-bench", dependencies: ["MenuBus"], path: "bench/menubus-bench"),
         .executableTarget(name: "menubus-example", dependencies: ["MenuBus"], path: "examples/swift"),
+        .executableTarget(name: "menubus-async-example", dependencies: ["MenuBus"], path: "examples/swift-async"),
         .executableTarget(name: "menubus-undo-bench", dependencies: ["MenuBus"], path: "bench/undo-bench"),
         .testTarget(name: "MenuBusModelTests", dependencies: ["MenuBus"]),
         .testTarget(name: "MenuBusUndoTests", dependencies: ["MenuBus"]),
         .testTarget(
             name: "MenuBusTests",
-            dependencies: ["MenuBus", "menubusd", "menubus-cli", "menubus-example", "menubus-provider"],
+            dependencies: ["MenuBus", "menubusd", "menubus-cli", "menubus-example", "menubus-provider",
+                           "menubus-async-example"],
             exclude: ["Fixtures", "Golden"]
         ),
     ],
