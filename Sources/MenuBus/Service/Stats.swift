@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// The counters of the manager's `Stats` property (docs/API.md).
+/// The counters of the manager's `Stats` property (API.md).
 struct Stats: Equatable {
     /// When the server started (monotonic nanoseconds).
     var startedAt: UInt64 = MessageLoop.now()
