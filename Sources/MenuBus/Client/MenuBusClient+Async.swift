@@ -29,7 +29,107 @@ public final class DeferredReply: @unchecked Sendable {
     }
 }
 
+/// The answer to a callback that returns nothing (`ActionInvoked`,
+/// `PerformCommand`), given when the work is done, from any thread: the
+/// connection answers other calls meanwhile, and menubusd never waits on
+/// it (a failure or a late answer is only logged there). The first answer counts.
+public final class CallReply: @unchecked Sendable {
+    private let pending: PendingReply
+    private let loop: MessageLoop
+
+    init(_ pending: PendingReply, loop: MessageLoop) {
+        self.pending = pending
+        self.loop = loop
+    }
+
+    /// The work is done.
+    public func done() {
+        let pending = self.pending
+        loop.post { pending.reply([]) }
+    }
+
+    /// The work failed: menubusd logs `error`.
+    public func fail(_ error: BusError) {
+        let pending = self.pending
+        loop.post { pending.fail(error) }
+    }
+}
+
+/// The answer to one provider `Process`, given later and from any thread.
+/// The first answer counts.
+public final class ProviderReply: @unchecked Sendable {
+    private let pending: PendingReply
+    private let loop: MessageLoop
+
+    init(_ pending: PendingReply, loop: MessageLoop) {
+        self.pending = pending
+        self.loop = loop
+    }
+
+    /// Answers with replacement text, or "" for none.
+    public func reply(_ text: String) {
+        let pending = self.pending
+        loop.post { pending.reply([.string(text), .array("{sv}", [])]) }
+    }
+
+    /// Answers with an error; a presenter waiting for a `ProviderResult` gets it in `error`.
+    public func fail(_ error: BusError) {
+        let pending = self.pending
+        loop.post { pending.fail(error) }
+    }
+}
+
+/// A thrown error as the D-Bus error that answers a call.
+private func busError(_ error: Error) -> BusError {
+    (error as? BusError) ?? BusError.failed("\(error)")
+}
+
 extension MenuBusClient {
+    /// Handles chosen items of this app with an async handler: each runs in
+    /// its own task, and menubusd hears its outcome when it ends.
+    public func onActionAsync(_ handler: @escaping @Sendable (ActionInvocation) async throws -> Void) {
+        onActionLater = { invocation, reply in
+            Task {
+                do {
+                    try await handler(invocation)
+                    reply.done()
+                } catch {
+                    reply.fail(busError(error))
+                }
+            }
+        }
+    }
+
+    /// Handles standard commands with an async handler: each runs in its own
+    /// task, and menubusd hears its outcome when it ends.
+    public func onCommandAsync(_ handler: @escaping @Sendable (CommandInvocation) async throws -> Void) {
+        onCommandLater = { invocation, reply in
+            Task {
+                do {
+                    try await handler(invocation)
+                    reply.done()
+                } catch {
+                    reply.fail(busError(error))
+                }
+            }
+        }
+    }
+
+    /// Offers a provider whose `Process` is an async handler: each request
+    /// runs in its own task; its text, or its error, answers menubusd when ready.
+    public func registerProviderAsync(_ description: ProviderInfo, path: ObjectPath = "/org/menubus/Provider",
+                                      process: @escaping @Sendable (String, [String: DBusValue]) async throws -> String) throws {
+        try registerProvider(description, path: path) { text, context, reply in
+            Task {
+                do {
+                    reply.reply(try await process(text, context))
+                } catch {
+                    reply.fail(busError(error))
+                }
+            }
+        }
+    }
+
     /// Fills deferred elements with an async handler (Swift concurrency):
     /// each request runs in its own task; its result, or its error, answers
     /// menubusd when it is ready.

@@ -11,6 +11,10 @@ extension MenuBusClient {
             try self?.checkFromDaemon(call)
             let invocation = ActionInvocation(contextId: try call.argument(0), itemId: try call.argument(1),
                                               platformData: try call.argument(2))
+            if let self, let later = self.onActionLater {
+                later(invocation, CallReply(call.deferReply(), loop: self.loop))
+                return []
+            }
             self?.onAction?(invocation)
             return []
         }
@@ -19,6 +23,10 @@ extension MenuBusClient {
             try self?.checkFromDaemon(call)
             let invocation = CommandInvocation(contextId: try call.argument(0), name: try call.argument(1),
                                                arguments: try call.argument(2))
+            if let self, let later = self.onCommandLater {
+                later(invocation, CallReply(call.deferReply(), loop: self.loop))
+                return []
+            }
             self?.onCommand?(invocation)
             return []
         }

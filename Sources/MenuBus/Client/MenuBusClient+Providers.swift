@@ -8,6 +8,23 @@ extension MenuBusClient {
     public func registerProvider(_ description: ProviderInfo, path: ObjectPath = "/org/menubus/Provider",
                                  process: @escaping (String, [String: DBusValue]) throws -> String) throws {
         providerHandlers[description.id] = process
+        providerLaterHandlers[description.id] = nil
+        try offerProvider(description, path: path)
+    }
+
+    /// Offers `description`, answering `Process` later: `processLater` gets
+    /// the selected text, the context and the reply to answer through, from
+    /// any thread, while the connection goes on answering other calls
+    /// (menubusd never waits on it; it gives up after its timeout).
+    /// See `registerProviderAsync` for an async handler.
+    public func registerProvider(_ description: ProviderInfo, path: ObjectPath = "/org/menubus/Provider",
+                                 processLater: @escaping (String, [String: DBusValue], ProviderReply) -> Void) throws {
+        providerLaterHandlers[description.id] = processLater
+        providerHandlers[description.id] = nil
+        try offerProvider(description, path: path)
+    }
+
+    private func offerProvider(_ description: ProviderInfo, path: ObjectPath) throws {
         let provider = providerInterface()
         connection.export(path, [provider])
         _ = try resolveDaemonOwner()
@@ -24,6 +41,10 @@ extension MenuBusClient {
                         out: [arg("replacement", String.self), arg("info", [String: DBusValue].self)]) { [weak self] call in
             try self?.checkFromDaemon(call)
             let id: String = try call.argument(0)
+            if let self, let later = self.providerLaterHandlers[id] {
+                later(try call.argument(1), try call.argument(2), ProviderReply(call.deferReply(), loop: self.loop))
+                return []
+            }
             guard let handler = self?.providerHandlers[id] else {
                 throw BusError(.noSuchItem, "no provider '\(id)' here")
             }
@@ -35,6 +56,7 @@ extension MenuBusClient {
     public func unregisterProvider(_ id: String) throws {
         _ = try callManager("UnregisterProvider", [.string(id)])
         providerHandlers[id] = nil
+        providerLaterHandlers[id] = nil
         replay.providers[id] = nil
         replay.providerOrder.removeAll { $0 == id }
     }

@@ -27,9 +27,19 @@ public final class MenuBusClient {
     /// through `reply` from any thread, while other calls go on. Wins over
     /// `provideElements`. See `provideElementsAsync` for an async handler.
     public var provideElementsLater: ((String, String, DeferredReply) -> Void)?
+    /// One of this app's own items was chosen; answer through the reply
+    /// later, from any thread (menubusd does not wait). Wins over `onAction`.
+    /// See `onActionAsync` for an async handler.
+    public var onActionLater: ((ActionInvocation, CallReply) -> Void)?
+    /// A standard command was chosen; answer through the reply later, from
+    /// any thread (menubusd does not wait). Wins over `onCommand`. See
+    /// `onCommandAsync` for an async handler.
+    public var onCommandLater: ((CommandInvocation, CallReply) -> Void)?
     /// The selected text of a context, for providers when the selection carried none.
     public var selectedText: ((String) throws -> String)?
     var providerHandlers: [String: (String, [String: DBusValue]) throws -> String] = [:]
+    /// Providers that answer `Process` later (`registerProvider(_:path:processLater:)`).
+    var providerLaterHandlers: [String: (String, [String: DBusValue], ProviderReply) -> Void] = [:]
     /// The last composed menus read, newest first, with their replies' bodies (MenuBusClient+Menus.swift).
     var recentMenus: [(body: [UInt8], signature: Signature, menu: Menu)] = []
     /// The unique name of menubusd's connection, once asked: callbacks and

@@ -24,7 +24,7 @@ extension UndoState {
     }
 
     /// Reads the daemon's answer; a missing or mistyped key of the eight
-    /// API.md promises is `Failed`, the group keys default to none.
+    /// docs/API.md promises is `Failed`, the group keys default to none.
     package init(wire value: DBusValue) throws(BusError) {
         let dict: [String: DBusValue]
         do { dict = try [String: DBusValue](dbusValue: value) } catch { throw .failed("undo state: not an a{sv}") }
