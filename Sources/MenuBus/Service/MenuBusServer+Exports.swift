@@ -136,6 +136,7 @@ extension MenuBusServer {
                 connection.emit(path, MenuBusServer.dbusMenuInterface, "LayoutUpdated",
                                 [.uint32(state.revision), .int32(parent)])
             }
+            if !changes.layoutParents.isEmpty, !emptying { prepareLayoutReplies(state) }
         }
         if let old = gtk {
             let new = state.gtkExport()
