@@ -188,6 +188,7 @@ def main():
 
     # The consumers: (change, family, side) -> [(consumer name, read labels)].
     consumers = {}
+    followers = []  # the models and clients, kept alive
     kde_state = {}  # index -> list of (nanoseconds, labels)
     kde_index = {}
     for (change, family), (_, name, path) in references.items():
@@ -195,9 +196,11 @@ def main():
                                               ("reference", (name, path))):
             if family == "gmenu":
                 model = Gio.DBusMenuModel.get(bus, bus_name, object_path)
+                followers.append(model)
                 consumers[(change, family, side)] = [("gio", lambda model=model: gmenu_labels(model))]
             else:
                 client = Dbusmenu.Client.new(bus_name, object_path)
+                followers.append(client)
                 readers = [("libdbusmenu", lambda client=client: dbusmenu_labels(client))]
                 if kde_follower:
                     index = len(kde_index)
@@ -205,8 +208,6 @@ def main():
                     kde_state[index] = []
                     readers.append(("kde", index))
                 consumers[(change, family, side)] = readers
-            consumers[(change, family, side)].append(None)  # keeps the client alive below
-            consumers[(change, family, side)][-1] = (model if family == "gmenu" else client)
 
     kde = None
     if kde_follower:
@@ -237,7 +238,7 @@ def main():
                               on_kde)
 
     def readers(key):
-        return [reader for reader in consumers[key] if isinstance(reader, tuple)]
+        return consumers[key]
 
     def satisfied(key, predicate, since, found):
         """Fills `found` (consumer -> seconds after `since`) for consumers showing the change."""
