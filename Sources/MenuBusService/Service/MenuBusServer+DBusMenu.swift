@@ -17,16 +17,9 @@ extension MenuBusServer {
             let depth: Int32 = try call.argument(1)
             let names: [String] = try call.argument(2)
             let query = PresentationExports.LayoutQuery(parent: parent, depth: depth < 0 ? -1 : depth, names: names)
-            if let cached = state.layoutReplies[query] {
-                call.reply(with: cached)
-                return []
-            }
-            let layout = state.dbusMenuLayout()
-            guard let value = layout.layout(parent, depth: query.depth, names: Set(names)) else {
+            guard let prepared = try MenuBusServer.layoutReply(state, query) else {
                 throw MenuBusServer.noItem(parent, field: "parentId")
             }
-            let prepared = try PreparedReply([.uint32(state.revision), value])
-            state.cacheLayout(prepared, for: query)
             call.reply(with: prepared)
             return []
         }
@@ -141,6 +134,33 @@ extension MenuBusServer {
             consumerClosed(number)
         default:
             break
+        }
+    }
+
+    /// The marshalled `GetLayout` reply of `query` at the state's revision,
+    /// cached; nil when the menu has no item `query.parent`.
+    static func layoutReply(_ state: PresentationExports, _ query: PresentationExports.LayoutQuery) throws -> PreparedReply? {
+        if let cached = state.layoutReplies[query] { return cached }
+        guard let value = state.dbusMenuLayout().layout(query.parent, depth: query.depth, names: Set(query.names)) else {
+            return nil
+        }
+        let prepared = try PreparedReply([.uint32(state.revision), value])
+        state.cacheLayout(prepared, for: query)
+        return prepared
+    }
+
+    /// After a `LayoutUpdated`, the replies consumers asked for before are
+    /// prepared once the loop is free (the change's signals and replies have
+    /// gone out), while the consumers handle the signal and send their
+    /// `GetLayout`: KDE's importer and libdbusmenu's client refetch at once.
+    func prepareLayoutReplies(_ state: PresentationExports) {
+        guard !state.recentLayoutQueries.isEmpty else { return }
+        let revision = state.revision
+        loop.addTimer(after: 0) { [weak state] in
+            guard let state, state.revision == revision, !state.isClosing else { return }
+            for query in state.recentLayoutQueries {
+                _ = try? MenuBusServer.layoutReply(state, query)
+            }
         }
     }
 

@@ -138,6 +138,7 @@ extension MenuBusServer {
                 connection.emit(path, MenuBusNames.dbusMenuInterface, "LayoutUpdated",
                                 [.uint32(state.revision), .int32(parent)])
             }
+            if !changes.layoutParents.isEmpty, !emptying { prepareLayoutReplies(state) }
         }
         if let old = gtk {
             let new = state.gtkExport()

@@ -208,9 +208,12 @@ extension MenuBusServer {
         guard presentation.lastSignalRevision != presentation.revision else { return }
         presentation.lastSignal = MessageLoop.now()
         presentation.lastSignalRevision = presentation.revision
+        // The other protocols' small change signals first: the whole menu
+        // in LayoutChanged costs more to build and for the bus to pass on,
+        // and their consumers would wait behind it.
+        exportsLayoutChanged(presentation)
         connection.emit(presentation.path, MenuBusNames.menuInterface, "LayoutChanged",
                         [.uint32(presentation.revision), Wire.encode(presentation.elements)])
-        exportsLayoutChanged(presentation)
     }
 
     // MARK: Deferred elements

@@ -55,6 +55,12 @@ package final class PresentationExports {
     }
     /// Marshalled replies of this revision (GetLayout by query, Start by groups).
     var layoutReplies: [LayoutQuery: PreparedReply] = [:]
+    /// GetLayout queries consumers asked at an earlier revision: after a
+    /// `LayoutUpdated` they ask them again, so their replies are prepared
+    /// while the consumers handle the signal.
+    private(set) var recentLayoutQueries: [LayoutQuery] = []
+    /// Queries prepared ahead of a refetch.
+    static let maxPreparedQueries = 4
     var startReplies: [[UInt32]: PreparedReply] = [:]
     /// `org.gtk.Menus` subscriptions: group → subscriber's unique name → count.
     package private(set) var subscriptions: [UInt32: [String: Int]] = [:]
@@ -87,6 +93,10 @@ package final class PresentationExports {
 
     /// A new revision: the caches go.
     func startRevision(_ revision: UInt32, elements: [MenuElement], title: String?) {
+        if !layoutReplies.isEmpty {
+            recentLayoutQueries = layoutReplies.keys.sorted { ($0.parent, $0.depth, $0.names.count) < ($1.parent, $1.depth, $1.names.count) }
+            recentLayoutQueries = Array(recentLayoutQueries.prefix(PresentationExports.maxPreparedQueries))
+        }
         self.revision = revision
         self.elements = elements
         self.title = title
