@@ -218,6 +218,7 @@ public final class MenuBusServer {
 
     /// Releases the name and closes the connection.
     public func shutdown() {
+        undoStore.settleAll()
         undoSyncer?.wait()
         if undoStore.hasUnsyncedWrites { _ = undoStore.sync() }
         if ownsName, connection.isConnected {

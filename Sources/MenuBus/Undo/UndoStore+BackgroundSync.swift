@@ -1,7 +1,8 @@
-/// Syncing off the loop: the store hands out what to flush (duplicated
-/// descriptors or paths), another thread runs fdatasync and fsync, and the
-/// results come back to the store on the loop. Appends go on meanwhile; a
-/// sync covers the writes made before it began.
+/// Syncing, off the loop or not: the store hands out what to flush
+/// (duplicated descriptors or paths), another thread (or the caller, in
+/// `sync()`) runs fdatasync and fsync, and the results come back to the
+/// store on the loop. Appends go on meanwhile; a sync covers the writes
+/// made before it began.
 extension UndoStore {
     struct SyncJob: Sendable {
         let key: UndoDocumentKey
@@ -13,6 +14,8 @@ extension UndoStore {
     struct SyncBatch: Sendable {
         var jobs: [SyncJob]
         var directory: String?
+        /// A broken journal could not be rewritten while preparing.
+        var rewriteFailed = false
     }
 
     struct SyncResult: Sendable {
@@ -20,37 +23,43 @@ extension UndoStore {
         var succeeded: [(key: UndoDocumentKey, writeCount: Int)] = []
         var directoryError: UndoFileError?
         var directorySynced = false
+        var rewriteFailed = false
     }
 
     /// What a background sync should flush now. Broken journals are
-    /// rewritten here, on the loop, from memory.
+    /// rewritten here, on the loop, from memory (those with disk work in
+    /// flight at a later sync).
     func prepareBackgroundSync() -> SyncBatch {
         var jobs: [SyncJob] = []
+        var rewriteFailed = false
         for key in unsyncedKeys {
             guard let document = documents[key] else { continue }
             let journal = document.journal
             if journal.isBroken {
+                guard !isBusy(key) else { continue }
                 do {
                     try journal.rewrite(document)
                 } catch {
                     recordProblem(UndoStorageProblem(activity: "rewrite", key: key, error: error))
+                    rewriteFailed = true
                 }
                 continue
             }
-            guard journal.hasUnsyncedWrites else { continue }
-            jobs.append(SyncJob(key: key, fd: journal.duplicateDescriptor(), path: journal.path, writeCount: journal.writeCount))
             if journal.needsDirectorySync {
                 journal.needsDirectorySync = false
                 markDirectoryForSync()
             }
+            guard journal.hasUnsyncedWrites else { continue }
+            jobs.append(SyncJob(key: key, fd: journal.duplicateDescriptor(), path: journal.path, writeCount: journal.writeCount))
         }
         let directory = takeDirectorySync() ? self.directory : nil
-        return SyncBatch(jobs: jobs, directory: directory)
+        return SyncBatch(jobs: jobs, directory: directory, rewriteFailed: rewriteFailed)
     }
 
     /// Runs on any thread: the system calls only.
     static func runSync(_ batch: SyncBatch) -> SyncResult {
         var result = SyncResult()
+        result.rewriteFailed = batch.rewriteFailed
         for job in batch.jobs {
             do {
                 if job.fd >= 0 {
@@ -84,6 +93,8 @@ extension UndoStore {
             recordProblem(UndoStorageProblem(activity: "sync", key: key, error: error))
             guard let document = documents[key] else { continue }
             document.journal.markBroken()
+            // A journal with disk work in flight is rewritten at a later sync.
+            guard !isBusy(key) else { continue }
             do {
                 try document.journal.rewrite(document)
             } catch {
@@ -95,6 +106,6 @@ extension UndoStore {
             markDirectoryForSync()
         }
         dropSyncedKeys()
-        return result.failed.isEmpty && result.directoryError == nil
+        return result.failed.isEmpty && result.directoryError == nil && !result.rewriteFailed
     }
 }
