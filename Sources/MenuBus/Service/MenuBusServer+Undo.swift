@@ -203,7 +203,8 @@ extension MenuBusServer {
                 self?.undoStore.finishAppend(job)
             }
         }
-        undoStore.waitForDisk = { [weak syncer] in syncer?.wait() }
+        // The syncer holds no store: no cycle.
+        undoStore.waitForDisk = { syncer.wait() }
         undoStore.compactionFinisher = { [weak self] job in
             syncer.run({ UndoJournal.runFinish(job) }) {
                 guard let self else { return }

@@ -15,6 +15,11 @@
 /// reply(UInt32(outcome.state.undoCount))               // the record is written (write(2)) by now
 /// if outcome.stateChanged { emit UndoStateChanged(app.appId, documentId, outcome.state) }
 ///
+/// // menubusd writes off the loop instead (`appender` set; see `submit`):
+/// store.submit(operation, appId: app.appId, documentId: documentId, now: now) { result in
+///     // on the loop once the record is written: reply, signal (or answer the error)
+/// }
+///
 /// // Undo(documentId) → (s, aay):
 /// let move = try store.perform(.undo, …).move          // move.actionName, move.payloads
 ///
@@ -42,8 +47,9 @@
 /// damaged journal kept for inspection).
 ///
 /// **Durability: group commit.** Each operation's record is written with
-/// one write(2) before `perform` returns, so a SIGKILLed or crashed daemon
-/// loses nothing it acknowledged. `sync()` fdatasyncs every journal written
+/// one write(2) before `perform` returns (before `submit` calls back, when
+/// the write runs off the loop), so a SIGKILLed or crashed daemon loses
+/// nothing it acknowledged. `sync()` fdatasyncs every journal written
 /// since the last sync (and the directory when files were created or
 /// replaced); the service calls it when its loop goes idle and at most
 /// `syncInterval` after the first unsynced write. A power loss or kernel
@@ -70,9 +76,12 @@
 /// `compactionSlackBytes`, it is rewritten as a snapshot (temp file, fsync,
 /// rename, directory fsync). Each rewrite costs one write of the live
 /// document and happens only after the journal has grown by at least as
-/// much, so appends stay amortized constant time. It runs inside the
-/// `perform` that crosses the line: milliseconds for a typical document,
-/// about 0.2–0.4 s for one at a full 64 MiB quota (BENCHMARKS.md; the default is now 48 MiB).
+/// much, so appends stay amortized constant time. In place it runs inside
+/// the `perform` that crosses the line: milliseconds for a typical
+/// document, about 0.2–0.4 s for one at a full 64 MiB quota (BENCHMARKS.md;
+/// the default is now 48 MiB). menubusd sets `compactor`, `tailCopier` and
+/// `compactionFinisher`: the snapshot, the tail and the rename are written
+/// off the loop, the rename while the document's appends wait.
 ///
 /// **Removal and retention.** `ClearUndo` removes the document, as the issue
 /// asks: `remove(appId:documentId:)`, then signal `UndoStack().state` (the
