@@ -134,6 +134,9 @@ final class UndoFaultTests: XCTestCase {
         XCTAssertEqual(faults("rename", "/x"), 5)
         XCTAssertNil(faults("fdatasync", "/x"))
         XCTAssertNil(UndoFiles.faults(from: "nonsense"))
+        let slow = try XCTUnwrap(UndoFiles.faults(from: "write=+1@1"))
+        XCTAssertNil(slow("write", "/x"))
+        XCTAssertNil(slow("write", "/x"), "a delay, then the call is made")
     }
 
     // MARK: Syncing off the loop
