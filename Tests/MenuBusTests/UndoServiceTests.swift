@@ -336,6 +336,44 @@ final class UndoServiceTests: BusTestCase {
                        "logged once per document and cause: \(daemon.stderrText)")
     }
 
+    func testAnotherAppIsAnsweredWhileAStepIsWrittenAndTheDocumentsNextCallWaitsForIt() throws {
+        // Every journal write after the first (which creates the journal) takes 3 s.
+        _ = try startDaemon(["--state-dir", stateDirectory.path], extraEnvironment: ["MENUBUS_UNDO_FAULTS": "write=+3000@1"])
+        let loop = MessageLoop()
+        let writer = try Connection(address: try bus.address, loop: loop)
+        defer { writer.close() }
+        func call(_ member: String, _ arguments: [DBusValue], _ completion: @escaping Connection.Completion) {
+            writer.call(destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
+                        interface: MenuBusServer.managerInterface, member: member, arguments: arguments,
+                        timeout: 20, completion: completion)
+        }
+        _ = try writer.callBlocking(destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
+                                    interface: MenuBusServer.managerInterface, member: "Register",
+                                    arguments: [.string("org.example.Writer"), .objectPath("/w"), .array("{sv}", [])])
+        func step(_ name: String) -> [DBusValue] {
+            [.string("notes"), .string(name), .bytes([1]), .bytes([2]), .array("{sv}", [])]
+        }
+        _ = try writer.callBlocking(destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
+                                    interface: MenuBusServer.managerInterface, member: "RegisterUndo", arguments: step("One"))
+        var answers: [String] = []
+        call("RegisterUndo", step("Two")) { result in
+            answers.append((try? result.get()) == [.uint32(2)] ? "two" : "two failed: \(result)")
+        }
+        call("GetUndoState", [.string("notes")]) { result in
+            let state = (try? result.get())?.first?.dictEntries?.first { $0.key == .string("undo-count") }?.value
+            answers.append("state \(state.map { "\($0)" } ?? "failed: \(result)")")
+        }
+        writer.flush()
+        // Another app is served while the write is slow.
+        let reader = try app("org.example.Reader")
+        XCTAssertFalse(try reader.stats().isEmpty)
+        loop.run(until: { !answers.isEmpty }, timeout: 0.05)
+        XCTAssertEqual(answers, [], "the writer is not answered before its step is written")
+        XCTAssertTrue(loop.run(until: { answers.count == 2 }, timeout: 20))
+        XCTAssertEqual(answers, ["two", "state \(DBusValue.variant(.uint32(2)))"],
+                       "the document's next call waited for the write and sees the step")
+    }
+
     // MARK: Lazy loading and the undo budgets
 
     func testAnUnreadableJournalOfAnotherDocumentAffectsNeitherStartNorOtherDocuments() throws {

@@ -26,7 +26,7 @@ final class UndoBenchmark {
             let operation = UndoOperation.register(actionName: actionName, undo: undo, redo: redo, mergeKey: mergeKey)
             return try store.perform(operation, appId: appId, documentId: document, now: now).state.undoCount
         } catch {
-            throw BenchmarkFailure(description: error.description)
+            throw BenchmarkFailure(description: "\(error)")
         }
     }
 
@@ -36,7 +36,7 @@ final class UndoBenchmark {
         do {
             return try store.perform(.undo, appId: appId, documentId: document, now: 0).move?.payloads.count ?? 0
         } catch {
-            throw BenchmarkFailure(description: error.description)
+            throw BenchmarkFailure(description: "\(error)")
         }
     }
 
@@ -53,7 +53,7 @@ final class UndoBenchmark {
         do {
             try entry.journal.rewrite(entry)
         } catch {
-            throw BenchmarkFailure(description: error.description)
+            throw BenchmarkFailure(description: "\(error)")
         }
     }
 

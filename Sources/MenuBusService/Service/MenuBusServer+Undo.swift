@@ -54,28 +54,57 @@ extension MenuBusServer {
         }
     }
 
-    /// Runs one undo operation for the caller's app id; signals and
-    /// recomposes when the state changed; schedules the journal sync.
-    func performUndo(_ operation: UndoOperation, caller: String, documentId: String) throws -> UndoStore.Outcome {
-        let app = try registeredApp(caller)
+    /// Runs one undo operation for the caller's app id and answers `call`
+    /// with `reply(outcome)` once its record is written, which happens off
+    /// the loop: other calls are served meanwhile, and the document's later
+    /// calls wait their turn (`UndoStore.submit`). Signals and recomposes
+    /// when the state changed; schedules the journal sync.
+    func performUndo(_ operation: UndoOperation, call: MethodCall, documentId: String,
+                     reply: @escaping (UndoStore.Outcome) throws -> [DBusValue] = { _ in [] }) throws {
+        let app = try registeredApp(call.sender)
         if operation.createsDocument, undoStore.documentCount >= ServiceLimits.maxUndoDocuments,
            undoStore.state(appId: app.appId, documentId: documentId) == nil {
             throw BusError(.limitExceeded, "documentId: menubusd holds \(ServiceLimits.maxUndoDocuments) undo documents, the most it keeps; clear some first")
         }
-        let outcome: UndoStore.Outcome
-        do {
-            outcome = try undoStore.perform(operation, appId: app.appId, documentId: documentId, now: MenuBusServer.wallClock())
-        } catch {
-            if case .storage(let code) = error.kind {
-                Log.once("storage|\(app.appId)|\(documentId)|\(code)", .error,
-                         "undo journal of \(app.appId): \(error.message)")
+        let appId = app.appId
+        let pending = call.deferReply()
+        undoStore.submit(operation, appId: appId, documentId: documentId, now: MenuBusServer.wallClock()) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let outcome):
+                self.scheduleUndoSync()
+                self.logStorageProblems()
+                if outcome.stateChanged { self.undoStateChanged(appId: appId, documentId: documentId, outcome.state) }
+                MenuBusServer.answer(pending) { try reply(outcome) }
+            case .failure(let error):
+                if case .storage(let code) = error.kind {
+                    Log.once("storage|\(appId)|\(documentId)|\(code)", .error,
+                             "undo journal of \(appId): \(error.message)")
+                }
+                self.logStorageProblems()
+                pending.fail(error.busError)
             }
-            throw error.busError
         }
-        scheduleUndoSync()
-        logStorageProblems()
-        if outcome.stateChanged { undoStateChanged(appId: app.appId, documentId: documentId, outcome.state) }
-        return outcome
+    }
+
+    /// Answers `call` with `body()` once the caller's document has no
+    /// write in flight, so a read sees every step acknowledged before it.
+    func whenUndoDocumentIdle(_ call: MethodCall, documentId: String, _ body: @escaping () throws -> [DBusValue]) throws {
+        let app = try registeredApp(call.sender)
+        let pending = call.deferReply()
+        undoStore.whenIdle(appId: app.appId, documentId: documentId) {
+            MenuBusServer.answer(pending, body)
+        }
+    }
+
+    static func answer(_ pending: PendingReply, _ body: () throws -> [DBusValue]) {
+        do {
+            pending.reply(try body())
+        } catch let error as BusError {
+            pending.fail(error)
+        } catch {
+            pending.fail(BusError.failed("\(error)"))
+        }
     }
 
     /// `UndoStateChanged` to the app id's own connections (never to other
@@ -170,9 +199,25 @@ extension MenuBusServer {
         }
     }
 
-    /// Compaction snapshots are written off the loop too.
+    /// Operations' records, compaction snapshots and their renames are
+    /// written off the loop too.
     func startBackgroundCompactions() {
         guard let syncer = undoSyncer else { return }
+        undoStore.appender = { [weak self] job in
+            syncer.run(on: .appends, { UndoJournal.runAppend(job) }) {
+                self?.undoStore.finishAppend(job)
+            }
+        }
+        // The syncer holds no store: no cycle.
+        undoStore.waitForDisk = { syncer.wait() }
+        undoStore.compactionFinisher = { [weak self] job in
+            syncer.run({ UndoJournal.runFinish(job) }) {
+                guard let self else { return }
+                self.undoStore.finishRenamedCompaction(job)
+                self.logStorageProblems()
+                self.scheduleUndoSync()
+            }
+        }
         undoStore.compactor = { [weak self] job in
             syncer.run({ UndoJournal.runCompaction(job) }) {
                 guard let self else { return }
@@ -201,39 +246,51 @@ extension MenuBusServer {
             let mergeKey = try MenuBusServer.mergeKey(call.arguments[4])
             let operation = UndoOperation.register(actionName: try call.argument(1), undo: try call.argument(2),
                                                    redo: try call.argument(3), mergeKey: mergeKey)
-            let outcome = try self.performUndo(operation, caller: call.sender, documentId: try call.argument(0))
-            return [.uint32(UInt32(clamping: outcome.state.undoCount))]
+            try self.performUndo(operation, call: call, documentId: try call.argument(0)) { outcome in
+                [.uint32(UInt32(clamping: outcome.state.undoCount))]
+            }
+            return []
         }
         manager.method("BeginUndoGroup", in: [document, arg("actionName", String.self)]) { [unowned self] call in
-            _ = try self.performUndo(.beginGroup(actionName: try call.argument(1)), caller: call.sender, documentId: try call.argument(0))
+            try self.performUndo(.beginGroup(actionName: try call.argument(1)), call: call, documentId: try call.argument(0))
             return []
         }
         manager.method("EndUndoGroup", in: [document]) { [unowned self] call in
-            _ = try self.performUndo(.endGroup, caller: call.sender, documentId: try call.argument(0))
+            try self.performUndo(.endGroup, call: call, documentId: try call.argument(0))
             return []
         }
         for (member, operation) in [("Undo", UndoOperation.undo), ("Redo", .redo)] {
             manager.method(member, in: [document], out: [arg("actionName", String.self), arg("payloads", [[UInt8]].self)]) {
                 [unowned self] call in
-                let outcome = try self.performUndo(operation, caller: call.sender, documentId: try call.argument(0))
-                guard let move = outcome.move else { throw BusError.failed("internal error: \(member) moved no step") }
-                return [.string(move.actionName), .array("ay", move.payloads.map(DBusValue.bytes))]
+                try self.performUndo(operation, call: call, documentId: try call.argument(0)) { outcome in
+                    guard let move = outcome.move else { throw BusError.failed("internal error: \(member) moved no step") }
+                    return [.string(move.actionName), .array("ay", move.payloads.map(DBusValue.bytes))]
+                }
+                return []
             }
         }
         manager.method("GetUndoState", in: [document], out: [arg("state", [String: DBusValue].self)]) { [unowned self] call in
-            [try self.undoState(caller: call.sender, documentId: try call.argument(0))]
+            let documentId: String = try call.argument(0)
+            try self.whenUndoDocumentIdle(call, documentId: documentId) { [unowned self] in
+                [try self.undoState(caller: call.sender, documentId: documentId)]
+            }
+            return []
         }
         manager.method("SetUndoLimit", in: [document, arg("levels", UInt32.self)]) { [unowned self] call in
             let levels: UInt32 = try call.argument(1)
-            _ = try self.performUndo(.setLimit(levels: Int(levels)), caller: call.sender, documentId: try call.argument(0))
+            try self.performUndo(.setLimit(levels: Int(levels)), call: call, documentId: try call.argument(0))
             return []
         }
         manager.method("MarkClean", in: [document]) { [unowned self] call in
-            _ = try self.performUndo(.markClean, caller: call.sender, documentId: try call.argument(0))
+            try self.performUndo(.markClean, call: call, documentId: try call.argument(0))
             return []
         }
         manager.method("ClearUndo", in: [document]) { [unowned self] call in
-            try self.clearUndo(caller: call.sender, documentId: try call.argument(0))
+            let documentId: String = try call.argument(0)
+            try self.whenUndoDocumentIdle(call, documentId: documentId) { [unowned self] in
+                try self.clearUndo(caller: call.sender, documentId: documentId)
+                return []
+            }
             return []
         }
         manager.signal("UndoStateChanged", [arg("appId", String.self), document, arg("state", [String: DBusValue].self)])
