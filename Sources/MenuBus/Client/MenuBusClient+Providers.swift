@@ -48,7 +48,7 @@ extension MenuBusClient {
         let provider = providerInterface()
         connection.export(path, [provider])
         _ = try resolveDaemonOwner()
-        _ = try callManager("RegisterProvider", [.string(description.id), .objectPath(path), description.properties])
+        try callManager(MenuBusAPI.Manager.registerProvider, description.id, path, description.properties)
         replay.providers[description.id] = (description, path)
         if !replay.providerOrder.contains(description.id) { replay.providerOrder.append(description.id) }
     }
@@ -56,21 +56,18 @@ extension MenuBusClient {
     /// `org.menubus.MenuBus1.Provider`, served at the path given to `registerProvider`.
     package func providerInterface() -> Interface {
         var provider = Interface(MenuBusNames.providerInterface)
-        provider.method("Process", in: [arg("providerId", String.self), arg("text", String.self),
-                                        arg("context", [String: DBusValue].self)],
-                        out: [arg("replacement", String.self), arg("info", [String: DBusValue].self)]) { [weak self] call in
+        provider.method(MenuBusAPI.Provider.process) { [weak self] call, id, text, context in
             try self?.checkFromDaemon(call)
-            let id: String = try call.argument(0)
             guard let handler = self?.providerHandlers[id] else {
                 throw BusError(.noSuchItem, "no provider '\(id)' here")
             }
-            return [.string(try handler(try call.argument(1), try call.argument(2))), .array("{sv}", [])]
+            return (try handler(text, try [String: DBusValue](dbusValue: context)), .array("{sv}", []))
         }
         return provider
     }
 
     public func unregisterProvider(_ id: String) throws {
-        _ = try callManager("UnregisterProvider", [.string(id)])
+        try callManager(MenuBusAPI.Manager.unregisterProvider, id)
         providerHandlers[id] = nil
         replay.providers[id] = nil
         replay.providerOrder.removeAll { $0 == id }
@@ -102,10 +99,8 @@ extension MenuBusClient {
     /// returns when the subscription is in force.
     public func observeProviderResults(_ handler: @escaping (ProviderResult) -> Void) throws {
         _ = try resolveDaemonOwner()
-        subscribeToDaemon(interface: MenuBusNames.menuInterface, member: "ProviderResult") { message in
-            guard let path = message.path, let args = try? message.arguments(), args.count == 3,
-                  case .string(let providerId) = args[0], case .string(let text) = args[1],
-                  let entries = args[2].dictEntries else { return }
+        subscribeToDaemon(MenuBusAPI.Menu.providerResult) { message, providerId, text, infoValue in
+            guard let path = message.path, let entries = infoValue.dictEntries else { return }
             var info: [String: DBusValue] = [:]
             for entry in entries {
                 if case .string(let key) = entry.key { info[key] = entry.value.unwrapped }

@@ -62,11 +62,12 @@ public final class MenuBusClient {
     /// This connection's unique name on the bus.
     public var uniqueName: String { connection.uniqueName }
 
-    /// Calls a manager method and returns the reply's values.
-    func callManager(_ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
-        try connection.callBlocking(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
-                                    interface: MenuBusNames.managerInterface, member: member,
-                                    arguments: arguments, timeout: callTimeout)
+    /// Calls a manager method (`MenuBusAPI.Manager`) and returns its typed reply.
+    func callManager<each In, each Out>(
+        _ method: DeclaredMethod<ArgumentList<repeat each In>, ArgumentList<repeat each Out>>, _ arguments: repeat each In
+    ) throws -> (repeat each Out) {
+        try connection.callBlocking(method, destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
+                                    repeat each arguments, timeout: callTimeout)
     }
 
     package func property(_ name: String) throws -> DBusValue {

@@ -83,8 +83,8 @@ extension MenuBusServer {
     func undoStateChanged(appId: String, documentId: String, _ state: UndoState) {
         let value = MenuBusServer.undoStateValue(state)
         for app in apps.values where app.appId == appId {
-            connection.emit(MenuBusNames.managerPath, MenuBusNames.managerInterface, "UndoStateChanged",
-                            [.string(appId), .string(documentId), value], destination: app.uniqueName)
+            connection.emit(MenuBusAPI.Manager.undoStateChanged, at: MenuBusNames.managerPath,
+                            appId, documentId, value, destination: app.uniqueName)
         }
         for presentation in presentations.values where presentation.kind == .edit {
             guard let owner = apps[presentation.owner], owner.appId == appId,
@@ -209,49 +209,39 @@ extension MenuBusServer {
 
     /// The undo members of `org.menubus.MenuBus1`.
     func declareUndo(in manager: inout Interface) {
-        let document = arg("documentId", String.self)
-        manager.method("RegisterUndo", in: [document, arg("actionName", String.self), arg("undoData", [UInt8].self),
-                                            arg("redoData", [UInt8].self), arg("options", [String: DBusValue].self)],
-                       out: [arg("undoCount", UInt32.self)]) { [unowned self] call in
-            let mergeKey = try MenuBusServer.mergeKey(call.arguments[4])
-            let operation = UndoOperation.register(actionName: try call.argument(1), undo: try call.argument(2),
-                                                   redo: try call.argument(3), mergeKey: mergeKey)
-            let outcome = try self.performUndo(operation, caller: call.sender, documentId: try call.argument(0))
-            return [.uint32(UInt32(clamping: outcome.state.undoCount))]
+        typealias API = MenuBusAPI.Manager
+        manager.method(API.registerUndo) { [unowned self] call, documentId, actionName, undo, redo, options in
+            let mergeKey = try MenuBusServer.mergeKey(options)
+            let operation = UndoOperation.register(actionName: actionName, undo: undo, redo: redo, mergeKey: mergeKey)
+            let outcome = try self.performUndo(operation, caller: call.sender, documentId: documentId)
+            return UInt32(clamping: outcome.state.undoCount)
         }
-        manager.method("BeginUndoGroup", in: [document, arg("actionName", String.self)]) { [unowned self] call in
-            _ = try self.performUndo(.beginGroup(actionName: try call.argument(1)), caller: call.sender, documentId: try call.argument(0))
-            return []
+        manager.method(API.beginUndoGroup) { [unowned self] call, documentId, actionName in
+            _ = try self.performUndo(.beginGroup(actionName: actionName), caller: call.sender, documentId: documentId)
         }
-        manager.method("EndUndoGroup", in: [document]) { [unowned self] call in
-            _ = try self.performUndo(.endGroup, caller: call.sender, documentId: try call.argument(0))
-            return []
+        manager.method(API.endUndoGroup) { [unowned self] call, documentId in
+            _ = try self.performUndo(.endGroup, caller: call.sender, documentId: documentId)
         }
-        for (member, operation) in [("Undo", UndoOperation.undo), ("Redo", .redo)] {
-            manager.method(member, in: [document], out: [arg("actionName", String.self), arg("payloads", [[UInt8]].self)]) {
-                [unowned self] call in
-                let outcome = try self.performUndo(operation, caller: call.sender, documentId: try call.argument(0))
-                guard let move = outcome.move else { throw BusError.failed("internal error: \(member) moved no step") }
-                return [.string(move.actionName), .array("ay", move.payloads.map(DBusValue.bytes))]
+        for (declared, operation) in [(API.undo, UndoOperation.undo), (API.redo, .redo)] {
+            manager.method(declared) { [unowned self] call, documentId in
+                let outcome = try self.performUndo(operation, caller: call.sender, documentId: documentId)
+                guard let move = outcome.move else { throw BusError.failed("internal error: \(declared.name) moved no step") }
+                return (move.actionName, move.payloads)
             }
         }
-        manager.method("GetUndoState", in: [document], out: [arg("state", [String: DBusValue].self)]) { [unowned self] call in
-            [try self.undoState(caller: call.sender, documentId: try call.argument(0))]
+        manager.method(API.getUndoState) { [unowned self] call, documentId in
+            try self.undoState(caller: call.sender, documentId: documentId)
         }
-        manager.method("SetUndoLimit", in: [document, arg("levels", UInt32.self)]) { [unowned self] call in
-            let levels: UInt32 = try call.argument(1)
-            _ = try self.performUndo(.setLimit(levels: Int(levels)), caller: call.sender, documentId: try call.argument(0))
-            return []
+        manager.method(API.setUndoLimit) { [unowned self] call, documentId, levels in
+            _ = try self.performUndo(.setLimit(levels: Int(levels)), caller: call.sender, documentId: documentId)
         }
-        manager.method("MarkClean", in: [document]) { [unowned self] call in
-            _ = try self.performUndo(.markClean, caller: call.sender, documentId: try call.argument(0))
-            return []
+        manager.method(API.markClean) { [unowned self] call, documentId in
+            _ = try self.performUndo(.markClean, caller: call.sender, documentId: documentId)
         }
-        manager.method("ClearUndo", in: [document]) { [unowned self] call in
-            try self.clearUndo(caller: call.sender, documentId: try call.argument(0))
-            return []
+        manager.method(API.clearUndo) { [unowned self] call, documentId in
+            try self.clearUndo(caller: call.sender, documentId: documentId)
         }
-        manager.signal("UndoStateChanged", [arg("appId", String.self), document, arg("state", [String: DBusValue].self)])
+        manager.signal(API.undoStateChanged)
     }
 
     /// `options.merge-key`, a string when present.
