@@ -71,14 +71,8 @@ public final class MenuBusClient {
     }
 
     package func property(_ name: String) throws -> DBusValue {
-        let reply = try connection.callBlocking(
-            destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
-            interface: "org.freedesktop.DBus.Properties", member: "Get",
-            arguments: [.string(MenuBusNames.managerInterface), .string(name)], timeout: callTimeout)
-        guard let first = reply.first, case .variant(let value) = first else {
-            throw BusError.failed("menubusd answered Get(\(name)) with '\(reply.map(\.signature.rawValue).joined())'")
-        }
-        return value
+        try connection.callBlocking(FreedesktopAPI.get, destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
+                                    MenuBusNames.managerInterface, name, timeout: callTimeout)
     }
 
     /// The daemon's API version (the `Version` property).
@@ -119,8 +113,8 @@ extension MenuBusClient {
 extension MenuBusClient {
     /// `org.freedesktop.DBus.Peer.Ping` to menubusd: is it there, and how fast.
     public func ping() throws {
-        _ = try connection.callBlocking(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
-                                        interface: "org.freedesktop.DBus.Peer", member: "Ping", timeout: callTimeout)
+        try connection.callBlocking(FreedesktopAPI.ping, destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
+                                    timeout: callTimeout)
     }
 }
 
