@@ -194,6 +194,15 @@ extension PendingReply {
     }
 }
 
+extension PreparedReply {
+    /// A prepared reply of `method`, from its typed values.
+    package convenience init<each In, each Out>(
+        _ method: DeclaredMethod<ArgumentList<repeat each In>, ArgumentList<repeat each Out>>, _ values: repeat each Out
+    ) throws {
+        try self.init(method.outputs.encode(repeat each values))
+    }
+}
+
 extension Connection {
     /// Emits a declared signal from the object at `path`, which serves its interface.
     package func emit<each Value>(_ signal: DeclaredSignal<ArgumentList<repeat each Value>>, at path: ObjectPath,

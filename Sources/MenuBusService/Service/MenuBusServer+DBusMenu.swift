@@ -20,7 +20,7 @@ extension MenuBusServer {
             guard let value = layout.layout(parent, depth: query.depth, names: Set(names)) else {
                 throw MenuBusServer.noItem(parent, field: "parentId")
             }
-            let prepared = try PreparedReply([.uint32(state.revision), value])
+            let prepared = try PreparedReply(DBusMenuAPI.getLayout, state.revision, value)
             state.cacheLayout(prepared, for: query)
             call.reply(with: prepared)
             return nil

@@ -23,7 +23,7 @@ extension MenuBusServer {
                 call.reply(with: cached)
                 return nil
             }
-            let prepared = try PreparedReply([export.startRows(groups)])
+            let prepared = try PreparedReply(GtkMenusAPI.start, export.startRows(groups))
             state.cacheStart(prepared, for: groups)
             call.reply(with: prepared)
             return nil
