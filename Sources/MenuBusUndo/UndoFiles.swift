@@ -6,9 +6,9 @@ import MenuBusModel
 
 /// A failed system call on a journal file: which call, on what, and errno.
 package struct UndoFileError: Error, Hashable, Sendable, CustomStringConvertible {
-    let call: String
+    package let call: String
     let path: String
-    let errno: Int32
+    package let errno: Int32
 
     package var description: String { "\(call) \(path): \(UndoFiles.errorText(errno))" }
 

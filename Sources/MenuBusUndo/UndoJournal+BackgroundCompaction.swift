@@ -103,7 +103,7 @@ extension UndoJournal {
     /// (the store's lane): the journal's records from `copied` to
     /// `finalSize` after the snapshot, fsync, rename over the journal,
     /// fsync of the directory. Nothing of it on the loop.
-    static func runFinish(_ job: CompactionJob) {
+    package static func runFinish(_ job: CompactionJob) {
         guard job.error == nil else { return }
         let path = job.journal.path
         do {

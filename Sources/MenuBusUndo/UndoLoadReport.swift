@@ -70,12 +70,12 @@ package struct UndoLoadFinding: Hashable, Sendable, CustomStringConvertible {
 /// fail on their own; these are for the log.
 package struct UndoStorageProblem: Hashable, Sendable, CustomStringConvertible {
     /// What the store was doing: "sync", "compaction", "removal", "loading".
-    var activity: String
-    var key: UndoDocumentKey?
+    package var activity: String
+    package var key: UndoDocumentKey?
     /// The failed call, when one failed.
-    var error: UndoFileError?
+    package var error: UndoFileError?
     /// A sentence, for a load finding.
-    var detail: String = ""
+    package var detail: String = ""
 
     package var description: String {
         if !detail.isEmpty { return detail }

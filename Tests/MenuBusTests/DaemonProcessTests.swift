@@ -152,6 +152,21 @@ final class DaemonProcessTests: BusTestCase {
         }
     }
 
+    /// The desktop menu protocols as served, recorded in dbus/ (and not
+    /// installed: their specifications belong to libdbusmenu and GLib).
+    func testPresentedMenuServesTheDesktopMenuContractFiles() throws {
+        _ = try startDaemon()
+        let app = try app()
+        try app.publishContext("row", ContextInfo(kind: .file), items: [MenuElement(id: "a", title: "A")])
+        let menu = try app.present(contextId: "row", kind: .context)
+        let reply = try callDaemon(try connect(), path: menu.path, interface: "org.freedesktop.DBus.Introspectable", "Introspect")
+        let served = try XCTUnwrap(reply.first?.stringValue)
+        for name in ["com.canonical.dbusmenu", "org.gtk.Menus", "org.gtk.Actions"] {
+            let contract = try XCTUnwrap(try Repository.contractInterface(name), name)
+            XCTAssertEqual(Repository.interfaceElement(name, in: served), contract, name)
+        }
+    }
+
     func testClientLibraryServesTheClientAndProviderContractFiles() throws {
         let client = try MenuBusClient(address: try bus.address)
         XCTAssertEqual(Repository.interfaceElement("org.menubus.MenuBus1.Client", in: client.clientInterface().introspectionXML()),

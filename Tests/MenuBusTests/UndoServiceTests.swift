@@ -343,18 +343,18 @@ final class UndoServiceTests: BusTestCase {
         let writer = try Connection(address: try bus.address, loop: loop)
         defer { writer.close() }
         func call(_ member: String, _ arguments: [DBusValue], _ completion: @escaping Connection.Completion) {
-            writer.call(destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
-                        interface: MenuBusServer.managerInterface, member: member, arguments: arguments,
+            writer.call(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
+                        interface: MenuBusNames.managerInterface, member: member, arguments: arguments,
                         timeout: 20, completion: completion)
         }
-        _ = try writer.callBlocking(destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
-                                    interface: MenuBusServer.managerInterface, member: "Register",
+        _ = try writer.callBlocking(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
+                                    interface: MenuBusNames.managerInterface, member: "Register",
                                     arguments: [.string("org.example.Writer"), .objectPath("/w"), .array("{sv}", [])])
         func step(_ name: String) -> [DBusValue] {
             [.string("notes"), .string(name), .bytes([1]), .bytes([2]), .array("{sv}", [])]
         }
-        _ = try writer.callBlocking(destination: MenuBusServer.busName, path: MenuBusServer.managerPath,
-                                    interface: MenuBusServer.managerInterface, member: "RegisterUndo", arguments: step("One"))
+        _ = try writer.callBlocking(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
+                                    interface: MenuBusNames.managerInterface, member: "RegisterUndo", arguments: step("One"))
         var answers: [String] = []
         call("RegisterUndo", step("Two")) { result in
             answers.append((try? result.get()) == [.uint32(2)] ? "two" : "two failed: \(result)")

@@ -3,7 +3,8 @@ import Glibc
 #endif
 import Dispatch
 import XCTest
-@testable import MenuBus
+@testable import MenuBusUndo
+import MenuBusModel
 
 /// Records written off the loop (`UndoStore.submit` with an appender), as
 /// menubusd runs them: the answer waits for the write, a document's later

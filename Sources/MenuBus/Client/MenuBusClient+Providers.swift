@@ -28,7 +28,7 @@ extension MenuBusClient {
         let provider = providerInterface()
         connection.export(path, [provider])
         _ = try resolveDaemonOwner()
-        _ = try callManager("RegisterProvider", [.string(description.id), .objectPath(path), description.wireValue])
+        try callManager(MenuBusAPI.Manager.registerProvider, description.id, path, description.wireValue)
         replay.providers[description.id] = (description, path)
         if !replay.providerOrder.contains(description.id) { replay.providerOrder.append(description.id) }
     }
@@ -36,25 +36,22 @@ extension MenuBusClient {
     /// `org.menubus.MenuBus1.Provider`, served at the path given to `registerProvider`.
     package func providerInterface() -> Interface {
         var provider = Interface(MenuBusNames.providerInterface)
-        provider.method("Process", in: [arg("providerId", String.self), arg("text", String.self),
-                                        arg("context", [String: DBusValue].self)],
-                        out: [arg("replacement", String.self), arg("info", [String: DBusValue].self)]) { [weak self] call in
+        provider.deferrableMethod(MenuBusAPI.Provider.process) { [weak self] call, id, text, context in
             try self?.checkFromDaemon(call)
-            let id: String = try call.argument(0)
             if let self, let later = self.providerLaterHandlers[id] {
-                later(try call.argument(1), try call.argument(2), ProviderReply(call.deferReply(), loop: self.loop))
-                return []
+                later(text, try [String: DBusValue](dbusValue: context), ProviderReply(call.deferReply(), loop: self.loop))
+                return nil
             }
             guard let handler = self?.providerHandlers[id] else {
                 throw BusError(.noSuchItem, "no provider '\(id)' here")
             }
-            return [.string(try handler(try call.argument(1), try call.argument(2))), .array("{sv}", [])]
+            return (try handler(text, try [String: DBusValue](dbusValue: context)), .array("{sv}", []))
         }
         return provider
     }
 
     public func unregisterProvider(_ id: String) throws {
-        _ = try callManager("UnregisterProvider", [.string(id)])
+        try callManager(MenuBusAPI.Manager.unregisterProvider, id)
         providerHandlers[id] = nil
         providerLaterHandlers[id] = nil
         replay.providers[id] = nil
@@ -87,10 +84,8 @@ extension MenuBusClient {
     /// returns when the subscription is in force.
     public func observeProviderResults(_ handler: @escaping (ProviderResult) -> Void) throws {
         _ = try resolveDaemonOwner()
-        subscribeToDaemon(interface: MenuBusNames.menuInterface, member: "ProviderResult") { message in
-            guard let path = message.path, let args = try? message.arguments(), args.count == 3,
-                  case .string(let providerId) = args[0], case .string(let text) = args[1],
-                  let entries = args[2].dictEntries else { return }
+        subscribeToDaemon(MenuBusAPI.Menu.providerResult) { message, providerId, text, infoValue in
+            guard let path = message.path, let entries = infoValue.dictEntries else { return }
             var info: [String: DBusValue] = [:]
             for entry in entries {
                 if case .string(let key) = entry.key { info[key] = entry.value.unwrapped }

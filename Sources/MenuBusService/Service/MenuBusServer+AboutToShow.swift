@@ -26,11 +26,12 @@ extension MenuBusServer {
         return result
     }
 
-    /// Answers `call` now (`immediate`), or keeps it until `pending` has loaded.
-    func answerAboutToShow(_ call: MethodCall, state: PresentationExports, pending: Set<String>,
-                           group: (updates: [Int32], errors: [Int32])?, immediate: [DBusValue]) -> [DBusValue] {
+    /// Keeps `call` until `pending` has loaded (true), or leaves it to be
+    /// answered now (false).
+    func answersLater(_ call: MethodCall, state: PresentationExports, pending: Set<String>,
+                      group: (updates: [Int32], errors: [Int32])?) -> Bool {
         guard !pending.isEmpty, state.aboutToShowWaiters.count < PresentationExports.maxAboutToShowWaiters else {
-            return immediate
+            return false
         }
         let waiter = PresentationExports.AboutToShowWaiter(reply: call.deferReply(), pending: pending, group: group)
         state.aboutToShowWaiters.append(waiter)
@@ -39,7 +40,7 @@ extension MenuBusServer {
             state.aboutToShowWaiters.removeAll { $0.reply === waiter.reply }
             waiter.answer()
         }
-        return []
+        return true
     }
 
     /// Sends the waiting answers whose elements are no longer loading; all

@@ -2,6 +2,7 @@ import MenuBusModel
 import MenuBusUndo
 import MenuBusDBus
 import MenuBusProtocol
+import MenuBusSupport
 
 /// Presented menus also served in the desktop's menu protocols
 /// (`com.canonical.dbusmenu`, `org.gtk.Menus`, `org.gtk.Actions`) at the
@@ -132,11 +133,11 @@ extension MenuBusServer {
         if let old = dbusMenu {
             let changes = DBusMenuChanges(from: old, to: state.dbusMenuLayout())
             if changes.propertiesChanged {
-                connection.emit(path, MenuBusNames.dbusMenuInterface, "ItemsPropertiesUpdated", changes.itemsPropertiesUpdated)
+                let arguments = changes.itemsPropertiesUpdated
+                connection.emit(DBusMenuAPI.itemsPropertiesUpdated, at: path, arguments[0], arguments[1])
             }
             for parent in changes.layoutParents {
-                connection.emit(path, MenuBusNames.dbusMenuInterface, "LayoutUpdated",
-                                [.uint32(state.revision), .int32(parent)])
+                connection.emit(DBusMenuAPI.layoutUpdated, at: path, state.revision, parent)
             }
             if !changes.layoutParents.isEmpty, !emptying { prepareLayoutReplies(state) }
         }
@@ -145,19 +146,20 @@ extension MenuBusServer {
             let actionChanges = new.actions.changes(from: old.actions)
             // Actions first, so an item never names an action its consumer
             // does not know yet; removals last, once no item names them.
-            if let arguments = actionChanges.before {
-                connection.emit(path, MenuBusNames.gtkActionsInterface, "Changed", arguments)
-            }
+            if let arguments = actionChanges.before { emitActionsChanged(path, arguments) }
             for (subscriber, groups) in state.groupsBySubscriber.sorted(by: { $0.key < $1.key }) {
                 let rows = emptying ? old.emptyingRows(in: groups) : new.changes(from: old, in: groups)
                 guard !rows.isEmpty else { continue }
-                connection.emit(path, MenuBusNames.gtkMenusInterface, "Changed", [.array("(uuuuaa{sv})", rows)],
-                                destination: subscriber)
+                connection.emit(GtkMenusAPI.changed, at: path, .array("(uuuuaa{sv})", rows), destination: subscriber)
             }
-            if let arguments = actionChanges.after {
-                connection.emit(path, MenuBusNames.gtkActionsInterface, "Changed", arguments)
-            }
+            if let arguments = actionChanges.after { emitActionsChanged(path, arguments) }
         }
+    }
+
+    /// `org.gtk.Actions.Changed` from the four values `GtkActions.changes` builds.
+    private func emitActionsChanged(_ path: ObjectPath, _ arguments: [DBusValue]) {
+        guard arguments.count == 4 else { return Log.error("org.gtk.Actions.Changed built with \(arguments.count) values") }
+        connection.emit(GtkActionsAPI.changed, at: path, arguments[0], arguments[1], arguments[2], arguments[3])
     }
 
     /// `platformData` for an activation that came through another protocol.

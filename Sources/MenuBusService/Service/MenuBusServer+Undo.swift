@@ -112,8 +112,8 @@ extension MenuBusServer {
     func undoStateChanged(appId: String, documentId: String, _ state: UndoState) {
         let value = state.wireValue
         for app in apps.values where app.appId == appId {
-            connection.emit(MenuBusNames.managerPath, MenuBusNames.managerInterface, "UndoStateChanged",
-                            [.string(appId), .string(documentId), value], destination: app.uniqueName)
+            connection.emit(MenuBusAPI.Manager.undoStateChanged, at: MenuBusNames.managerPath,
+                            appId, documentId, value, destination: app.uniqueName)
         }
         for presentation in presentations.values where presentation.kind == .edit {
             guard let owner = apps[presentation.owner], owner.appId == appId,
@@ -239,61 +239,56 @@ extension MenuBusServer {
 
     /// The undo members of `org.menubus.MenuBus1`.
     func declareUndo(in manager: inout Interface) {
-        let document = arg("documentId", String.self)
-        manager.method("RegisterUndo", in: [document, arg("actionName", String.self), arg("undoData", [UInt8].self),
-                                            arg("redoData", [UInt8].self), arg("options", [String: DBusValue].self)],
-                       out: [arg("undoCount", UInt32.self)]) { [unowned self] call in
-            let mergeKey = try MenuBusServer.mergeKey(call.arguments[4])
-            let operation = UndoOperation.register(actionName: try call.argument(1), undo: try call.argument(2),
-                                                   redo: try call.argument(3), mergeKey: mergeKey)
-            try self.performUndo(operation, call: call, documentId: try call.argument(0)) { outcome in
-                [.uint32(UInt32(clamping: outcome.state.undoCount))]
+        typealias API = MenuBusAPI.Manager
+        // Each reply waits until its record is written (`performUndo`), so
+        // every undo member answers later, with its declared outputs.
+        manager.deferrableMethod(API.registerUndo) { [unowned self] call, documentId, actionName, undo, redo, options in
+            let mergeKey = try MenuBusServer.mergeKey(options)
+            let operation = UndoOperation.register(actionName: actionName, undo: undo, redo: redo, mergeKey: mergeKey)
+            try self.performUndo(operation, call: call, documentId: documentId) { outcome in
+                API.registerUndo.outputs.encode(UInt32(clamping: outcome.state.undoCount))
             }
-            return []
+            return nil
         }
-        manager.method("BeginUndoGroup", in: [document, arg("actionName", String.self)]) { [unowned self] call in
-            try self.performUndo(.beginGroup(actionName: try call.argument(1)), call: call, documentId: try call.argument(0))
-            return []
+        manager.deferrableMethod(API.beginUndoGroup) { [unowned self] call, documentId, actionName in
+            try self.performUndo(.beginGroup(actionName: actionName), call: call, documentId: documentId)
+            return nil
         }
-        manager.method("EndUndoGroup", in: [document]) { [unowned self] call in
-            try self.performUndo(.endGroup, call: call, documentId: try call.argument(0))
-            return []
+        manager.deferrableMethod(API.endUndoGroup) { [unowned self] call, documentId in
+            try self.performUndo(.endGroup, call: call, documentId: documentId)
+            return nil
         }
-        for (member, operation) in [("Undo", UndoOperation.undo), ("Redo", .redo)] {
-            manager.method(member, in: [document], out: [arg("actionName", String.self), arg("payloads", [[UInt8]].self)]) {
-                [unowned self] call in
-                try self.performUndo(operation, call: call, documentId: try call.argument(0)) { outcome in
-                    guard let move = outcome.move else { throw BusError.failed("internal error: \(member) moved no step") }
-                    return [.string(move.actionName), .array("ay", move.payloads.map(DBusValue.bytes))]
+        for (declared, operation) in [(API.undo, UndoOperation.undo), (API.redo, .redo)] {
+            manager.deferrableMethod(declared) { [unowned self] call, documentId in
+                try self.performUndo(operation, call: call, documentId: documentId) { outcome in
+                    guard let move = outcome.move else { throw BusError.failed("internal error: \(declared.name) moved no step") }
+                    return declared.outputs.encode(move.actionName, move.payloads)
                 }
-                return []
+                return nil
             }
         }
-        manager.method("GetUndoState", in: [document], out: [arg("state", [String: DBusValue].self)]) { [unowned self] call in
-            let documentId: String = try call.argument(0)
+        manager.deferrableMethod(API.getUndoState) { [unowned self] call, documentId in
             try self.whenUndoDocumentIdle(call, documentId: documentId) { [unowned self] in
-                [try self.undoState(caller: call.sender, documentId: documentId)]
+                API.getUndoState.outputs.encode(try self.undoState(caller: call.sender, documentId: documentId))
             }
-            return []
+            return nil
         }
-        manager.method("SetUndoLimit", in: [document, arg("levels", UInt32.self)]) { [unowned self] call in
-            let levels: UInt32 = try call.argument(1)
-            try self.performUndo(.setLimit(levels: Int(levels)), call: call, documentId: try call.argument(0))
-            return []
+        manager.deferrableMethod(API.setUndoLimit) { [unowned self] call, documentId, levels in
+            try self.performUndo(.setLimit(levels: Int(levels)), call: call, documentId: documentId)
+            return nil
         }
-        manager.method("MarkClean", in: [document]) { [unowned self] call in
-            try self.performUndo(.markClean, call: call, documentId: try call.argument(0))
-            return []
+        manager.deferrableMethod(API.markClean) { [unowned self] call, documentId in
+            try self.performUndo(.markClean, call: call, documentId: documentId)
+            return nil
         }
-        manager.method("ClearUndo", in: [document]) { [unowned self] call in
-            let documentId: String = try call.argument(0)
+        manager.deferrableMethod(API.clearUndo) { [unowned self] call, documentId in
             try self.whenUndoDocumentIdle(call, documentId: documentId) { [unowned self] in
                 try self.clearUndo(caller: call.sender, documentId: documentId)
                 return []
             }
-            return []
+            return nil
         }
-        manager.signal("UndoStateChanged", [arg("appId", String.self), document, arg("state", [String: DBusValue].self)])
+        manager.signal(API.undoStateChanged)
     }
 
     /// `options.merge-key`, a string when present.

@@ -47,9 +47,9 @@ package final class PresentationExports {
 
         package func answer() {
             if let group {
-                reply.reply([.array("i", group.updates.map(DBusValue.int32)), .array("i", group.errors.map(DBusValue.int32))])
+                reply.reply(DBusMenuAPI.aboutToShowGroup, group.updates, group.errors)
             } else {
-                reply.reply([.boolean(true)])
+                reply.reply(DBusMenuAPI.aboutToShow, true)
             }
         }
     }
