@@ -225,7 +225,6 @@ extension BusTestCase {
             if clients.isEmpty { usleep(10_000) }
             for client in clients { client.run(until: done, timeout: 0.01) }
         }
-        usleep(20_000)  // let the output handlers drain the pipes
         return done()
     }
 

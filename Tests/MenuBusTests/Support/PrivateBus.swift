@@ -226,7 +226,8 @@ final class RunningProcess: @unchecked Sendable {
             throw TestFailure("\(process.executableURL?.lastPathComponent ?? "process") did not exit within \(timeout) s; stderr: \(stderrText)")
         }
         process.waitUntilExit()
-        usleep(20_000)  // let the readability handlers drain the pipes
+        // Everything it wrote, read to the end of both pipes (isRunning).
+        while isRunning { usleep(2_000) }
         return ProcessResult(status: process.terminationStatus, stdout: stdoutText, stderr: stderrText)
     }
 }
