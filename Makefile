@@ -108,6 +108,7 @@ install-data: $(BUILDDIR)/menubus-cli
 	sed 's|@DBUS_INTERFACES_DIR@|$(DBUS_INTERFACES_DIR)|g' docs/man/menubusd.8 > $(DESTDIR)$(MAN_DIR)/man8/menubusd.8
 	chmod 0644 $(DESTDIR)$(MAN_DIR)/man8/menubusd.8
 	install -D -m 0644 docs/man/menubus-cli.1 $(DESTDIR)$(MAN_DIR)/man1/menubus-cli.1
+	install -m 0644 docs/man/menubus-provider.1 $(DESTDIR)$(MAN_DIR)/man1/menubus-provider.1
 	install -d -m 0755 $(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(ZSH_COMPLETION_DIR)
 	$(BUILDDIR)/menubus-cli completions bash > $(DESTDIR)$(BASH_COMPLETION_DIR)/menubus-cli
 	$(BUILDDIR)/menubus-cli completions zsh > $(DESTDIR)$(ZSH_COMPLETION_DIR)/_menubus-cli
@@ -129,7 +130,7 @@ uninstall:
 		$(addprefix $(DESTDIR)$(DBUS_INTERFACES_DIR)/,$(notdir $(INTERFACES))) \
 		$(DESTDIR)$(MAN_DIR)/man8/menubusd.8 $(DESTDIR)$(MAN_DIR)/man1/menubus-cli.1 \
 		$(DESTDIR)$(BASH_COMPLETION_DIR)/menubus-cli $(DESTDIR)$(ZSH_COMPLETION_DIR)/_menubus-cli
-	rm -f $(DESTDIR)$(BINDIR)/menubus-provider $(addprefix $(DESTDIR)$(PROVIDERS_DIR)/,$(PROVIDER_FILES)) \
+	rm -f $(DESTDIR)$(BINDIR)/menubus-provider $(DESTDIR)$(MAN_DIR)/man1/menubus-provider.1 $(addprefix $(DESTDIR)$(PROVIDERS_DIR)/,$(PROVIDER_FILES)) \
 		$(addprefix $(DESTDIR)$(DBUS_SERVICES_DIR)/,$(PROVIDER_SERVICES))
 	-rmdir $(DESTDIR)$(PROVIDERS_DIR) $(DESTDIR)$(DATADIR)/menubus 2>/dev/null
 	rm -f $(DESTDIR)$(LOCALE_DIR)/*/LC_MESSAGES/menubus.mo

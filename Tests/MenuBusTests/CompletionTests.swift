@@ -157,7 +157,7 @@ final class CompletionTests: BusTestCase {
                        "docs/man/menubus-cli.1 is 'menubus-cli completions man'; regenerate it")
         XCTAssertTrue(committed.contains(".SH OPTIONS"))
         XCTAssertTrue(committed.contains("\\fBundo\\-state\\fR"))
-        for page in ["docs/man/menubus-cli.1", "docs/man/menubusd.8"] {
+        for page in ["docs/man/menubus-cli.1", "docs/man/menubusd.8", "docs/man/menubus-provider.1"] {
             let path = Repository.root.appendingPathComponent(page).path
             let (status, text, warnings) = try shell("/bin/sh", "man --warnings -l '\(path)'", environment: ["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat"])
             XCTAssertEqual(status, 0, warnings)

@@ -55,6 +55,7 @@ final class InstalledPackageTests: BusTestCase {
                      "/usr/share/dbus-1/interfaces/org.menubus.MenuBus1.xml",
                      "/usr/share/dbus-1/interfaces/org.menubus.MenuBus1.Menu.xml",
                      "/usr/share/man/man8/menubusd.8.gz", "/usr/share/man/man1/menubus-cli.1.gz",
+                     "/usr/share/man/man1/menubus-provider.1.gz",
                      "/usr/share/bash-completion/completions/menubus-cli",
                      "/usr/share/zsh/vendor-completions/_menubus-cli", "/usr/share/doc/menubus/copyright"] {
             XCTAssertTrue(files.contains(path), "\(path) in dpkg -L menubus")

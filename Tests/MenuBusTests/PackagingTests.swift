@@ -80,7 +80,7 @@ final class PackagingTests: XCTestCase {
     func testMakeInstallAddsManPagesAndCompletions() throws {
         let prefix = try stagingPrefix()
         XCTAssertEqual(try run("make", ["install", "PREFIX=\(prefix.path)", "BUILDDIR=\(Binaries.directory.path)"]).status, 0)
-        for path in ["share/man/man8/menubusd.8", "share/man/man1/menubus-cli.1",
+        for path in ["share/man/man8/menubusd.8", "share/man/man1/menubus-cli.1", "share/man/man1/menubus-provider.1",
                      "share/bash-completion/completions/menubus-cli", "share/zsh/site-functions/_menubus-cli"] {
             let size = (try? FileManager.default.attributesOfItem(atPath: prefix.appendingPathComponent(path).path)[.size] as? Int) ?? 0
             XCTAssertGreaterThan(size, 100, path)
