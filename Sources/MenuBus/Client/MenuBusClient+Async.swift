@@ -7,26 +7,20 @@ import MenuBusProtocol
 /// never waits on an app, shows "Loading…" until it arrives (or drops the
 /// element after its timeout). The first answer counts.
 public final class DeferredReply: @unchecked Sendable {
-    private let pending: PendingReply
-    private let loop: MessageLoop
+    private let answer: LaterAnswer
 
     init(_ pending: PendingReply, loop: MessageLoop) {
-        self.pending = pending
-        self.loop = loop
+        answer = LaterAnswer(pending: pending, loop: loop)
     }
 
     /// Answers with the elements that replace the deferred element.
     public func reply(_ elements: [MenuElement]) {
         let encoded = Wire.encode(elements)
-        let pending = self.pending
-        loop.post { pending.reply(MenuBusAPI.Client.provideElements, encoded) }
+        answer.send { $0.reply(MenuBusAPI.Client.provideElements, encoded) }
     }
 
     /// Answers with an error (`NoSuchItem`, …): the element disappears.
-    public func fail(_ error: BusError) {
-        let pending = self.pending
-        loop.post { pending.fail(error) }
-    }
+    public func fail(_ error: BusError) { answer.fail(error) }
 }
 
 /// The answer to a callback that returns nothing (`ActionInvoked`,
@@ -34,49 +28,49 @@ public final class DeferredReply: @unchecked Sendable {
 /// connection answers other calls meanwhile, and menubusd never waits on
 /// it (a failure or a late answer is only logged there). The first answer counts.
 public final class CallReply: @unchecked Sendable {
-    private let pending: PendingReply
-    private let loop: MessageLoop
+    private let answer: LaterAnswer
 
     init(_ pending: PendingReply, loop: MessageLoop) {
-        self.pending = pending
-        self.loop = loop
+        answer = LaterAnswer(pending: pending, loop: loop)
     }
 
     /// The work is done.
-    public func done() {
-        let pending = self.pending
-        loop.post { pending.reply([]) }
-    }
+    public func done() { answer.send { $0.reply([]) } }
 
     /// The work failed: menubusd logs `error`.
-    public func fail(_ error: BusError) {
-        let pending = self.pending
-        loop.post { pending.fail(error) }
-    }
+    public func fail(_ error: BusError) { answer.fail(error) }
 }
 
 /// The answer to one provider `Process`, given later and from any thread.
 /// The first answer counts.
 public final class ProviderReply: @unchecked Sendable {
-    private let pending: PendingReply
-    private let loop: MessageLoop
+    private let answer: LaterAnswer
 
     init(_ pending: PendingReply, loop: MessageLoop) {
-        self.pending = pending
-        self.loop = loop
+        answer = LaterAnswer(pending: pending, loop: loop)
     }
 
     /// Answers with replacement text, or "" for none.
     public func reply(_ text: String) {
-        let pending = self.pending
-        loop.post { pending.reply([.string(text), .array("{sv}", [])]) }
+        answer.send { $0.reply(MenuBusAPI.Provider.process, text, .array("{sv}", [])) }
     }
 
     /// Answers with an error; a presenter waiting for a `ProviderResult` gets it in `error`.
-    public func fail(_ error: BusError) {
+    public func fail(_ error: BusError) { answer.fail(error) }
+}
+
+/// A reply promised on the client's loop, given from any thread: the
+/// answer is posted to the loop, which sends it (the first one counts).
+private struct LaterAnswer: @unchecked Sendable {
+    let pending: PendingReply
+    let loop: MessageLoop
+
+    func send(_ answer: @escaping (PendingReply) -> Void) {
         let pending = self.pending
-        loop.post { pending.fail(error) }
+        loop.post { answer(pending) }
     }
+
+    func fail(_ error: BusError) { send { $0.fail(error) } }
 }
 
 /// A thrown error as the D-Bus error that answers a call.
