@@ -40,14 +40,13 @@ extension MenuBusServer {
         // nothing in it); a waiting deferred element shows "Loading…", so
         // nothing was asked of the owner for a menu refused here.
         guard presentation.hasSomethingToShow else {
+            presentation.close()
             presentations[presentation.number] = nil
             presentationBytes[presentation.number] = nil
             throw BusError(.nothingToShow, "contextId: the \(menuKind.rawValue) menu of '\(contextId)' has nothing to show now")
         }
-        presentation.shownTitle = context.info.title ?? ""
-        presentation.shownSelectionRect = context.selection.rect
         connection.export(presentation.path, [menuInterface(presentation.number)] + exportInterfaces(presentation.number))
-        presentation.lastSignalRevision = presentation.revision
+        presentation.presented(title: context.info.title ?? "", selectionRect: context.selection.rect)
         notifyPresented(presentation)
         return presentation.path
     }
@@ -140,8 +139,8 @@ extension MenuBusServer {
         presentationBytes[presentation.number] = presentationCost(of: context, provided: presentation.providedBytes)
         let resolution = DeferredElements.resolve(composed, provided: available, failed: presentation.failed,
                                                   loadingTitle: presentation.titles.loading)
-        presentation.waiting = Set(resolution.waiting.lazy.map(\.id))
-        for element in resolution.waiting where !presentation.asked.contains(element.id) {
+        presentation.showWaiting(Set(resolution.waiting.lazy.map(\.id)))
+        for element in resolution.waiting where presentation.ask(element.id) {
             askForDeferred(element, in: presentation)
         }
         updateShownProperties(presentation, context)
@@ -151,17 +150,8 @@ extension MenuBusServer {
     /// `Title` and `SelectionRect` follow the context; a change is signalled
     /// once the object is exported.
     private func updateShownProperties(_ presentation: Presentation, _ context: PublishedContext) {
-        var changed: [String] = []
-        let title = context.info.title ?? ""
-        if title != presentation.shownTitle {
-            presentation.shownTitle = title
-            changed.append("Title")
-        }
-        if context.selection.rect != presentation.shownSelectionRect {
-            presentation.shownSelectionRect = context.selection.rect
-            changed.append("SelectionRect")
-        }
-        if !changed.isEmpty && presentation.lastSignalRevision != 0 {
+        let changed = presentation.show(title: context.info.title ?? "", selectionRect: context.selection.rect)
+        if !changed.isEmpty && presentation.isSignalled {
             connection.propertiesChanged(presentation.path, MenuBusNames.menuInterface, changed)
         }
     }
@@ -169,7 +159,7 @@ extension MenuBusServer {
     /// Marks every live menu of the context stale and schedules its signal.
     func contextChanged(owner: String, contextId: String) {
         for presentation in presentations.values where presentation.owner == owner && presentation.contextId == contextId {
-            presentation.isStale = true
+            presentation.markStale()
             scheduleSignal(presentation)
         }
     }
@@ -177,7 +167,7 @@ extension MenuBusServer {
     /// Every live menu may show providers: all of them recompose.
     func providersChanged() {
         for presentation in presentations.values {
-            presentation.isStale = true
+            presentation.markStale()
             scheduleSignal(presentation)
         }
     }
@@ -185,29 +175,23 @@ extension MenuBusServer {
     /// Coalesces signals: flush at once when the last one is older than
     /// `signalInterval`, else once at the end of the interval.
     func scheduleSignal(_ presentation: Presentation) {
-        presentation.signalPending = true
-        guard !presentation.flushScheduled else { return }
-        let elapsed = MessageLoop.now() &- presentation.lastSignal
-        if elapsed >= MenuBusServer.signalInterval {
-            flushSignal(presentation)
+        switch presentation.signalRequested(now: MessageLoop.now(), interval: MenuBusServer.signalInterval) {
+        case .scheduled:
             return
-        }
-        presentation.flushScheduled = true
-        let wait = Double(MenuBusServer.signalInterval - elapsed) / 1_000_000_000
-        loop.addTimer(after: wait) { [weak self, weak presentation] in
-            guard let self, let presentation, self.presentations[presentation.number] === presentation else { return }
-            presentation.flushScheduled = false
-            self.flushSignal(presentation)
+        case .now:
+            flushSignal(presentation)
+        case .after(let wait):
+            loop.addTimer(after: wait) { [weak self, weak presentation] in
+                guard let self, let presentation, self.presentations[presentation.number] === presentation else { return }
+                presentation.flushTimerFired()
+                self.flushSignal(presentation)
+            }
         }
     }
 
     private func flushSignal(_ presentation: Presentation) {
-        guard presentation.signalPending else { return }
-        presentation.signalPending = false
         if presentation.isStale { refresh(presentation) }
-        guard presentation.lastSignalRevision != presentation.revision else { return }
-        presentation.lastSignal = MessageLoop.now()
-        presentation.lastSignalRevision = presentation.revision
+        guard presentation.layoutToSignal(now: MessageLoop.now()) else { return }
         connection.emit(presentation.path, MenuBusNames.menuInterface, "LayoutChanged",
                         [.uint32(presentation.revision), Wire.encode(presentation.elements)])
         exportsLayoutChanged(presentation)
@@ -218,7 +202,6 @@ extension MenuBusServer {
     /// Asks the owner for a deferred element, without waiting; the answer
     /// (or its absence) recomposes the menu.
     private func askForDeferred(_ element: MenuElement, in presentation: Presentation) {
-        presentation.asked.insert(element.id)
         guard let app = apps[presentation.owner] else { return }
         let number = presentation.number, contextId = presentation.contextId, elementId = element.id
         let cached = element.cached
@@ -266,14 +249,9 @@ extension MenuBusServer {
                 }
             }
             guard let presentation = self.presentations[number] else { return }
-            if let content {
-                presentation.provided[elementId] = content
-                presentation.providedBytes += contentBytes
-            } else {
-                presentation.failed.insert(elementId)
-            }
-            presentation.isStale = true
-            self.scheduleSignal(presentation)
+            let answered = content.map { presentation.provide(elementId, content: $0, bytes: contentBytes) }
+                ?? presentation.fail(elementId)
+            if answered { self.scheduleSignal(presentation) }
         }
     }
 
@@ -284,9 +262,7 @@ extension MenuBusServer {
     /// only the presenter or the owner chooses (MenuBusServer+Identity.swift).
     package func activate(_ presentation: Presentation, caller: String, itemId: String, platformData: DBusValue) throws {
         try checkChooser(presentation, caller: caller, sendsSelectedText: false)
-        guard !presentation.isChosen else {
-            throw BusError(name: BusError.Standard.unknownObject, message: "the menu was closed by an earlier choice")
-        }
+        try presentation.checkChoosable()
         try ServiceValidation.optionCount(platformData, field: "platformData")
         bringUpToDate(presentation)
         guard let element = presentation.element(itemId) else {
@@ -303,7 +279,7 @@ extension MenuBusServer {
         let keepsOpen = element.attributes.contains(.keepsMenuPresented)
         // The choice closes the menu now, so a second click (an EventGroup of
         // several, a double click) is refused rather than delivered twice.
-        if !keepsOpen { presentation.isChosen = true }
+        if !keepsOpen { presentation.choose() }
         let answer = ProviderAnswer(menu: presentation.path, listeners: answerListeners(presentation, chooser: caller))
         // Deliver after the reply has been queued, so the presenter hears
         // "accepted" before anyone hears the choice.
@@ -381,6 +357,7 @@ extension MenuBusServer {
     /// protocols and goes (`exportsClosing`). Later calls answer `UnknownObject`.
     func closePresentation(_ presentation: Presentation) {
         guard presentations.removeValue(forKey: presentation.number) != nil else { return }
+        presentation.close()
         presentationBytes[presentation.number] = nil
         connection.emit(presentation.path, MenuBusNames.menuInterface, "Closed", [])
         exportsClosing(presentation)
