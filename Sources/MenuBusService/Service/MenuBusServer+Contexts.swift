@@ -103,7 +103,7 @@ extension MenuBusServer {
         apps[caller]?.contexts[contextId] = nil
         composedReplies.drop(owner: caller, contextId: contextId)
         defer { releasedMemory(removed.heldBytes) }
-        for presentation in presentations.values where presentation.owner == caller && presentation.contextId == contextId {
+        for presentation in livePresentations.showing(owner: caller, contextId: contextId) {
             closePresentation(presentation)
         }
     }

@@ -20,20 +20,16 @@ extension MenuBusServer {
         guard context.info.enabled else {
             throw BusError(.nothingToShow, "contextId: '\(contextId)' has enabled false; it offers no menu now")
         }
-        let held = presentations.values.filter { $0.presenter == caller }.count
-        guard held < ServiceLimits.maxPresentationsPerPresenter else {
-            throw BusError(.limitExceeded, "a presenter may hold at most \(ServiceLimits.maxPresentationsPerPresenter) live menus; dismiss some first")
-        }
+        try livePresentations.checkRoom(for: caller)
         let cost = presentationCost(of: context)
         try checkBudget(adding: cost, for: caller, field: "contextId")
-        nextPresentationNumber += 1
-        let presentation = Presentation(number: nextPresentationNumber, kind: menuKind, owner: ownerName,
-                                        contextId: contextId, presenter: caller, options: presentOptions,
-                                        titles: Localization.shared.titles(for: presentOptions.locale))
+        let presentation = livePresentations.add(cost: cost) { number in
+            Presentation(number: number, kind: menuKind, owner: ownerName,
+                         contextId: contextId, presenter: caller, options: presentOptions,
+                         titles: Localization.shared.titles(for: presentOptions.locale))
+        }
         // The presenter's word, else the direction of the menu's language.
         presentation.textDirection = textDirection ?? (presentation.titles.rightToLeft ? .rtl : .ltr)
-        presentations[presentation.number] = presentation
-        presentationBytes[presentation.number] = cost
         // Compose now, so deferred elements are asked for before the reply goes.
         refresh(presentation)
         // An empty menu is not presented (UIKit shows none when there is
@@ -41,8 +37,7 @@ extension MenuBusServer {
         // nothing was asked of the owner for a menu refused here.
         guard presentation.hasSomethingToShow else {
             presentation.close()
-            presentations[presentation.number] = nil
-            presentationBytes[presentation.number] = nil
+            livePresentations.remove(presentation.number)
             throw BusError(.nothingToShow, "contextId: the \(menuKind.rawValue) menu of '\(contextId)' has nothing to show now")
         }
         connection.export(presentation.path, [menuInterface(presentation.number)] + exportInterfaces(presentation.number))
@@ -136,7 +131,7 @@ extension MenuBusServer {
         for element in composed where element.kind == .deferred && element.cached && available[element.id] == nil {
             if let cached = context.deferredCache[element.id] { available[element.id] = cached }
         }
-        presentationBytes[presentation.number] = presentationCost(of: context, provided: presentation.providedBytes)
+        livePresentations.charge(presentation.number, presentationCost(of: context, provided: presentation.providedBytes))
         let resolution = DeferredElements.resolve(composed, provided: available, failed: presentation.failed,
                                                   loadingTitle: presentation.titles.loading)
         presentation.showWaiting(Set(resolution.waiting.lazy.map(\.id)))
@@ -158,7 +153,7 @@ extension MenuBusServer {
 
     /// Marks every live menu of the context stale and schedules its signal.
     func contextChanged(owner: String, contextId: String) {
-        for presentation in presentations.values where presentation.owner == owner && presentation.contextId == contextId {
+        for presentation in livePresentations.showing(owner: owner, contextId: contextId) {
             presentation.markStale()
             scheduleSignal(presentation)
         }
@@ -356,9 +351,8 @@ extension MenuBusServer {
     /// Emits `Closed`; the menu object empties itself in the other
     /// protocols and goes (`exportsClosing`). Later calls answer `UnknownObject`.
     func closePresentation(_ presentation: Presentation) {
-        guard presentations.removeValue(forKey: presentation.number) != nil else { return }
+        guard livePresentations.remove(presentation.number) != nil else { return }
         presentation.close()
-        presentationBytes[presentation.number] = nil
         connection.emit(presentation.path, MenuBusNames.menuInterface, "Closed", [])
         exportsClosing(presentation)
     }

@@ -96,11 +96,10 @@ package final class MenuBusServer {
     var registrationCounter: UInt64 = 0
     /// The last context revision handed out (MenuBusServer+Contexts.swift).
     var revisionCounter: UInt32 = 0
+    /// Live presented menus, their numbers and charges (LivePresentations.swift).
+    let livePresentations = LivePresentations()
     /// Live presented menus by number.
-    package var presentations: [UInt64: Presentation] = [:]
-    var nextPresentationNumber: UInt64 = 0
-    /// Bytes each live presentation is charged (MenuBusServer+Budgets.swift).
-    var presentationBytes: [UInt64: Int] = [:]
+    package var presentations: [UInt64: Presentation] { livePresentations.byNumber }
     /// Per-presentation state of the other menu protocols (MenuBusServer+Exports.swift).
     package var exports: [UInt64: PresentationExports] = [:]
     /// Marshalled GetContextMenu / GetEditMenu replies (ComposedMenuReplies.swift).
