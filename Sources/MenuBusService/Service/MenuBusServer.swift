@@ -106,8 +106,10 @@ package final class MenuBusServer {
     let composedReplies = ComposedMenuReplies()
     /// Who each connection that called is, by unique name (MenuBusServer+Identity.swift).
     var identities: [String: PeerIdentity] = [:]
+    /// Providers connections registered (RegisteredProviders.swift).
+    let registeredProviders = RegisteredProviders()
     /// Registered providers by id.
-    package var providers: [String: RegisteredProvider] = [:]
+    package var providers: [String: RegisteredProvider] { registeredProviders.byId }
     /// Declared providers and the user's policy (MenuBusServer+DeclaredProviders.swift).
     let providerCatalog = ProviderCatalog()
     var catalogWatcher: DirectoryWatcher?
