@@ -17,15 +17,14 @@ extension MenuBusServer {
     /// Bytes `uniqueName` makes menubusd hold: its contexts and their caches,
     /// and the menus it presents.
     func heldBytes(by uniqueName: String) -> Int {
-        let contexts = apps[uniqueName]?.contexts.values.reduce(0) { $0 + $1.heldBytes } ?? 0
+        let contexts = registeredApps.heldBytes(by: uniqueName)
         let presented = livePresentations.bytes(presentedBy: uniqueName)
         return contexts + presented
     }
 
     /// Bytes all connections make menubusd hold.
     var heldBytesTotal: Int {
-        apps.values.reduce(0) { total, app in total + app.contexts.values.reduce(0) { $0 + $1.heldBytes } }
-            + livePresentations.totalBytes
+        registeredApps.totalBytes + livePresentations.totalBytes
     }
 
     /// Refuses, before anything is stored, a change that adds `adding` bytes

@@ -237,8 +237,7 @@ extension MenuBusServer {
                 do {
                     try self.checkContextGrowth(caller: app.uniqueName, contextId: contextId, adding: contentBytes,
                                                 releasing: live.cacheBytes[elementId] ?? 0, field: "elements")
-                    self.apps[app.uniqueName]?.contexts[contextId]?.deferredCache[elementId] = content
-                    self.apps[app.uniqueName]?.contexts[contextId]?.cacheBytes[elementId] = contentBytes
+                    self.registeredApps.cache(content, bytes: contentBytes, for: elementId, in: contextId, of: app.uniqueName)
                 } catch {
                     Log.rateLimitedWarning("deferred:\(app.appId)", "\(app.appId): '\(elementId)' not cached: \(error)")
                 }

@@ -91,11 +91,10 @@ package final class MenuBusServer {
     package let configuration: Configuration
     package let loop = MessageLoop()
     package let connection: Connection
+    /// Registered apps and their contexts (RegisteredApps.swift).
+    let registeredApps = RegisteredApps()
     /// Registered apps by unique name.
-    package var apps: [String: App] = [:]
-    var registrationCounter: UInt64 = 0
-    /// The last context revision handed out (MenuBusServer+Contexts.swift).
-    var revisionCounter: UInt32 = 0
+    package var apps: [String: App] { registeredApps.byName }
     /// Live presented menus, their numbers and charges (LivePresentations.swift).
     let livePresentations = LivePresentations()
     /// Live presented menus by number.
@@ -127,7 +126,7 @@ package final class MenuBusServer {
 
     package var stats: Stats {
         Stats(startedAt: startedAt, apps: UInt32(apps.count),
-              contexts: UInt32(apps.values.reduce(0) { $0 + $1.contexts.count }),
+              contexts: UInt32(registeredApps.contextCount),
               documents: UInt32(clamping: undoStore.documentCount),
               presentations: UInt32(presentations.count),
               providers: UInt32(providers.count))
