@@ -41,6 +41,7 @@ let package = Package(
         .executableTarget(name: "menubus-bench", dependencies: ["MenuBus", "MenuBusModel", "MenuBusBenchmarks"],
                           path: "bench/menubus-bench"),
         .executableTarget(name: "menubus-example", dependencies: ["MenuBus"], path: "examples/swift"),
+        .executableTarget(name: "menubus-async-example", dependencies: ["MenuBus"], path: "examples/swift-async"),
         .executableTarget(name: "menubus-undo-bench", dependencies: ["MenuBusUndo", "MenuBusModel"], path: "bench/undo-bench"),
         .target(name: "MenuBusModelFixtures", dependencies: ["MenuBusModel"], path: "Tests/MenuBusModelFixtures"),
         .testTarget(name: "MenuBusModelTests", dependencies: ["MenuBusModel", "MenuBusModelFixtures", "MenuBusBenchmarks"]),
@@ -51,7 +52,8 @@ let package = Package(
         .testTarget(
             name: "MenuBusTests",
             dependencies: ["MenuBus", "MenuBusService", "MenuBusProtocol", "MenuBusDBus", "MenuBusModel", "MenuBusUndo",
-                           "MenuBusProviders", "MenuBusSupport", "menubusd", "menubus-cli", "menubus-example", "menubus-provider"],
+                           "MenuBusProviders", "MenuBusSupport", "menubusd", "menubus-cli", "menubus-example", "menubus-provider",
+                           "menubus-async-example"],
             exclude: ["Fixtures", "Golden"]
         ),
     ],

@@ -6,6 +6,11 @@
 # with and without a document compacting at its quota (bench/undo-load.py).
 # Usage: bench/budgets.sh [--undo]   (about two minutes; prints a Markdown table;
 #        --undo measures only the undo rows: start-up and GetEditMenu latency)
+#        bench/budgets.sh --latency RUNS [MENUBUSD...]   only the GetEditMenu rows:
+#        RUNS rounds of (quiet, during compaction) for each binary in turn (default
+#        the release build of this tree), a fresh daemon and store each round;
+#        prints every round and the medians per binary; with --floor also the
+#        same 1 MiB calls refused before decoding (what the bus alone costs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TMP="$(mktemp -d /tmp/menubus-budgets.XXXXXX)"
@@ -17,8 +22,18 @@ cleanup() { stop "$DAEMON_PID"; stop "${BUS_PID:-}"; rm -rf "$TMP"; }
 trap cleanup EXIT
 PY=/usr/bin/python3
 
-echo "building (swift build -c release --product menubusd)..." >&2
-swift build -c release --product menubusd >"$TMP/build.log" 2>&1 || { cat "$TMP/build.log" >&2; exit 1; }
+LATENCY_RUNS=0; BINARIES=()
+if [ "${1:-}" = "--latency" ]; then
+    LATENCY_RUNS="${2:?--latency RUNS [--floor] [MENUBUSD...]}"; shift 2
+    FLOOR=0; [ "${1:-}" = "--floor" ] && { FLOOR=1; shift; }
+    BINARIES=("$@")
+fi
+if [ "${#BINARIES[@]}" = 0 ]; then
+    echo "building (swift build -c release --product menubusd)..." >&2
+    swift build -c release --product menubusd >"$TMP/build.log" 2>&1 || { cat "$TMP/build.log" >&2; exit 1; }
+    BINARIES=(.build/release/menubusd)
+fi
+MENUBUSD="${BINARIES[0]}"
 start_private_bus budgets
 
 kib() { awk -v k="$1" '$1 == k ":" { print $2 }' "/proc/$DAEMON_PID/status"; }
@@ -27,7 +42,7 @@ now_ms() { date +%s%3N; }
 # start_daemon STATE_DIR: starts menubusd, waits for its name; sets DAEMON_PID and STARTUP_MS.
 start_daemon() {
     local begin; begin=$(now_ms)
-    .build/release/menubusd --address "$ADDR" --state-dir "$1" 2>>"$TMP/menubusd.log" &
+    "$MENUBUSD" --address "$ADDR" --state-dir "$1" 2>>"$TMP/menubusd.log" &
     DAEMON_PID=$!
     for _ in $(seq 1 2000); do
         has_owner org.menubus.MenuBus1 && break
@@ -60,13 +75,45 @@ hostile() {  # hostile N: prints "start peak_during rss_full rss_after"
     stop "$DAEMON_PID"; DAEMON_PID=""
 }
 
+median() { tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+if [ "$LATENCY_RUNS" -gt 0 ]; then
+    # field NAME LINE: the value of NAME= in undo-load.py's "p50=… p99=… max=…".
+    field() { echo "$2" | tr ' ' '\n' | awk -F= -v k="$1" '$1 == k { print $2 }'; }
+    declare -A QP50 QP99 BP50 BP99 FP50 FP99
+    echo "| round | menubusd | quiet p50 / p99 ms | during compaction p50 / p99 ms | p99 ratio | floor p50 / p99 ms |"
+    echo "| --- | --- | --- | --- | --- | --- |"
+    for run in $(seq 1 "$LATENCY_RUNS"); do
+        for MENUBUSD in "${BINARIES[@]}"; do
+            start_daemon "$TMP/state-latency-$run-$(basename "$MENUBUSD")"
+            quiet=$("$PY" bench/undo-load.py "$ADDR" latency 1000)
+            busy=$("$PY" bench/undo-load.py "$ADDR" latency 1000 churn)
+            floor="p50=- p99=-"
+            [ "$FLOOR" = 1 ] && floor=$("$PY" bench/undo-load.py "$ADDR" latency 1000 floor)
+            stop "$DAEMON_PID"; DAEMON_PID=""
+            rm -rf "$TMP/state-latency-$run-$(basename "$MENUBUSD")"
+            QP50[$MENUBUSD]+=" $(field p50 "$quiet")"; QP99[$MENUBUSD]+=" $(field p99 "$quiet")"
+            BP50[$MENUBUSD]+=" $(field p50 "$busy")"; BP99[$MENUBUSD]+=" $(field p99 "$busy")"
+            FP50[$MENUBUSD]+=" $(field p50 "$floor")"; FP99[$MENUBUSD]+=" $(field p99 "$floor")"
+            ratio=$(awk -v b="$(field p99 "$busy")" -v q="$(field p99 "$quiet")" 'BEGIN { printf "%.1f", b / q }')
+            echo "| $run | $MENUBUSD | $(field p50 "$quiet") / $(field p99 "$quiet") | $(field p50 "$busy") / $(field p99 "$busy") | ${ratio}× | $(field p50 "$floor") / $(field p99 "$floor") |"
+        done
+    done
+    echo
+    echo "| menubusd | median quiet p50 / p99 ms | median during compaction p50 / p99 ms | ratio of median p99s | median floor p50 / p99 ms |"
+    echo "| --- | --- | --- | --- | --- |"
+    for MENUBUSD in "${BINARIES[@]}"; do
+        q99=$(echo ${QP99[$MENUBUSD]} | median); b99=$(echo ${BP99[$MENUBUSD]} | median)
+        echo "| $MENUBUSD | $(echo ${QP50[$MENUBUSD]} | median) / $q99 | $(echo ${BP50[$MENUBUSD]} | median) / $b99 | $(awk -v b="$b99" -v q="$q99" 'BEGIN { printf "%.1f", b / q }')× | $(echo ${FP50[$MENUBUSD]} | median) / $(echo ${FP99[$MENUBUSD]} | median) |"
+    done
+    exit 0
+fi
+
 UNDO_ONLY=0; [ "${1:-}" = "--undo" ] && UNDO_ONLY=1
 if [ "$UNDO_ONLY" = 0 ]; then
     read -r s1 p1 f1 a1 rest1 < <(hostile 1)
     read -r s50 p50 f50 a50 rest50 < <(hostile 50)
 fi
-
-median() { tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 # Start-up: empty store, then 48 documents of 8 MiB each (384 MiB of journals);
 # five starts of each, alternating, median and every run.

@@ -1,32 +1,64 @@
 #!/usr/bin/python3
-"""One-label live changes, menubusd beside GLib's own exporter, as a GTK
-consumer sees them (bench/changes.sh runs this on a private bus).
+"""Live changes, menubusd beside the reference exporters making the same
+change to the same menu, as each desktop consumer's own model sees them
+(bench/changes.sh runs this on a private bus).
 
-  changes.py ROUNDS GLIB_EXPORTER_SCRIPT
+  changes.py ROUNDS GLIB_EXPORTER DBUSMENU_SERVER [KDE_FOLLOWER]
 
-Acts as a MenuBus app publishing a 12-item menu and as the presenter of it;
-GLib's exporter (Tests/consumers/glib_exporter.py, another process) serves
-the same menu. A GDBusMenuModel follows each. Each round renames the same
-item in both, interleaved: for menubusd by UpdateItems, for GLib by the
-exporter's own remove + insert (what a GMenu app does). Measures the time
-from sending the request (built beforehand) until the model reports the new label, and counts the
-org.gtk.Menus/org.gtk.Actions signals and their bytes each exporter sent
-for one rename. Prints one JSON line.
+Acts as a MenuBus app and as the presenter of its menus. Two changes:
+  rename     UpdateItems renaming item 5 of a 12-item context menu;
+             GLib's exporter: remove + insert of that item (what a GMenu
+             app does); libdbusmenu-glib: property_set("label").
+  selection  UpdateSelection between a range and everything selected in
+             an edit menu (Cut, Copy, Delete, Select All, Format ▸), which
+             removes and adds Select All; the references remove and insert
+             that item.
+Two protocol families, each with its own MenuBus context (so every change
+reaches exactly one exporter):
+  gmenu      menubusd vs GLib's g_dbus_connection_export_menu_model
+             (Tests/consumers/glib_exporter.py), followed by a
+             Gio.DBusMenuModel (what GTK 3 and GTK 4 draw from);
+  dbusmenu   menubusd vs libdbusmenu-glib's DbusmenuServer
+             (bench/changes-dbusmenu-server.py), followed by
+             libdbusmenu-glib's DbusmenuClient and, with KDE_FOLLOWER
+             (bench/changes-kde.cpp built), KDE's DBusMenuImporter.
+Every round makes each (change, family) on both sides, the side going
+first alternating, and times from sending the request (built beforehand:
+the app's call, or the command written to the reference's stdin) until
+each consumer's model shows it. Also timed: until the first signal of the
+change reaches this process, and menubusd's reply. Counts the signals and
+bytes each exporter sent for one rename. Prints one JSON line.
 """
 
+import fcntl
 import json
+import os
 import statistics
 import subprocess
 import sys
 import time
 
-from gi.repository import Gio, GLib
+import gi
+
+gi.require_version("Dbusmenu", "0.4")
+from gi.repository import Dbusmenu, Gio, GLib  # noqa: E402
 
 MENUBUS = "org.menubus.MenuBus1"
-REFERENCE = "org.menubus.Bench.GLibExporter"
-REFERENCE_PATH = "/org/menubus/Bench/Reference"
+MANAGER = "/org/menubus/MenuBus1"
+GLIB_RENAME, GLIB_EDIT = "org.menubus.Bench.GLibRename", "org.menubus.Bench.GLibEdit"
+DBUSMENU_REF = "org.menubus.Bench.Dbusmenu"
 LABELS = ["Item %d" % index for index in range(12)]
 RENAMED = 5
+SOME = {"kind": GLib.Variant("s", "range"), "length": GLib.Variant("u", 5),
+        "attributes": GLib.Variant("as", ["bold"])}
+ALL = {"kind": GLib.Variant("s", "all"), "length": GLib.Variant("u", 11),
+       "attributes": GLib.Variant("as", ["bold"])}
+EDIT_CONTEXT = {"kind": GLib.Variant("s", "text"),
+                "content-types": GLib.Variant("as", ["application/x-example-notes"]),
+                "editable": GLib.Variant("b", True), "has-content": GLib.Variant("b", True),
+                "rich-text": GLib.Variant("b", True)}
+SETTLE = 0.03
+FAMILY_INTERFACES = {"gmenu": ("org.gtk.Menus", "org.gtk.Actions"), "dbusmenu": ("com.canonical.dbusmenu",)}
 
 
 def elements(label):
@@ -34,102 +66,293 @@ def elements(label):
             for index, text in enumerate(LABELS)]
 
 
+def gmenu_labels(model):
+    """Labels of a GMenuModel's items, through its sections."""
+    labels = []
+    for index in range(model.get_n_items()):
+        section = model.get_item_link(index, "section")
+        if section is not None:
+            labels.extend(gmenu_labels(section))
+            continue
+        value = model.get_item_attribute_value(index, "label", None)
+        labels.append(value.unpack() if value is not None else "")
+    return labels
+
+
+def dbusmenu_labels(client):
+    root = client.get_root()
+    if root is None:
+        return []
+    return [child.property_get("label") or "" for child in root.get_children()
+            if child.property_get("type") != "separator"]
+
+
+def renamed(text):
+    return lambda labels: labels is not None and len(labels) > RENAMED and labels[RENAMED] == text
+
+
+def selected(everything):
+    def check(labels):
+        return labels is not None and "Cut" in labels and (("Select All" in labels) != everything)
+    return check
+
+
 def main():
-    rounds, exporter = int(sys.argv[1]), sys.argv[2]
+    rounds, glib_exporter, dbusmenu_server = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+    kde_follower = sys.argv[4] if len(sys.argv) > 4 else None
     bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
-
-    def call(path, interface, member, signature, args, reply=None):
-        return bus.call_sync(MENUBUS, path, interface, member, GLib.Variant(signature, args),
-                             GLib.VariantType(reply) if reply else None, Gio.DBusCallFlags.NONE, 5000, None)
-
-    manager = "/org/menubus/MenuBus1"
-    call(manager, MENUBUS, "Register", "(soa{sv})", ("org.menubus.Bench", "/org/menubus/Bench/App", {}))
-    call(manager, MENUBUS, "PublishContext", "(sa{sv}a(ssa{sv}))",
-         ("row", {"kind": GLib.Variant("s", "item")}, elements(LABELS[RENAMED])))
-    path = call(manager, MENUBUS, "PresentMenu", "(sssa{sv})", ("", "row", "context", {}), "(o)").unpack()[0]
-
-    spec = json.dumps([{"label": text, "action": "i%d" % index} for index, text in enumerate(LABELS)])
-    glib = subprocess.Popen([sys.executable, exporter, REFERENCE, REFERENCE_PATH, spec],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-    if glib.stdout.readline().strip() != "READY":
-        sys.exit("the GLib exporter did not start")
-
-    # Signals each exporter sends, counted by their sender and sized as marshalled.
-    owners = {name: bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                  "GetNameOwner", GLib.Variant("(s)", (name,)), GLib.VariantType("(s)"),
-                                  Gio.DBusCallFlags.NONE, 5000, None).unpack()[0] for name in (MENUBUS, REFERENCE)}
-    sent = {MENUBUS: [], REFERENCE: []}
-
-    def on_signal(connection, sender, object_path, interface, member, parameters):
-        for name, owner in owners.items():
-            if sender == owner:
-                message = Gio.DBusMessage.new_signal(object_path, interface, member)
-                message.set_body(parameters)
-                sent[name].append(len(message.to_blob(Gio.DBusCapabilityFlags.NONE)))
-
-    for interface in ("org.gtk.Menus", "org.gtk.Actions"):
-        bus.signal_subscribe(None, interface, None, None, None, Gio.DBusSignalFlags.NONE, on_signal)
-
-    models = {MENUBUS: Gio.DBusMenuModel.get(bus, MENUBUS, path),
-              REFERENCE: Gio.DBusMenuModel.get(bus, REFERENCE, REFERENCE_PATH)}
     context = GLib.MainContext.default()
 
-    def label(model):
-        if model.get_n_items() <= RENAMED:
-            return None
-        value = model.get_item_attribute_value(RENAMED, "label", None)
-        return value.unpack() if value is not None else None
+    def call(member, signature, args, reply=None):
+        return bus.call_sync(MENUBUS, MANAGER, MENUBUS, member, GLib.Variant(signature, args),
+                             GLib.VariantType(reply) if reply else None, Gio.DBusCallFlags.NONE, 5000, None)
 
-    def wait(predicate, timeout=5.0):
+    call("Register", "(soa{sv})", ("org.menubus.Bench", "/org/menubus/Bench/App", {}))
+    paths = {}
+    for family in ("gmenu", "dbusmenu"):
+        call("PublishContext", "(sa{sv}a(ssa{sv}))",
+             ("rename-" + family, {"kind": GLib.Variant("s", "item")}, elements(LABELS[RENAMED])))
+        call("PublishContext", "(sa{sv}a(ssa{sv}))", ("edit-" + family, EDIT_CONTEXT, []))
+        call("UpdateSelection", "(sa{sv})", ("edit-" + family, SOME))
+        for change, kind in (("rename", "context"), ("selection", "edit")):
+            prefix = "rename-" if change == "rename" else "edit-"
+            paths[(change, family)] = call("PresentMenu", "(sssa{sv})", ("", prefix + family, kind, {}),
+                                           "(o)").unpack()[0]
+
+    def start(argv, *extra, env=None):
+        process = subprocess.Popen(argv + list(extra), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                   bufsize=1, env=env)
+        if process.stdout.readline().strip() != "READY":
+            sys.exit("%s did not start" % argv[-1])
+        return process
+
+    gmenu_rename = [{"label": text, "action": "i%d" % index} for index, text in enumerate(LABELS)]
+    select_all = {"label": "Select All", "action": "select-all"}
+    gmenu_edit = [{"section": [{"label": "Cut", "action": "cut"}, {"label": "Copy", "action": "copy"},
+                               {"label": "Delete", "action": "delete"}, select_all]},
+                  {"section": [{"label": "Format", "submenu": [{"label": "Bold", "action": "bold", "state": True},
+                                                               {"label": "Italic", "action": "italic", "state": False},
+                                                               {"label": "Underline", "action": "underline",
+                                                                "state": False}]}]}]
+    dbusmenu_edit = [{"label": "Cut"}, {"label": "Copy"}, {"label": "Delete"}, {"label": "Select All"},
+                     {"separator": True},
+                     {"label": "Format", "submenu": [{"label": "Bold"}, {"label": "Italic"}, {"label": "Underline"}]}]
+    python = [sys.executable]
+    references = {
+        ("rename", "gmenu"): (start(python + [glib_exporter, GLIB_RENAME, "/Rename", json.dumps(gmenu_rename)]),
+                              GLIB_RENAME, "/Rename"),
+        ("selection", "gmenu"): (start(python + [glib_exporter, GLIB_EDIT, "/Edit", json.dumps(gmenu_edit)]),
+                                 GLIB_EDIT, "/Edit"),
+    }
+    dbusmenu_process = start(python + [dbusmenu_server, DBUSMENU_REF, "/Rename",
+                                       json.dumps([{"label": text} for text in LABELS])])
+    dbusmenu_edit_process = start(python + [dbusmenu_server, DBUSMENU_REF + "Edit", "/Edit",
+                                            json.dumps(dbusmenu_edit)])
+    references[("rename", "dbusmenu")] = (dbusmenu_process, DBUSMENU_REF, "/Rename")
+    references[("selection", "dbusmenu")] = (dbusmenu_edit_process, DBUSMENU_REF + "Edit", "/Edit")
+
+    def reference_command(change, family, text=None, everything=None):
+        if change == "rename":
+            if family == "gmenu":
+                command = {"op": "set", "path": [RENAMED], "entry": {"label": text, "action": "i%d" % RENAMED}}
+            else:
+                command = {"op": "label", "path": [RENAMED], "label": text}
+        elif everything:
+            command = {"op": "remove", "path": [0, 3] if family == "gmenu" else [3]}
+        else:
+            command = {"op": "insert", "path": [0, 3] if family == "gmenu" else [3],
+                       "entry": select_all if family == "gmenu" else {"label": "Select All"}}
+        return json.dumps(command) + "\n"
+
+    # Who sent what: signals counted by sender and sized as marshalled.
+    def owner(name):
+        return bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
+                             GLib.Variant("(s)", (name,)), GLib.VariantType("(s)"), Gio.DBusCallFlags.NONE, 5000,
+                             None).unpack()[0]
+    senders = {owner(MENUBUS): "menubusd"}
+    for (change, family), (_, name, _) in references.items():
+        senders[owner(name)] = "reference"
+    sent = []  # (time, sender side, interface, member, bytes)
+
+    def on_signal(connection, sender, object_path, interface, member, parameters):
+        side = senders.get(sender)
+        if side is None:
+            return
+        message = Gio.DBusMessage.new_signal(object_path, interface, member)
+        message.set_body(parameters)
+        sent.append((time.monotonic_ns(), side, object_path, interface, member,
+                     len(message.to_blob(Gio.DBusCapabilityFlags.NONE))))
+
+    for interface in ("org.gtk.Menus", "org.gtk.Actions", "com.canonical.dbusmenu"):
+        bus.signal_subscribe(None, interface, None, None, None, Gio.DBusSignalFlags.NONE, on_signal)
+
+    # The consumers: (change, family, side) -> [(consumer name, read labels)].
+    consumers = {}
+    followers = []  # the models and clients, kept alive
+    kde_state = {}  # index -> list of (nanoseconds, labels)
+    kde_index = {}
+    for (change, family), (_, name, path) in references.items():
+        for side, (bus_name, object_path) in (("menubusd", (MENUBUS, paths[(change, family)])),
+                                              ("reference", (name, path))):
+            if family == "gmenu":
+                model = Gio.DBusMenuModel.get(bus, bus_name, object_path)
+                followers.append(model)
+                consumers[(change, family, side)] = [("gio", lambda model=model: gmenu_labels(model))]
+            else:
+                client = Dbusmenu.Client.new(bus_name, object_path)
+                followers.append(client)
+                readers = [("libdbusmenu", lambda client=client: dbusmenu_labels(client))]
+                if kde_follower:
+                    index = len(kde_index)
+                    kde_index[(change, family, side)] = (index, bus_name, object_path)
+                    kde_state[index] = []
+                    readers.append(("kde", index))
+                consumers[(change, family, side)] = readers
+
+    kde = None
+    if kde_follower:
+        argv = [kde_follower]
+        for _, bus_name, object_path in sorted(kde_index.values()):
+            argv += [bus_name, object_path]
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+        kde = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        fcntl.fcntl(kde.stdout.fileno(), fcntl.F_SETFL, os.O_NONBLOCK)
+        pending = {"buffer": b""}
+
+        def on_kde(fd, condition):
+            try:
+                chunk = os.read(fd, 65536)
+            except BlockingIOError:
+                return True
+            if not chunk:
+                return False
+            pending["buffer"] += chunk
+            *lines, pending["buffer"] = pending["buffer"].split(b"\n")
+            for line in lines:
+                words = line.decode().split(" ", 3)
+                if len(words) == 4 and words[0] == "MENU":
+                    kde_state[int(words[1])].append((int(words[2]), json.loads(words[3])))
+            return True
+
+        GLib.unix_fd_add_full(GLib.PRIORITY_DEFAULT, kde.stdout.fileno(), GLib.IOCondition.IN | GLib.IOCondition.HUP,
+                              on_kde)
+
+    def readers(key):
+        return consumers[key]
+
+    def satisfied(key, predicate, since, found):
+        """Fills `found` (consumer -> seconds after `since`) for consumers showing the change."""
+        now = time.monotonic_ns()
+        for consumer, read in readers(key):
+            if consumer in found:
+                continue
+            if consumer == "kde":
+                for stamp, labels in kde_state[read]:
+                    if stamp >= since and predicate(labels):
+                        found[consumer] = (stamp - since) / 1e9
+                        break
+            elif predicate(read()):
+                found[consumer] = (now - since) / 1e9
+        return len(found) == len(readers(key))
+
+    def wait(condition, timeout=10.0, what=""):
         deadline = time.monotonic() + timeout
-        while not predicate():
+        while not condition():
             if time.monotonic() > deadline:
-                sys.exit("timed out")
+                sys.exit("timed out waiting for %s" % what)
             context.iteration(True)
 
-    for model in models.values():
-        model.get_n_items()  # subscribes
-        wait(lambda: label(model) == LABELS[RENAMED])
+    def settle(seconds=SETTLE):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            context.iteration(False)
+            time.sleep(0.001)
 
-    # Requests are built before the clock starts: building a GVariant in
-    # Python costs more than the call itself.
-    def request(name, text):
-        if name == MENUBUS:
-            return GLib.Variant("(sa(ssa{sv}))", ("row", elements(text)))
-        return json.dumps({"op": "set", "path": [RENAMED], "entry": {"label": text, "action": "i%d" % RENAMED}}) + "\n"
+    # Everything loaded as presented.
+    for key in consumers:
+        change = key[0]
+        predicate = renamed(LABELS[RENAMED]) if change == "rename" else selected(False)
+        wait(lambda key=key, predicate=predicate: satisfied(key, predicate, 0, {}), 30, "%s to load" % (key,))
+    settle(0.3)
 
-    def rename(name, prepared):
-        if name == MENUBUS:
-            bus.call(MENUBUS, manager, MENUBUS, "UpdateItems", prepared, None, Gio.DBusCallFlags.NONE, 5000,
-                     None, None, None)
-        else:
-            glib.stdin.write(prepared)
-            glib.stdin.flush()
-
-    times = {MENUBUS: [], REFERENCE: []}
-    counted = {}
+    replies = []
+    times = {}       # (change, family, side, consumer) -> [seconds]
+    first_signal = {}  # (change, family, side) -> [seconds]
+    counted = {}     # (family, side) -> [(interface, member, bytes)] for the first rename
+    everything = False
     for round_ in range(rounds):
-        for name in (MENUBUS, REFERENCE) if round_ % 2 == 0 else (REFERENCE, MENUBUS):
-            text = "Renamed %d" % round_
-            before = len(sent[name])
-            prepared = request(name, text)
-            start = time.perf_counter()
-            rename(name, prepared)
-            wait(lambda: label(models[name]) == text)
-            times[name].append(time.perf_counter() - start)
-            # Let the rest of this change's signals arrive before counting.
-            end = time.monotonic() + 0.05
-            while time.monotonic() < end:
-                context.iteration(False)
-            if round_ == 0:
-                counted[name] = sent[name][before:]
-    glib.stdin.close()
-    glib.wait(timeout=5)
-    result = {}
-    for name, key in ((MENUBUS, "menubusd"), (REFERENCE, "glib")):
-        result[key] = {"median_ms": statistics.median(times[name]) * 1000,
-                       "signals": len(counted[name]), "bytes": sum(counted[name])}
-    result["ratio"] = result["menubusd"]["median_ms"] / result["glib"]["median_ms"]
+        for change in ("rename", "selection"):
+            if change == "selection":
+                everything = not everything
+            for family in ("gmenu", "dbusmenu"):
+                sides = ("menubusd", "reference") if round_ % 2 == 0 else ("reference", "menubusd")
+                for side in sides:
+                    key = (change, family, side)
+                    text = "Renamed %d" % round_
+                    predicate = renamed(text) if change == "rename" else selected(everything)
+                    if side == "menubusd":
+                        if change == "rename":
+                            member, body = "UpdateItems", GLib.Variant("(sa(ssa{sv}))",
+                                                                       ("rename-" + family, elements(text)))
+                        else:
+                            member, body = "UpdateSelection", GLib.Variant(
+                                "(sa{sv})", ("edit-" + family, ALL if everything else SOME))
+                    else:
+                        process = references[(change, family)][0]
+                        command = reference_command(change, family, text, everything)
+                    before = len(sent)
+                    found = {}
+                    since = time.monotonic_ns()
+                    if side == "menubusd":
+                        bus.call(MENUBUS, MANAGER, MENUBUS, member, body, None, Gio.DBusCallFlags.NONE, 5000, None,
+                                 lambda connection, result, since=since: (
+                                     connection.call_finish(result), replies.append((time.monotonic_ns() - since) / 1e9)))
+                    else:
+                        process.stdin.write(command)
+                        process.stdin.flush()
+                    wait(lambda: satisfied(key, predicate, since, found), 10, "%s %s" % (key, text))
+                    for consumer, seconds in found.items():
+                        times.setdefault(key + (consumer,), []).append(seconds)
+                    settle()
+                    mine = [entry for entry in sent[before:] if entry[1] == side
+                            and entry[3] in FAMILY_INTERFACES[family]]
+                    if mine:
+                        first_signal.setdefault(key, []).append((mine[0][0] - since) / 1e9)
+                    if change == "rename" and round_ == 0:
+                        counted[(family, side)] = [(entry[3], entry[4], entry[5]) for entry in sent[before:]
+                                                   if entry[1] == side]
+    for process in [entry[0] for entry in references.values()]:
+        process.stdin.close()
+        process.wait(timeout=5)
+    if kde:
+        kde.stdin.close()
+        kde.wait(timeout=5)
+
+    def ms(values):
+        return round(statistics.median(values) * 1000, 3) if values else None
+
+    result = {"rounds": rounds, "latency": [], "signals": {}}
+    for change in ("rename", "selection"):
+        for family in ("gmenu", "dbusmenu"):
+            for consumer, _ in readers((change, family, "menubusd")):
+                ours = times.get((change, family, "menubusd", consumer), [])
+                theirs = times.get((change, family, "reference", consumer), [])
+                per_round = [a / b for a, b in zip(ours, theirs) if b > 0]
+                result["latency"].append({
+                    "change": change, "family": family, "consumer": consumer,
+                    "menubusd_ms": ms(ours), "reference_ms": ms(theirs),
+                    "ratio": round(statistics.median(ours) / statistics.median(theirs), 3),
+                    "per_round_ratio": round(statistics.median(per_round), 3),
+                    "menubusd_first_signal_ms": ms(first_signal.get((change, family, "menubusd"), [])),
+                    "reference_first_signal_ms": ms(first_signal.get((change, family, "reference"), [])),
+                })
+    result["menubusd_reply_ms"] = ms(replies)
+    for (family, side), entries in sorted(counted.items()):
+        protocol = [entry for entry in entries if entry[0] in FAMILY_INTERFACES[family]]
+        result["signals"]["%s/%s" % (family, side)] = {
+            "signals": len(protocol), "bytes": sum(entry[2] for entry in protocol),
+            "members": ["%s.%s %d" % entry for entry in protocol],
+            "other": ["%s.%s %d" % entry for entry in entries if entry[0] not in FAMILY_INTERFACES[family]]}
     print(json.dumps(result))
 
 

@@ -2,10 +2,13 @@
 """Undo load for bench/budgets.sh.
   undo-load.py ADDRESS fill DOCUMENTS STEPS   fill the store: DOCUMENTS documents
                                                of STEPS 1 MiB steps each
-  undo-load.py ADDRESS latency CALLS [churn]  GetEditMenu round trips of one app
-                                               (p50/p99 in ms), optionally while
+  undo-load.py ADDRESS latency CALLS [churn|floor]  GetEditMenu round trips of one
+                                               app (p50/p99 in ms), optionally while
                                                another connection keeps a large
-                                               document compacting"""
+                                               document compacting (churn), or sends
+                                               the same 1 MiB calls that menubusd
+                                               refuses before decoding them (floor:
+                                               what carrying them over the bus costs)"""
 import sys
 import subprocess
 import threading
@@ -60,6 +63,22 @@ def churn(address, stop):
         index += 1
 
 
+def floor(address, stop):
+    """The churn's 1 MiB messages, sent with one argument short: menubusd
+    answers InvalidArgs from the signature alone, so only the bus and
+    libdbus's reading of the message remain."""
+    conn = connect(address)
+    call(conn, "Register", "(soa{sv})", ("org.example.Churner", "/c", {}))
+    while not stop.is_set():
+        params = GLib.Variant.new_tuple(GLib.Variant("s", "big"), GLib.Variant("s", "Step"), MIB_VARIANT,
+                                        REDO_VARIANT)
+        try:
+            conn.call_sync(BUS, PATH, IFACE, "RegisterUndo", params, None, Gio.DBusCallFlags.NONE, 60000, None)
+        except GLib.Error as error:
+            if "InvalidArgs" not in str(error):
+                raise
+
+
 def latency(address, calls, with_churn):
     conn = connect(address)
     call(conn, "Register", "(soa{sv})", ("org.example.Reader", "/c", {}))
@@ -68,7 +87,7 @@ def latency(address, calls, with_churn):
     worker = None
     if with_churn:
         # Its own process, so the churn does not share this one's interpreter lock.
-        worker = subprocess.Popen([sys.executable, __file__, address, "churn"])
+        worker = subprocess.Popen([sys.executable, __file__, address, with_churn])
         time.sleep(1.0)  # the document reaches its quota before measuring
     samples = []
     for _ in range(calls):
@@ -87,7 +106,9 @@ if __name__ == "__main__":
     address, mode = sys.argv[1], sys.argv[2]
     if mode == "churn":
         churn(address, threading.Event())
+    elif mode == "floor":
+        floor(address, threading.Event())
     elif mode == "fill":
         fill(address, int(sys.argv[3]), int(sys.argv[4]))
     else:
-        latency(address, int(sys.argv[3]), len(sys.argv) > 4)
+        latency(address, int(sys.argv[3]), sys.argv[4] if len(sys.argv) > 4 else None)

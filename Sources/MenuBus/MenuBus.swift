@@ -6,10 +6,13 @@
 @_exported import struct MenuBusModel.ContextInfo
 @_exported import struct MenuBusModel.LintFinding
 @_exported import struct MenuBusModel.MenuElement
+@_exported import struct MenuBusModel.ProviderInfo
+@_exported import enum MenuBusModel.ProviderRole
 @_exported import enum MenuBusModel.MenuKind
 @_exported import struct MenuBusModel.Rect
 @_exported import struct MenuBusModel.Selection
 @_exported import enum MenuBusModel.StandardCommand
+@_exported import struct MenuBusModel.UndoState
 
 @_exported import struct MenuBusDBus.BusError
 @_exported import enum MenuBusDBus.DBusValue

@@ -50,8 +50,7 @@ extension Connection {
                 invalidated.append(.string(name))
             }
         }
-        try? emitSignal(path: path, interface: Connection.properties, member: "PropertiesChanged",
-                        arguments: [.string(interface), .array("{sv}", changed), .array("s", invalidated)])
+        try? emitSignal(FreedesktopAPI.propertiesChanged, at: path, interface, .array("{sv}", changed), .array("s", invalidated))
     }
 
     func sendReply(to call: MethodCall, _ values: [DBusValue]) {
@@ -172,59 +171,49 @@ extension Connection {
     /// Introspectable, Properties and Peer, bound to `object`.
     private func standardInterfaces(for object: ExportedObject) -> [Interface] {
         var introspectable = Interface(Connection.introspectable)
-        introspectable.method("Introspect", out: [arg("xml_data", String.self)]) { [unowned self, unowned object] _ in
-            [.string(self.introspectionDocument(for: object.path, interfaces: object.allInterfaces))]
+        introspectable.method(FreedesktopAPI.introspect) { [unowned self, unowned object] _ in
+            self.introspectionDocument(for: object.path, interfaces: object.allInterfaces)
         }
 
         var peer = Interface(Connection.peer)
-        peer.method("Ping") { _ in [] }
-        peer.method("GetMachineId", out: [arg("machine_uuid", String.self)]) { _ in
+        peer.method(FreedesktopAPI.ping) { _ in }
+        peer.method(FreedesktopAPI.getMachineId) { _ in
             guard let id = dbus_get_local_machine_id() else { throw BusError.failed("no machine id") }
             defer { dbus_free(id) }
-            return [.string(String(cString: id))]
+            return String(cString: id)
         }
 
         var properties = Interface(Connection.properties)
-        properties.method("Get", in: [arg("interface_name", String.self), arg("property_name", String.self)],
-                          out: [arg("value", DBusValue.self)]) { [unowned object] call in
-            let property = try Connection.property(of: object, call)
-            return [.variant(property.get())]
+        properties.method(FreedesktopAPI.get) { [unowned object] _, interfaceName, propertyName in
+            try Connection.property(of: object, interfaceName, propertyName).get()
         }
-        properties.method("GetAll", in: [arg("interface_name", String.self)],
-                          out: [arg("properties", [String: DBusValue].self)]) { [unowned object] call in
-            let name: String = try call.argument(0)
+        properties.method(FreedesktopAPI.getAll) { [unowned object] _, name in
             guard let interface = object.interface(named: name) else {
                 if [Connection.introspectable, Connection.properties, Connection.peer].contains(name) {
-                    return [.array("{sv}", [])]
+                    return .array("{sv}", [])
                 }
                 throw BusError(name: BusError.Standard.unknownInterface, message: "Object \(object.path) has no interface \(name)")
             }
             let entries = interface.properties.map { DBusValue.dictEntry(.string($0.name), .variant($0.get())) }
-            return [.array("{sv}", entries)]
+            return .array("{sv}", entries)
         }
-        properties.method("Set", in: [arg("interface_name", String.self), arg("property_name", String.self),
-                                      arg("value", DBusValue.self)]) { [unowned self, unowned object] call in
-            let property = try Connection.property(of: object, call)
+        properties.method(FreedesktopAPI.set) { [unowned self, unowned object] call, interfaceName, propertyName, value in
+            let property = try Connection.property(of: object, interfaceName, propertyName)
             guard let set = property.set else {
                 throw BusError(name: BusError.Standard.propertyReadOnly, message: "Property \(property.name) is read-only")
             }
-            let value: DBusValue = try call.argument(2)
             guard value.signature == property.signature else {
                 throw BusError.invalidArgs("Property \(property.name) is of type '\(property.signature)', got '\(value.signature)'")
             }
             try set(value, call)
-            self.propertiesChanged(object.path, call.arguments[0].stringValue ?? "", [property.name])
-            return []
+            self.propertiesChanged(object.path, interfaceName, [property.name])
         }
-        properties.signal("PropertiesChanged", [arg("interface_name", String.self),
-                                                arg("changed_properties", [String: DBusValue].self),
-                                                arg("invalidated_properties", [String].self)])
+        properties.signal(FreedesktopAPI.propertiesChanged)
         return [introspectable, properties, peer]
     }
 
-    private static func property(of object: ExportedObject, _ call: MethodCall) throws -> Interface.Property {
-        let interfaceName: String = try call.argument(0)
-        let propertyName: String = try call.argument(1)
+    private static func property(of object: ExportedObject, _ interfaceName: String, _ propertyName: String) throws
+        -> Interface.Property {
         guard let interface = object.interface(named: interfaceName) else {
             throw BusError(name: BusError.Standard.unknownInterface, message: "Object \(object.path) has no interface \(interfaceName)")
         }
@@ -233,4 +222,26 @@ extension Connection {
         }
         return property
     }
+}
+
+/// The standard interfaces every exported object serves, declared once for
+/// the objects and for callers.
+package enum FreedesktopAPI {
+    package static let introspect = declareMethod(
+        Connection.introspectable, "Introspect", out: arg("xml_data", String.self))
+    package static let ping = declareMethod(Connection.peer, "Ping")
+    package static let getMachineId = declareMethod(Connection.peer, "GetMachineId", out: arg("machine_uuid", String.self))
+    package static let get = declareMethod(
+        Connection.properties, "Get", in: arg("interface_name", String.self), arg("property_name", String.self),
+        out: arg("value", DBusValue.self))
+    /// The values in the order the interface declares its properties.
+    package static let getAll = declareMethod(
+        Connection.properties, "GetAll", in: arg("interface_name", String.self),
+        out: arg("properties", signature: "a{sv}"))
+    package static let set = declareMethod(
+        Connection.properties, "Set",
+        in: arg("interface_name", String.self), arg("property_name", String.self), arg("value", DBusValue.self))
+    package static let propertiesChanged = declareSignal(
+        Connection.properties, "PropertiesChanged", arg("interface_name", String.self),
+        arg("changed_properties", signature: "a{sv}"), arg("invalidated_properties", signature: "as"))
 }

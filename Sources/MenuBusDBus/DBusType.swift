@@ -1,7 +1,7 @@
 /// A Swift type that carries its D-Bus signature and converts to and from
 /// `DBusValue`. Arrays and dicts of such types conform too, so an empty
 /// `[String]` still marshals as `as`.
-package protocol DBusType {
+package protocol DBusType: SendableMetatype {
     static var dbusSignature: Signature { get }
     var dbusValue: DBusValue { get }
     /// Throws `InvalidArgs` when `value` is not of this type.

@@ -2,7 +2,7 @@
 /// derives dispatch, argument-signature checks, reply-signature checks,
 /// `org.freedesktop.DBus.Properties` and introspection XML.
 package struct Interface {
-    package struct Argument {
+    package struct Argument: ArgumentDescribing, Sendable {
         package let name: String
         package let signature: Signature
     }
@@ -63,10 +63,16 @@ package struct Interface {
 
     /// Declares a method. `handler` runs only after the call's signature
     /// equals the inputs' signature; what it returns must match the outputs.
+    /// (A shared `DeclaredMethod` gives a typed handler: Interface+Typed.swift.)
     package mutating func method(
-        _ name: String, in inputs: [Argument] = [], out outputs: [Argument] = [],
+        _ name: String, in inputs: [any ArgumentDescribing] = [], out outputs: [any ArgumentDescribing] = [],
         _ handler: @escaping (MethodCall) throws -> [DBusValue]
     ) {
+        addMethod(name, inputs.map(\.argument), outputs.map(\.argument), handler)
+    }
+
+    mutating func addMethod(_ name: String, _ inputs: [Argument], _ outputs: [Argument],
+                            _ handler: @escaping (MethodCall) throws -> [DBusValue]) {
         methods.append(Method(
             name: name, inputs: inputs, outputs: outputs,
             inSignature: Signature(unchecked: inputs.map(\.signature.rawValue).joined()),
@@ -74,7 +80,11 @@ package struct Interface {
             handler: handler))
     }
 
-    package mutating func signal(_ name: String, _ arguments: [Argument] = []) {
+    package mutating func signal(_ name: String, _ arguments: [any ArgumentDescribing] = []) {
+        addSignal(name, arguments.map(\.argument))
+    }
+
+    mutating func addSignal(_ name: String, _ arguments: [Argument]) {
         signals.append(SignalDeclaration(
             name: name, arguments: arguments,
             signature: Signature(unchecked: arguments.map(\.signature.rawValue).joined())))
@@ -109,12 +119,3 @@ package struct Interface {
     }
 }
 
-/// `arg("appId", String.self)`: an argument whose signature comes from its Swift type.
-package func arg<T: DBusType>(_ name: String, _ type: T.Type) -> Interface.Argument {
-    Interface.Argument(name: name, signature: T.dbusSignature)
-}
-
-/// An argument given by signature, for shapes no Swift type models.
-package func arg(_ name: String, signature: Signature) -> Interface.Argument {
-    Interface.Argument(name: name, signature: signature)
-}

@@ -6,7 +6,7 @@ extension BusError {
     /// Prefix of every MenuBus domain error name.
     public static let domainPrefix = "org.menubus.MenuBus1.Error."
 
-    /// The domain errors of API.md, each with its D-Bus name.
+    /// The domain errors of docs/API.md, each with its D-Bus name.
     public enum Domain: String, CaseIterable, Sendable {
         case notRegistered = "NotRegistered"
         case noSuchContext = "NoSuchContext"

@@ -3,7 +3,7 @@ import MenuBusModel
 /// One document the store holds: its key, its stack, when it was last
 /// changed, and its journal.
 package struct UndoDocument {
-    package let key: UndoDocumentKey
+    let key: UndoDocumentKey
     package var stack: UndoStack
     /// Seconds since the epoch of the last operation, as the service passed
     /// it (the model reads no clock). Retention compares it with `now`.

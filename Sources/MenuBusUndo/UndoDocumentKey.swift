@@ -2,7 +2,7 @@ import MenuBusModel
 
 /// What a document is known by: the app id that owns it and the app's
 /// document id. Both are checked here (non-empty, within
-/// `UndoLimits.maxAppIdBytes` / `maxDocumentIdBytes`); nothing else about
+/// `Limits.maxAppIdBytes` / `maxDocumentIdBytes`); nothing else about
 /// them is assumed, and the journal's file name never contains them raw.
 ///
 /// Documents belong to the app id, not to a connection: every instance
@@ -20,8 +20,8 @@ package struct UndoDocumentKey: Hashable, Sendable, CustomStringConvertible {
             throw UndoError(kind: .invalidArgument, field: "documentId", message: "the document id is empty")
         }
         let appBytes = appId.utf8.count
-        guard appBytes <= UndoLimits.maxAppIdBytes else {
-            throw .limit(.appIdBytes, field: "appId", value: appBytes, limit: UndoLimits.maxAppIdBytes)
+        guard appBytes <= Limits.maxAppIdBytes else {
+            throw .limit(.appIdBytes, field: "appId", value: appBytes, limit: Limits.maxAppIdBytes)
         }
         let documentBytes = documentId.utf8.count
         guard documentBytes <= UndoLimits.maxDocumentIdBytes else {

@@ -5,7 +5,7 @@ import MenuBusModel
 /// `levels`) and a sentence. Nothing was changed or written when one is
 /// thrown.
 ///
-/// The service maps kinds to API.md's error names:
+/// The service maps kinds to docs/API.md's error names:
 ///
 /// | kind | D-Bus error |
 /// | --- | --- |

@@ -7,7 +7,7 @@ import MenuBusModel
 /// A failed system call on a journal file: which call, on what, and errno.
 package struct UndoFileError: Error, Hashable, Sendable, CustomStringConvertible {
     package let call: String
-    package let path: String
+    let path: String
     package let errno: Int32
 
     package var description: String { "\(call) \(path): \(UndoFiles.errorText(errno))" }
@@ -21,7 +21,7 @@ package struct UndoFileError: Error, Hashable, Sendable, CustomStringConvertible
     }
 
     /// EEXIST: every name tried was taken.
-    package static func exists(_ call: String, _ path: String) -> UndoFileError {
+    static func exists(_ call: String, _ path: String) -> UndoFileError {
         UndoFileError(call: call, path: path, errno: EEXIST)
     }
 
@@ -39,7 +39,7 @@ package struct UndoFileError: Error, Hashable, Sendable, CustomStringConvertible
 }
 
 /// The system calls of the undo journal, and nothing else: the only place in
-/// `Undo/` that calls Glibc. Files are created 0600 and directories 0700,
+/// `MenuBusUndo` that calls Glibc. Files are created 0600 and directories 0700,
 /// then set to exactly that, whatever the umask.
 /// Calls made so far, per name, for `UndoFiles.faults(from:)`.
 private final class FaultCounts: @unchecked Sendable {
@@ -80,21 +80,33 @@ package enum UndoFiles {
 
     /// Parses `call=errno[,call=errno…]`, each optionally `call=errno@N` to
     /// let the first N calls succeed: the seam end-to-end tests use.
+    /// `call=+MS` makes the call wait MS milliseconds first, then succeed
+    /// (a slow disk).
     package static func faults(from text: String) -> ((String, String) -> Int32?)? {
-        var rules: [String: (errno: Int32, after: Int)] = [:]
+        var rules: [String: (errno: Int32, delay: UInt32, after: Int)] = [:]
         for item in text.split(separator: ",") {
             let parts = item.split(separator: "=", maxSplits: 1)
             guard parts.count == 2 else { continue }
             let value = parts[1].split(separator: "@", maxSplits: 1)
+            let after = value.count == 2 ? Int(value[1]) ?? 0 : 0
+            if value[0].hasPrefix("+") {
+                guard let milliseconds = UInt32(value[0].dropFirst()) else { continue }
+                rules[String(parts[0])] = (0, milliseconds, after)
+                continue
+            }
             guard let code = Int32(value[0]) else { continue }
-            rules[String(parts[0])] = (code, value.count == 2 ? Int(value[1]) ?? 0 : 0)
+            rules[String(parts[0])] = (code, 0, after)
         }
         guard !rules.isEmpty else { return nil }
         // Counted under a lock: syncs run on another thread than writes.
         let calls = FaultCounts()
         return { call, _ in
-            guard let rule = rules[call] else { return nil }
-            return calls.next(call) > rule.after ? rule.errno : nil
+            guard let rule = rules[call], calls.next(call) > rule.after else { return nil }
+            guard rule.delay == 0 else {
+                usleep(rule.delay * 1_000)
+                return nil
+            }
+            return rule.errno
         }
     }
 

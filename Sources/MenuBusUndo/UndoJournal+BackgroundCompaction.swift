@@ -6,22 +6,33 @@ import MenuBusModel
 /// file is renamed over the journal. A crash at any point leaves the old
 /// journal (temporary files are removed at the next load).
 package final class CompactionJob: @unchecked Sendable {
-    package let key: UndoDocumentKey
-    package let document: UndoDocument
-    package let journal: UndoJournal
+    let key: UndoDocumentKey
+    let document: UndoDocument
+    let journal: UndoJournal
     let temporary: String
     /// The journal's size and rewrites when the snapshot was taken.
     let startSize: Int
     let startRewrites: Int
-    package var written = 0
-    package var fd: Int32 = -1
-    package var error: UndoFileError?
+    var written = 0
+    var fd: Int32 = -1
+    var error: UndoFileError?
     /// The journal's bytes up to here are in the temporary file, synced.
-    package var copied: Int
+    var copied: Int
     /// The end of the next tail copy off the loop.
     var copyTarget = 0
     /// Tail copies done off the loop.
     var tailRounds = 0
+    /// Where the journal ended when its last tail was copied off the loop
+    /// and the file renamed (`runFinish`; the document's appends waited).
+    var finalSize = 0
+    /// `runFinish` renamed the snapshot over the journal …
+    var renamed = false
+    /// … and synced the directory.
+    var directorySynced = false
+    /// The journal's own descriptor, handed to `runFinish` to close after
+    /// the rename: the last close of the replaced file frees its pages,
+    /// milliseconds for a large journal, so not on the loop.
+    var oldFd: Int32 = -1
 
     /// Tail copies off the loop before the loop copies what is left itself.
     static let maxTailRounds = 8
@@ -88,6 +99,64 @@ extension UndoJournal {
             && size - job.copied > CompactionJob.tailOnLoopBytes && job.tailRounds < CompactionJob.maxTailRounds
     }
 
+    /// Runs on the background queue while the document's appends wait
+    /// (the store's lane): the journal's records from `copied` to
+    /// `finalSize` after the snapshot, fsync, rename over the journal,
+    /// fsync of the directory. Nothing of it on the loop.
+    package static func runFinish(_ job: CompactionJob) {
+        guard job.error == nil else { return }
+        let path = job.journal.path
+        do {
+            if job.finalSize > job.copied {
+                let tail = try UndoFiles.read(path, from: job.copied, count: job.finalSize - job.copied)
+                try UndoFiles.write(job.fd, tail, path: job.temporary)
+                try UndoFiles.syncData(job.fd, path: job.temporary)
+                job.copied = job.finalSize
+            }
+            try UndoFiles.rename(job.temporary, to: path)
+            job.renamed = true
+        } catch {
+            job.error = error
+            return
+        }
+        if job.oldFd >= 0 {
+            UndoFiles.close(job.oldFd)
+            job.oldFd = -1
+        }
+        do {
+            try UndoFiles.syncDirectory(job.journal.directory)
+            job.directorySynced = true
+        } catch _ {}
+    }
+
+    /// On the loop: the snapshot still describes this journal (not
+    /// repaired, replaced or cut meanwhile) and nothing failed so far.
+    func compactionIsCurrent(_ job: CompactionJob) -> Bool {
+        job.error == nil && !isBroken && rewrites == job.startRewrites && size >= job.startSize
+    }
+
+    /// On the loop: gives up a compaction, its temporary file removed.
+    func discardCompaction(_ job: CompactionJob) {
+        compacting = false
+        if job.fd >= 0 { UndoFiles.close(job.fd) }
+        job.fd = -1
+        if !job.renamed { try? UndoFiles.remove(job.temporary) }
+    }
+
+    /// On the loop after `runFinish`: takes the renamed snapshot, or throws
+    /// (the journal as it was) when a step failed.
+    func adoptFinishedCompaction(_ job: CompactionJob) throws(UndoFileError) {
+        guard job.renamed else {
+            if job.oldFd >= 0 { restoreDescriptor(job.oldFd) }
+            job.oldFd = -1
+            discardCompaction(job)
+            throw job.error ?? .io("rename", path)
+        }
+        compacting = false
+        closeFile()
+        adoptCompacted(fd: job.fd, size: job.written + (job.finalSize - job.startSize), directorySynced: job.directorySynced)
+    }
+
     /// On the loop: the tail written since the snapshot, then the rename.
     /// Throws (and leaves the journal as it was) when any step fails.
     package func finishCompaction(_ job: CompactionJob) throws(UndoFileError) {
@@ -101,7 +170,7 @@ extension UndoJournal {
             throw error
         }
         // Repaired or replaced meanwhile: this snapshot is stale.
-        guard !isBroken, rewrites == job.startRewrites, size >= job.startSize else {
+        guard compactionIsCurrent(job) else {
             discard()
             return
         }

@@ -10,9 +10,13 @@ import MenuBusModel
 ///   short write is cut back off (ftruncate to the last good size); if
 ///   even that fails the journal is `isBroken` and is rewritten from the
 ///   stack before the next append.
-/// - **Durability.** Appends do not fsync. `sync()` (fdatasync) makes them
-///   durable; the store calls it for every journal with unsynced writes
-///   when the service asks (group commit, see `UndoStore`).
+/// - **Off the loop.** With the service's writer the store encodes and
+///   writes a record on another thread (`AppendJob`, through a duplicate of
+///   the descriptor) and calls `appended` or `appendCouldNotBeCut` on the
+///   loop when it is done; one append per journal is in flight at a time.
+/// - **Durability.** Appends do not fsync. The store's sync (fdatasync)
+///   makes them durable for every journal with unsynced writes when the
+///   service asks (group commit, see `UndoStore`).
 /// - **Compaction.** `rewrite(_:)` writes a snapshot of the document to
 ///   `<name>.tmp`, fsyncs it, renames it over the journal and fsyncs the
 ///   directory: a crash leaves either the old journal or the new one.
@@ -99,15 +103,28 @@ package final class UndoJournal {
         writeCount += 1
     }
 
-    /// Makes every write so far durable (fdatasync).
-    package func sync() throws(UndoFileError) {
-        guard hasUnsyncedWrites else { return }
-        if fd >= 0 {
-            try UndoFiles.syncData(fd, path: path)
-        } else {
-            try UndoFiles.syncData(path: path)
-        }
-        hasUnsyncedWrites = false
+    /// A duplicate descriptor for one append off the loop (`AppendJob`),
+    /// opening the file first if the store closed it.
+    func appendDescriptor() throws(UndoFileError) -> Int32 {
+        guard !isBroken else { throw .io("write", path) }
+        try open()
+        let copy = UndoFiles.duplicate(fd)
+        guard copy >= 0 else { throw .io("fcntl", path) }
+        return copy
+    }
+
+    /// An append made off the loop wrote `count` bytes.
+    package func appended(_ count: Int) {
+        size += count
+        hasUnsyncedWrites = true
+        writeCount += 1
+    }
+
+    /// An append made off the loop failed and could not be cut back: the
+    /// file is rewritten from the stack before the next append.
+    func appendCouldNotBeCut() {
+        isBroken = true
+        closeFile()
     }
 
     /// Replaces the file with a snapshot of `document`: temp file, fsync,
@@ -151,14 +168,19 @@ package final class UndoJournal {
         }
     }
 
-    /// Takes the compacted file (renamed over the journal, synced).
-    func adoptCompacted(fd newFd: Int32, size newSize: Int) {
+    /// Takes the compacted file (renamed over the journal, synced); syncs
+    /// the directory unless that was done off the loop (`directorySynced`).
+    func adoptCompacted(fd newFd: Int32, size newSize: Int, directorySynced: Bool? = nil) {
         fd = newFd
         size = newSize
         hasUnsyncedWrites = false
         writeCount += 1
         rewrites += 1
         compactionRetrySize = 0
+        if let directorySynced {
+            if !directorySynced { needsDirectorySync = true }
+            return
+        }
         do {
             try UndoFiles.syncDirectory(directory)
         } catch _ {
@@ -183,6 +205,17 @@ package final class UndoJournal {
     /// A background sync that began at `count` succeeded.
     package func synced(upTo count: Int) {
         if writeCount == count { hasUnsyncedWrites = false }
+    }
+
+    /// Gives up the open descriptor (or -1) to the caller, who closes it.
+    func detachDescriptor() -> Int32 {
+        defer { fd = -1 }
+        return fd
+    }
+
+    /// Takes back a descriptor `detachDescriptor` gave, unless the file was opened again meanwhile.
+    func restoreDescriptor(_ old: Int32) {
+        if fd < 0 { fd = old } else { UndoFiles.close(old) }
     }
 
     /// Closes the descriptor; unsynced writes stay pending for `sync()`.

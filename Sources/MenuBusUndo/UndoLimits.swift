@@ -53,8 +53,6 @@ package struct UndoLimits: Hashable, Sendable {
     /// Bytes of a document id; the journal's file name is a hash, so any
     /// string this long is safe.
     static let maxDocumentIdBytes = Limits.maxStringBytes
-    /// Bytes of an app id (the service checks the same at `Register`).
-    package static let maxAppIdBytes = 255
     /// `RegisterUndo` calls inside one outermost group.
     static let maxStepsPerGroup = 100_000
     /// Groups open inside each other.
@@ -90,7 +88,7 @@ package struct UndoLimits: Hashable, Sendable {
         case .actionNameBytes: Self.maxActionNameBytes
         case .mergeKeyBytes: Self.maxMergeKeyBytes
         case .documentIdBytes: Self.maxDocumentIdBytes
-        case .appIdBytes: Self.maxAppIdBytes
+        case .appIdBytes: Limits.maxAppIdBytes
         case .stepsPerGroup: Self.maxStepsPerGroup
         case .groupDepth: Self.maxGroupDepth
         case .documentsPerApp: Self.maxDocumentsPerApp

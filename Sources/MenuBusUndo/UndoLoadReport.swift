@@ -6,13 +6,13 @@ import MenuBusModel
 package struct UndoLoadReport: Hashable, Sendable {
     /// Documents loaded, each with its whole history or, for a damaged
     /// journal, the part before the damage.
-    package var documents: [UndoDocumentKey] = []
+    var documents: [UndoDocumentKey] = []
     package var findings: [UndoLoadFinding] = []
 }
 
 /// Something wrong with one journal file (or the directory) at loading.
 package struct UndoLoadFinding: Hashable, Sendable, CustomStringConvertible {
-    package enum Kind: Hashable, Sendable {
+    enum Kind: Hashable, Sendable {
         /// The file ended inside its last record (a write cut short by a
         /// crash), or in zero bytes: cut back to the last good record;
         /// everything before loaded. A killed daemon leaves this only for
@@ -40,10 +40,10 @@ package struct UndoLoadFinding: Hashable, Sendable, CustomStringConvertible {
 
     /// The file's name in the directory (empty for the directory itself).
     var fileName: String
-    package var key: UndoDocumentKey?
+    var key: UndoDocumentKey?
     /// Records loaded from the file.
     var recordsLoaded: Int
-    package var kind: Kind
+    var kind: Kind
 
     package var description: String {
         let subject = fileName.isEmpty ? "undo journal directory" : "undo journal \(fileName)"

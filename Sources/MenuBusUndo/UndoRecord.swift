@@ -79,6 +79,23 @@ enum UndoRecord: Hashable, Sendable {
         Self.store(crc, in: &bytes, at: start + 8)
     }
 
+    /// Bytes `encode` appends for an operation's record, without encoding
+    /// it (the disk budget is checked before the record is written off the loop).
+    static func encodedCount(of operation: UndoOperation) -> Int {
+        let body: Int
+        switch operation {
+        case let .register(actionName, undo, redo, mergeKey):
+            body = 1 + 16 + actionName.utf8.count + mergeKey.utf8.count + undo.count + redo.count
+        case let .beginGroup(actionName): body = 1 + 4 + actionName.utf8.count
+        case .setLimit: body = 1 + 4
+        case .endGroup, .undo, .redo, .markClean, .clear: body = 1
+        }
+        return frameBytes + body
+    }
+
+    /// Bytes of a `touched` record.
+    static let touchedCount = frameBytes + 1 + 8
+
     /// The framed record alone.
     var encoded: [UInt8] {
         var bytes: [UInt8] = []

@@ -12,12 +12,12 @@ import MenuBusModel
 /// have one entry per registration.
 package struct UndoStep: Hashable, Sendable {
     /// The name shown as "Undo ‹name›"; may be empty.
-    package var actionName: String
+    var actionName: String
     /// The `merge-key` of the registrations in it; empty for a group and for
     /// steps that never merge.
-    package var mergeKey: String
+    var mergeKey: String
     /// The registrations, encoded as described above.
-    package private(set) var encoded: [UInt8]
+    private(set) var encoded: [UInt8]
     /// How many registrations `encoded` holds.
     private(set) var registrationCount: Int
 
@@ -46,22 +46,22 @@ package struct UndoStep: Hashable, Sendable {
     }
 
     /// An empty placeholder that holds no memory.
-    package static let empty = UndoStep(actionName: "")
+    static let empty = UndoStep(actionName: "")
 
     /// Bytes of all payloads.
     package var payloadBytes: Int { encoded.count - UndoLimits.registrationOverheadBytes * registrationCount }
 
     /// What the step counts against the document's byte quota: payloads,
     /// names, 8 bytes a registration and `UndoLimits.stepOverheadBytes`.
-    package var cost: Int { UndoStep.cost(encodedBytes: encoded.count, actionName: actionName, mergeKey: mergeKey) }
+    var cost: Int { UndoStep.cost(encodedBytes: encoded.count, actionName: actionName, mergeKey: mergeKey) }
 
     /// The cost of a step with this many encoded bytes and these names.
-    package static func cost(encodedBytes: Int, actionName: String, mergeKey: String) -> Int {
+    static func cost(encodedBytes: Int, actionName: String, mergeKey: String) -> Int {
         encodedBytes + actionName.utf8.count + mergeKey.utf8.count + UndoLimits.stepOverheadBytes
     }
 
     /// Adds a registration after the others.
-    package mutating func append(undo: some Collection<UInt8>, redo: some Collection<UInt8>) {
+    mutating func append(undo: some Collection<UInt8>, redo: some Collection<UInt8>) {
         UndoStep.appendLength(undo.count, to: &encoded)
         encoded.append(contentsOf: undo)
         UndoStep.appendLength(redo.count, to: &encoded)
@@ -70,7 +70,7 @@ package struct UndoStep: Hashable, Sendable {
     }
 
     /// Adds every registration of `other` after these (merging, a group).
-    package mutating func append(registrationsOf other: UndoStep) {
+    mutating func append(registrationsOf other: UndoStep) {
         encoded.append(contentsOf: other.encoded)
         registrationCount += other.registrationCount
     }

@@ -1,9 +1,10 @@
 import MenuBusModel
 
-/// Syncing off the loop: the store hands out what to flush (duplicated
-/// descriptors or paths), another thread runs fdatasync and fsync, and the
-/// results come back to the store on the loop. Appends go on meanwhile; a
-/// sync covers the writes made before it began.
+/// Syncing, off the loop or not: the store hands out what to flush
+/// (duplicated descriptors or paths), another thread (or the caller, in
+/// `sync()`) runs fdatasync and fsync, and the results come back to the
+/// store on the loop. Appends go on meanwhile; a sync covers the writes
+/// made before it began.
 extension UndoStore {
     package struct SyncJob: Sendable {
         package let key: UndoDocumentKey
@@ -15,6 +16,8 @@ extension UndoStore {
     package struct SyncBatch: Sendable {
         package var jobs: [SyncJob]
         package var directory: String?
+        /// A broken journal could not be rewritten while preparing.
+        var rewriteFailed = false
     }
 
     package struct SyncResult: Sendable {
@@ -22,37 +25,43 @@ extension UndoStore {
         var succeeded: [(key: UndoDocumentKey, writeCount: Int)] = []
         var directoryError: UndoFileError?
         var directorySynced = false
+        var rewriteFailed = false
     }
 
     /// What a background sync should flush now. Broken journals are
-    /// rewritten here, on the loop, from memory.
+    /// rewritten here, on the loop, from memory (those with disk work in
+    /// flight at a later sync).
     package func prepareBackgroundSync() -> SyncBatch {
         var jobs: [SyncJob] = []
+        var rewriteFailed = false
         for key in unsyncedKeys {
             guard let document = documents[key] else { continue }
             let journal = document.journal
             if journal.isBroken {
+                guard !isBusy(key) else { continue }
                 do {
                     try journal.rewrite(document)
                 } catch {
                     recordProblem(UndoStorageProblem(activity: "rewrite", key: key, error: error))
+                    rewriteFailed = true
                 }
                 continue
             }
-            guard journal.hasUnsyncedWrites else { continue }
-            jobs.append(SyncJob(key: key, fd: journal.duplicateDescriptor(), path: journal.path, writeCount: journal.writeCount))
             if journal.needsDirectorySync {
                 journal.needsDirectorySync = false
                 markDirectoryForSync()
             }
+            guard journal.hasUnsyncedWrites else { continue }
+            jobs.append(SyncJob(key: key, fd: journal.duplicateDescriptor(), path: journal.path, writeCount: journal.writeCount))
         }
         let directory = takeDirectorySync() ? self.directory : nil
-        return SyncBatch(jobs: jobs, directory: directory)
+        return SyncBatch(jobs: jobs, directory: directory, rewriteFailed: rewriteFailed)
     }
 
     /// Runs on any thread: the system calls only.
     package static func runSync(_ batch: SyncBatch) -> SyncResult {
         var result = SyncResult()
+        result.rewriteFailed = batch.rewriteFailed
         for job in batch.jobs {
             do {
                 if job.fd >= 0 {
@@ -86,6 +95,8 @@ extension UndoStore {
             recordProblem(UndoStorageProblem(activity: "sync", key: key, error: error))
             guard let document = documents[key] else { continue }
             document.journal.markBroken()
+            // A journal with disk work in flight is rewritten at a later sync.
+            guard !isBusy(key) else { continue }
             do {
                 try document.journal.rewrite(document)
             } catch {
@@ -97,6 +108,6 @@ extension UndoStore {
             markDirectoryForSync()
         }
         dropSyncedKeys()
-        return result.failed.isEmpty && result.directoryError == nil
+        return result.failed.isEmpty && result.directoryError == nil && !result.rewriteFailed
     }
 }

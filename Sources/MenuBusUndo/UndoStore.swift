@@ -18,6 +18,11 @@ import MenuBusSupport
 /// reply(UInt32(outcome.state.undoCount))               // the record is written (write(2)) by now
 /// if outcome.stateChanged { emit UndoStateChanged(app.appId, documentId, outcome.state) }
 ///
+/// // menubusd writes off the loop instead (`appender` set; see `submit`):
+/// store.submit(operation, appId: app.appId, documentId: documentId, now: now) { result in
+///     // on the loop once the record is written: reply, signal (or answer the error)
+/// }
+///
 /// // Undo(documentId) → (s, aay):
 /// let move = try store.perform(.undo, …).move          // move.actionName, move.payloads
 ///
@@ -45,8 +50,9 @@ import MenuBusSupport
 /// damaged journal kept for inspection).
 ///
 /// **Durability: group commit.** Each operation's record is written with
-/// one write(2) before `perform` returns, so a SIGKILLed or crashed daemon
-/// loses nothing it acknowledged. `sync()` fdatasyncs every journal written
+/// one write(2) before `perform` returns (before `submit` calls back, when
+/// the write runs off the loop), so a SIGKILLed or crashed daemon loses
+/// nothing it acknowledged. `sync()` fdatasyncs every journal written
 /// since the last sync (and the directory when files were created or
 /// replaced); the service calls it when its loop goes idle and at most
 /// `syncInterval` after the first unsynced write. A power loss or kernel
@@ -73,9 +79,12 @@ import MenuBusSupport
 /// `compactionSlackBytes`, it is rewritten as a snapshot (temp file, fsync,
 /// rename, directory fsync). Each rewrite costs one write of the live
 /// document and happens only after the journal has grown by at least as
-/// much, so appends stay amortized constant time. It runs inside the
-/// `perform` that crosses the line: milliseconds for a typical document,
-/// about 0.2–0.4 s for one at a full 64 MiB quota (BENCHMARKS.md; the default is now 48 MiB).
+/// much, so appends stay amortized constant time. In place it runs inside
+/// the `perform` that crosses the line: milliseconds for a typical
+/// document, about 0.2–0.4 s for one at a full 64 MiB quota (BENCHMARKS.md;
+/// the default is now 48 MiB). menubusd sets `compactor`, `tailCopier` and
+/// `compactionFinisher`: the snapshot, the tail and the rename are written
+/// off the loop, the rename while the document's appends wait.
 ///
 /// **Removal and retention.** `ClearUndo` removes the document, as the issue
 /// asks: `remove(appId:documentId:)`, then signal `UndoStack().state` (the
@@ -127,6 +136,26 @@ package final class UndoStore {
     /// Set by the service to copy a compaction's tail off the loop before
     /// it finishes (then `finishCompaction` is called again); nil copies on the loop.
     package var tailCopier: ((CompactionJob) -> Void)?
+    /// Set by the service to copy the last tail and rename the snapshot off
+    /// the loop, while the document's appends wait (then
+    /// `finishRenamedCompaction` is called); nil does it on the loop.
+    package var compactionFinisher: ((CompactionJob) -> Void)?
+    /// Set by the service to write operations' records off the loop
+    /// (`submit`; then `finishAppend` is called); nil writes in `submit`.
+    package var appender: ((AppendJob) -> Void)?
+    /// Set by the service: blocks until the disk work in flight is done and
+    /// its completions have run (for the few callers that cannot wait their turn).
+    package var waitForDisk: (() -> Void)?
+    /// Documents with disk work in flight (an append, a compaction's
+    /// rename), and the work waiting for it, in order.
+    private var lanes: [UndoDocumentKey: Lane] = [:]
+    /// Bytes of the appends in flight, counted against the disk budget.
+    private var appendingBytes = 0
+
+    private struct Lane {
+        var busy = false
+        var waiting: [() -> Void] = []
+    }
     /// Record bytes of the operation being written, reused.
     private var scratch: [UInt8] = []
 
@@ -232,27 +261,13 @@ package final class UndoStore {
     package func perform(_ operation: UndoOperation, appId: String, documentId: String,
                  now: Int64) throws(UndoError) -> Outcome {
         let key = try UndoDocumentKey(appId: appId, documentId: documentId)
-        if !loaded {
-            // Without knowing the journals on disk, a new one could duplicate a document.
-            let report = indexJournals()
-            absorb(report)
-            guard loaded else {
-                let failure = report.findings.lazy.compactMap { finding -> UndoFileError? in
-                    if case let .failed(error) = finding.kind { return error }
-                    return nil
-                }.first ?? .io("opendir", directory)
-                throw failure.undoError
-            }
-        }
-        try makeResident(key)
-        guard let index = documents.index(forKey: key) else {
+        settle(key)
+        guard let index = try residentIndex(key) else {
             let outcome = try create(key, with: operation, now: now)
             noteUse(key)
             enforceMemoryBudget(keeping: key)
             return outcome
         }
-        let before = documents.values[index].stack.state
-        let bytesBefore = documents.values[index].stack.totalBytes
         try documents.values[index].stack.check(operation)
         let journal = documents.values[index].journal
         let touch = Self.needsTouch(documents.values[index].journaledTouch, now)
@@ -266,6 +281,90 @@ package final class UndoStore {
         } catch {
             throw error.undoError(for: key)
         }
+        return try apply(operation, to: key, journal: journal, now: now, touch: touch)
+    }
+
+    /// `perform`, with the records encoded and written off the loop when
+    /// `appender` is set: `done` runs on the loop once the record is written
+    /// (then the stack has changed) or the operation was refused. The
+    /// operations of one document run one at a time, in the order
+    /// submitted, so each sees every step before it; `state` shows an
+    /// operation once its record is written. A document's first operation
+    /// (which creates its journal) is written in place.
+    package func submit(_ operation: UndoOperation, appId: String, documentId: String, now: Int64,
+                done: @escaping (Result<Outcome, UndoError>) -> Void) {
+        let key: UndoDocumentKey
+        do {
+            key = try UndoDocumentKey(appId: appId, documentId: documentId)
+        } catch {
+            done(.failure(error))
+            return
+        }
+        whenIdle(key) { [self] in
+            do throws(UndoError) {
+                if try !startAppend(operation, key: key, now: now, done: done) {
+                    done(.success(try perform(operation, appId: appId, documentId: documentId, now: now)))
+                }
+            } catch {
+                done(.failure(error))
+            }
+        }
+    }
+
+    /// Checks the operation and hands its write to `appender`; false when
+    /// it is to be performed in place (no appender, or a new document).
+    private func startAppend(_ operation: UndoOperation, key: UndoDocumentKey, now: Int64,
+                             done: @escaping (Result<Outcome, UndoError>) -> Void) throws(UndoError) -> Bool {
+        guard let appender, let index = try residentIndex(key) else { return false }
+        let document = documents.values[index]
+        try document.stack.check(operation)
+        let touch = Self.needsTouch(document.journaledTouch, now)
+        let count = (touch ? UndoRecord.touchedCount : 0) + UndoRecord.encodedCount(of: operation)
+        if case .register = operation { try checkDiskBudget(adding: count, field: "undoData") }
+        let journal = document.journal
+        let fd: Int32
+        do {
+            if journal.isBroken { try journal.rewrite(document) }
+            fd = try journal.appendDescriptor()
+        } catch {
+            throw error.undoError(for: key)
+        }
+        beginDiskWork(key)
+        appendingBytes += count
+        appender(AppendJob(key: key, journal: journal, operation: operation, now: now, touch: touch, fd: fd,
+                           count: count, done: done))
+        return true
+    }
+
+    /// Back on the loop after `appender`: applies the written operation
+    /// (or answers the write's failure), then runs what waited for it.
+    package func finishAppend(_ job: AppendJob) {
+        appendingBytes -= job.count
+        let result: Result<Outcome, UndoError>
+        if documents[job.key]?.journal !== job.journal {
+            // Not reached: a document stays while its write is in flight.
+            result = .failure(UndoFileError.io("write", job.path).undoError(for: job.key))
+        } else if let error = job.error {
+            if job.cutFailed { job.journal.appendCouldNotBeCut() }
+            result = .failure(error.undoError(for: job.key))
+        } else {
+            job.journal.appended(job.written)
+            result = Result { () throws(UndoError) in
+                try apply(job.operation, to: job.key, journal: job.journal, now: job.now, touch: job.touch)
+            }
+        }
+        job.done(result)
+        endDiskWork(job.key)
+    }
+
+    /// After the record is written: changes the stack, compacts if due.
+    private func apply(_ operation: UndoOperation, to key: UndoDocumentKey, journal: UndoJournal,
+                       now: Int64, touch: Bool) throws(UndoError) -> Outcome {
+        guard let index = documents.index(forKey: key) else {
+            throw UndoError(kind: .noSuchDocument, field: "documentId", message: "the app has no such undo document")
+        }
+        let before = documents.values[index].stack.state
+        let bytesBefore = documents.values[index].stack.totalBytes
         noteWrite(key, journal)
         let move: UndoStack.Move?
         do {
@@ -286,11 +385,77 @@ package final class UndoStore {
         return Outcome(move: move, state: after, stateChanged: after != before)
     }
 
+    /// Runs `work` once the document has no disk work in flight, after the
+    /// work that waited before it; at once when there is none.
+    package func whenIdle(appId: String, documentId: String, _ work: @escaping () -> Void) {
+        guard let key = try? UndoDocumentKey(appId: appId, documentId: documentId) else { return work() }
+        whenIdle(key, work)
+    }
+
+    private func whenIdle(_ key: UndoDocumentKey, _ work: @escaping () -> Void) {
+        if lanes[key] != nil {
+            lanes[key]?.waiting.append(work)
+        } else {
+            work()
+        }
+    }
+
+    /// Some document has disk work in flight or waiting.
+    var hasWorkInFlight: Bool { !lanes.isEmpty }
+
+    private func beginDiskWork(_ key: UndoDocumentKey) {
+        lanes[key, default: Lane()].busy = true
+    }
+
+    /// The document's disk work is done: runs what waited, in order, until
+    /// one of them starts disk work again.
+    private func endDiskWork(_ key: UndoDocumentKey) {
+        guard lanes[key] != nil else { return }
+        lanes[key]?.busy = false
+        while let lane = lanes[key], !lane.busy, !lane.waiting.isEmpty {
+            let next = lanes[key]?.waiting.removeFirst()
+            next?()
+        }
+        if let lane = lanes[key], !lane.busy, lane.waiting.isEmpty { lanes[key] = nil }
+    }
+
+    /// Blocks until the document's disk work in flight is done (its
+    /// completions run, and what waited behind it).
+    private func settle(_ key: UndoDocumentKey) {
+        while lanes[key]?.busy == true, let waitForDisk { waitForDisk() }
+    }
+
+    /// Blocks until no document has disk work in flight (at shutdown).
+    package func settleAll() {
+        while let key = lanes.first(where: { $0.value.busy })?.key { settle(key) }
+    }
+
+    /// The document's index in memory, reading its journal if need be;
+    /// nil when it has none.
+    private func residentIndex(_ key: UndoDocumentKey) throws(UndoError) -> Dictionary<UndoDocumentKey, UndoDocument>.Index? {
+        if !loaded {
+            // Without knowing the journals on disk, a new one could duplicate a document.
+            let report = indexJournals()
+            absorb(report)
+            guard loaded else {
+                let failure = report.findings.lazy.compactMap { finding -> UndoFileError? in
+                    if case let .failed(error) = finding.kind { return error }
+                    return nil
+                }.first ?? .io("opendir", directory)
+                throw failure.undoError
+            }
+        }
+        try makeResident(key)
+        return documents.index(forKey: key)
+    }
+
     /// Ends every open group of `appId`'s documents (every app's when nil),
     /// journaled like `EndUndoGroup`: an app that left cannot end them, and
     /// they would block Undo forever. Returns the documents changed.
     package func closeOpenGroups(appId: String?, now: Int64) -> [(key: UndoDocumentKey, state: UndoState)] {
         var changed: [(key: UndoDocumentKey, state: UndoState)] = []
+        // Operations in flight or waiting may open or close a group: let them land first.
+        for key in lanes.keys where appId == nil || key.appId == appId { settle(key) }
         for (key, gone) in evicted where gone.openGroup && (appId == nil || key.appId == appId) {
             try? makeResident(key)
         }
@@ -346,55 +511,13 @@ package final class UndoStore {
     }
 
     /// Makes every write so far durable: fdatasync of each journal written
-    /// since the last sync, fsync of the directory when names changed.
-    /// Returns false when something failed (see `takeProblems()`).
+    /// since the last sync, fsync of the directory when names changed, on
+    /// the calling thread (the service runs the same steps with the system
+    /// calls off the loop, `UndoStore+BackgroundSync.swift`). Returns false
+    /// when something failed (see `takeProblems()`).
     @discardableResult
     package func sync() -> Bool {
-        var succeeded = true
-        for key in unsynced {
-            guard let document = documents[key] else { continue }
-            let journal = document.journal
-            if journal.isBroken {
-                do {
-                    try journal.rewrite(document)
-                } catch {
-                    problems.append(UndoStorageProblem(activity: "rewrite", key: key, error: error))
-                    succeeded = false
-                }
-                continue
-            }
-            do {
-                try journal.sync()
-            } catch {
-                // After a failed fdatasync the kernel may have dropped the
-                // dirty pages and a retry can succeed with the data gone:
-                // never retry; write the whole journal again from memory.
-                problems.append(UndoStorageProblem(activity: "sync", key: key, error: error))
-                succeeded = false
-                journal.markBroken()
-                do {
-                    try journal.rewrite(document)
-                } catch {
-                    problems.append(UndoStorageProblem(activity: "rewrite after a failed sync", key: key, error: error))
-                }
-            }
-            if journal.needsDirectorySync {
-                journal.needsDirectorySync = false
-                directoryNeedsSync = true
-            }
-        }
-        unsynced = unsynced.filter { documents[$0].map { $0.journal.hasUnsyncedWrites || $0.journal.isBroken } == true }
-        enforceMemoryBudget(keeping: lastUse.max { $0.value < $1.value }?.key)
-        if directoryNeedsSync {
-            do {
-                try UndoFiles.syncDirectory(directory)
-                directoryNeedsSync = false
-            } catch {
-                problems.append(UndoStorageProblem(activity: "sync", key: nil, error: error))
-                succeeded = false
-            }
-        }
-        return succeeded
+        finishBackgroundSync(Self.runSync(prepareBackgroundSync()))
     }
 
     // MARK: Lazy loading and the budgets
@@ -486,7 +609,7 @@ package final class UndoStore {
 
     /// Refuses a write that would take the journals past the disk budget.
     private func checkDiskBudget(adding bytes: Int, field: String) throws(UndoError) {
-        let used = diskBytes
+        let used = diskBytes + appendingBytes
         guard used + bytes > limits.diskBytes else { return }
         throw UndoError(kind: .limitExceeded(.diskBytes), field: field,
                         message: "\(used + bytes) is over menubusd's budget of \(limits.diskBytes) \(UndoLimits.Bound.diskBytes.rawValue) (--undo-disk-budget); nothing was stored, clear some undo documents first")
@@ -502,7 +625,7 @@ package final class UndoStore {
             .sorted { lastUse[$0, default: 0] < lastUse[$1, default: 0] }
         for key in candidates {
             guard memoryBytes > limits.memoryBytes else { break }
-            guard let document = documents[key], !unsynced.contains(key) else { continue }
+            guard let document = documents[key], !unsynced.contains(key), lanes[key] == nil else { continue }
             let journal = document.journal
             guard !journal.compacting, !journal.isBroken, !journal.hasUnsyncedWrites else { continue }
             journal.closeFile()
@@ -519,6 +642,7 @@ package final class UndoStore {
 
     /// Syncs and closes every journal (at shutdown).
     package func close() {
+        settleAll()
         sync()
         for document in documents.values { document.journal.closeFile() }
         openJournals = []
@@ -614,6 +738,7 @@ package final class UndoStore {
 
     @discardableResult
     private func remove(_ key: UndoDocumentKey) -> Bool {
+        settle(key)
         if documents[key] == nil, let gone = evicted.removeValue(forKey: key) {
             evictedBytes -= gone.size
             documentCounts[key.appId, default: 1] -= 1
@@ -671,6 +796,25 @@ package final class UndoStore {
             tailCopier(job)
             return
         }
+        if let compactionFinisher {
+            // The rename must not race an append: after the document's disk work.
+            whenIdle(job.key) { [self] in
+                guard documents[job.key]?.journal === journal, journal.compactionIsCurrent(job) else {
+                    let failure = job.error
+                    journal.discardCompaction(job)
+                    if let failure {
+                        journal.compactionRetrySize = journal.size + Self.compactionSlackBytes
+                        problems.append(UndoStorageProblem(activity: "compaction", key: job.key, error: failure))
+                    }
+                    return
+                }
+                job.finalSize = journal.size
+                job.oldFd = journal.detachDescriptor()
+                beginDiskWork(job.key)
+                compactionFinisher(job)
+            }
+            return
+        }
         do {
             try journal.finishCompaction(job)
         } catch {
@@ -680,7 +824,27 @@ package final class UndoStore {
         if journal.needsDirectorySync { directoryNeedsSync = true }
     }
 
+    /// Back on the loop after `compactionFinisher`: the renamed snapshot
+    /// replaces the journal; then what waited for the document runs.
+    package func finishRenamedCompaction(_ job: CompactionJob) {
+        let journal = job.journal
+        do {
+            try journal.adoptFinishedCompaction(job)
+        } catch {
+            journal.compactionRetrySize = journal.size + Self.compactionSlackBytes
+            problems.append(UndoStorageProblem(activity: "compaction", key: job.key, error: error))
+        }
+        if journal.needsDirectorySync { directoryNeedsSync = true }
+        endDiskWork(job.key)
+    }
+
     var unsyncedKeys: [UndoDocumentKey] { Array(unsynced) }
+
+    /// The document has disk work in flight: its journal file is not to be
+    /// replaced on the loop now.
+    func isBusy(_ key: UndoDocumentKey) -> Bool {
+        lanes[key]?.busy == true
+    }
 
     func recordProblem(_ problem: UndoStorageProblem) {
         problems.append(problem)

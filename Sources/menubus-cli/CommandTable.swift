@@ -9,6 +9,11 @@ enum CommandTable {
         case app
         /// A context id of the app named before it, live from the daemon.
         case context
+        /// An item id of the menu of the app and context before it (the edit
+        /// menu with `--edit`), live from the daemon.
+        case item
+        /// An undo document named by a context of the app before it, live from the daemon.
+        case document
         /// A file name, '-' for standard input.
         case file
         /// A fixed list of words.
@@ -73,7 +78,7 @@ enum CommandTable {
                                           help: "after the menu closes, wait up to SECONDS for a provider's result"),
                                    json]),
         "activate": Entry(operands: [Operand(name: "APP", kind: .app), Operand(name: "CONTEXT", kind: .context),
-                                     Operand(name: "ITEM", kind: .text)], options: [edit, json]),
+                                     Operand(name: "ITEM", kind: .item)], options: [edit, json]),
         "monitor": Entry(operands: [], options: [Option(name: "--count", value: "N", kind: .text, help: "stop after N messages"), json]),
         "lint": Entry(operands: [Operand(name: "FILE", kind: .file)], options: [edit, fill, json]),
         "publish": Entry(operands: [Operand(name: "FILE", kind: .file)], options: [
@@ -81,7 +86,7 @@ enum CommandTable {
             Option(name: "--context", value: "ID", kind: .text, help: "publish as context ID instead of the file's \"context-id\""),
             fill, seconds, json,
         ]),
-        "undo-state": Entry(operands: [Operand(name: "APP", kind: .app), Operand(name: "DOCUMENT", kind: .text)], options: [json]),
+        "undo-state": Entry(operands: [Operand(name: "APP", kind: .app), Operand(name: "DOCUMENT", kind: .document)], options: [json]),
         "provider": Entry(operands: [], options: [
             Option(name: "--id", value: "ID", kind: .text, help: "the provider id (default org.menubus.Demo.Uppercase)"),
             Option(name: "--title", value: "TITLE", kind: .text, help: "the item's title (default Make Uppercase)"),

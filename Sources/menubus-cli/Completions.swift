@@ -12,8 +12,10 @@ enum Completions {
             Prints a completion script (or with 'man' the menubus-cli(1) page), made
             from the same table as this help. 'make install' installs them; by hand:
               menubus-cli completions bash > ~/.local/share/bash-completion/completions/menubus-cli
-            The scripts ask the running daemon for app ids and context ids
-            (menubus-cli completions --list apps, --list contexts APP).
+            The scripts ask the running daemon for app ids, context ids, the item ids
+            of a context's menu and the undo documents its contexts name
+            (menubus-cli completions --list apps, --list contexts APP,
+            --list items APP CONTEXT [--edit], --list documents APP).
 
             """,
         run: run)
@@ -35,15 +37,33 @@ enum Completions {
 
     /// Live names for completion, one a line; nothing (and status 0) when no daemon answers.
     static func list(_ what: String, _ arguments: inout Arguments, _ options: CommandLineTool.Options) throws -> Int32 {
-        let app = what == "contexts" ? try arguments.required("APP") : nil
+        guard ["apps", "contexts", "items", "documents"].contains(what) else {
+            throw UsageError("--list takes apps, contexts, items or documents")
+        }
+        let edit = arguments.remove("--edit")
+        let app = what == "apps" ? nil : try arguments.required("APP")
+        let contextId = what == "items" ? try arguments.required("CONTEXT") : nil
         try arguments.finish()
-        guard what == "apps" || what == "contexts" else { throw UsageError("--list takes apps or contexts") }
         guard let client = try? MenuBusClient(address: options.address) else { return 0 }
         client.callTimeout = 1
-        guard let contexts = try? client.listContexts() else { return 0 }
-        let names = what == "apps"
-            ? contexts.map(\.appId)
-            : contexts.filter { $0.appId == app || $0.owner == app }.map(\.contextId)
+        var names: [String] = []
+        switch what {
+        case "items":
+            // What activate can choose: the actions of the menu it presents.
+            guard let app, let contextId,
+                  let menu = try? edit ? client.editMenu(owner: app, contextId: contextId)
+                                       : client.contextMenu(owner: app, contextId: contextId) else { return 0 }
+            names = menu.elements.filter { $0.kind == .action && $0.attributes.isDisjoint(with: [.disabled, .hidden]) }.map(\.id)
+        default:
+            guard let contexts = try? client.listContexts() else { return 0 }
+            let own = contexts.filter { $0.appId == app || $0.owner == app }
+            switch what {
+            case "apps": names = contexts.map(\.appId)
+            case "contexts": names = own.map(\.contextId)
+            default:
+                names = own.compactMap { try? client.publishedContext(owner: $0.owner, contextId: $0.contextId).context.document }
+            }
+        }
         var seen: Set<String> = []
         for name in names where seen.insert(name).inserted { Output.out(name + "\n") }
         return 0
@@ -93,21 +113,43 @@ enum Completions {
                 COMPREPLY+=($(compgen -W "$(menubus-cli "${address[@]}" completions --list "$@" 2>/dev/null)" -- "$cur"))
             }
             _menubus_cli() {
-                local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+                # Ids hold ':' (menubus:copy), where bash splits words: join them again.
+                local -a words=()
+                local j
+                for ((j = 0; j <= COMP_CWORD; j++)); do
+                    if ((${#words[@]} > 1)) && [[ ${COMP_WORDS[j]} == : || ${words[${#words[@]}-1]} == *: ]]; then
+                        words[${#words[@]}-1]+=${COMP_WORDS[j]}
+                    else
+                        words+=("${COMP_WORDS[j]}")
+                    fi
+                done
+                local cword=$((${#words[@]} - 1))
+                local cur=${words[cword]} prev=${words[cword-1]}
+                # Replies are for the part of the word after bash's last split.
+                local split=${cur%"${COMP_WORDS[COMP_CWORD]}"}
+                [[ ${COMP_WORDS[COMP_CWORD]} == : ]] && split=$cur
                 local IFS=$' \\t\\n'
                 COMPREPLY=()
+                _menubus_cli_words_of "$@"
+                local k
+                if [[ -n $split ]]; then
+                    for k in "${!COMPREPLY[@]}"; do COMPREPLY[k]=${COMPREPLY[k]#"$split"}; done
+                fi
+            }
+            _menubus_cli_words_of() {
                 # --color=WHEN arrives as '--color' '=' 'WHEN'.
                 if [[ $cur == = ]]; then cur=""; fi
-                if [[ $prev == = ]]; then prev=${COMP_WORDS[COMP_CWORD-2]}; fi
+                if [[ $prev == = ]]; then prev=${words[cword-2]}; fi
                 local -a address=() operands=()
-                local i word command="" ended=""
-                for ((i = 1; i < COMP_CWORD; i++)); do
-                    word=${COMP_WORDS[i]}
+                local i word command="" ended="" edit=""
+                for ((i = 1; i < cword; i++)); do
+                    word=${words[i]}
                     if [[ -n $ended ]]; then operands+=("$word"); continue; fi
                     case "$word" in
                         --) ended=1 ;;
-                        --address) address=(--address "${COMP_WORDS[i+1]}"); ((i++)) ;;
-                        \(valueOptions.sorted().filter { $0 != "--address" }.joined(separator: "|"))) ((i++)); [[ ${COMP_WORDS[i]} == = ]] && ((i++)) ;;
+                        --edit) edit=--edit ;;
+                        --address) address=(--address "${words[i+1]}"); ((i++)) ;;
+                        \(valueOptions.sorted().filter { $0 != "--address" }.joined(separator: "|"))) ((i++)); [[ ${words[i]} == = ]] && ((i++)) ;;
                         -*) ;;
                         *) if [[ -z $command ]]; then command=$word; else operands+=("$word"); fi ;;
                     esac
@@ -147,6 +189,8 @@ enum Completions {
         switch operand.kind {
         case .app: "_menubus_cli_live apps"
         case .context: "_menubus_cli_live contexts \"${operands[0]}\""
+        case .item: "_menubus_cli_live items \"${operands[0]}\" \"${operands[1]}\" $edit"
+        case .document: "_menubus_cli_live documents \"${operands[0]}\""
         case .file: "_menubus_cli_files"
         case .words: "_menubus_cli_words \"\(operand.words.joined(separator: " "))\""
         case .text: ":"
@@ -178,6 +222,8 @@ enum Completions {
                 switch operand.kind {
                 case .app: action = "{_menubus_cli_live apps}"
                 case .context: action = "{_menubus_cli_live contexts $line[1]}"
+                case .item: action = "{_menubus_cli_live items $line[1] $line[2] ${(M)words:#--edit}}"
+                case .document: action = "{_menubus_cli_live documents $line[1]}"
                 case .file: action = "_files"
                 case .words: action = "(\(operand.words.joined(separator: " ")))"
                 case .text: action = " "

@@ -52,7 +52,7 @@ enum Demo {
         Output.out(MenuDrawing.draw(try presenter.editMenu(owner: "org.menubus.Demo.Editor", contextId: "message").elements))
 
         step("A provider offers Make Uppercase to every app")
-        try provider.registerProvider(ProviderDescription(id: "org.menubus.Demo.Tour.Uppercase", title: "Make Uppercase",
+        try provider.registerProvider(ProviderInfo(id: "org.menubus.Demo.Tour.Uppercase", title: "Make Uppercase",
                                                           returnsText: true, requiresEditable: true)) { selected, _ in
             selected.uppercased()
         }

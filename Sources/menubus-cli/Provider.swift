@@ -23,7 +23,7 @@ enum Provider {
         let seconds = try arguments.seconds("--for")
         try arguments.finish()
         let client = try CommandLineTool.connect(options)
-        let description = ProviderDescription(id: id, title: title, icon: "format-text-uppercase",
+        let description = ProviderInfo(id: id, title: title, icon: "format-text-uppercase",
                                               returnsText: true, requiresEditable: true)
         try client.registerProvider(description) { text, context in
             let app = context["app-id"].map(MenuDrawing.describe) ?? "?"

@@ -52,8 +52,8 @@ struct SearchWeb {
     }
 
     func register(titles: [String: String] = [:], onRequest: @escaping () -> Void) throws {
-        let description = ProviderDescription(id: SearchWeb.id, title: titles[SearchWeb.id] ?? "Search Web", icon: "edit-find",
-                                              role: "search-web")
+        let description = ProviderInfo(id: SearchWeb.id, title: titles[SearchWeb.id] ?? "Search Web", icon: "edit-find",
+                                              role: .searchWeb)
         try client.registerProvider(description) { text, context in
             onRequest()
             try self.open(SearchWeb.url(engine: self.engine, words: text), token: SearchWeb.activationToken(context))

@@ -28,7 +28,7 @@ enum TextTransforms {
     static func register(_ client: MenuBusClient, titles: [String: String] = [:],
                          onRequest: @escaping () -> Void) throws {
         for transform in all {
-            let description = ProviderDescription(id: transform.id, title: titles[transform.id] ?? transform.title,
+            let description = ProviderInfo(id: transform.id, title: titles[transform.id] ?? transform.title,
                                                   icon: transform.icon,
                                                   returnsText: true, requiresEditable: true)
             try client.registerProvider(description) { text, _ in

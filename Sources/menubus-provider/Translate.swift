@@ -47,9 +47,9 @@ struct Translate {
     }
 
     func register(_ client: MenuBusClient, titles: [String: String] = [:], onRequest: @escaping () -> Void) throws {
-        let description = ProviderDescription(id: Translate.id, title: titles[Translate.id] ?? "Translate",
+        let description = ProviderInfo(id: Translate.id, title: titles[Translate.id] ?? "Translate",
                                               icon: "accessories-dictionary",
-                                              role: "translate", returnsText: true)
+                                              role: .translate, returnsText: true)
         try client.registerProvider(description) { text, _ in
             onRequest()
             return try self.translate(text)

@@ -67,4 +67,20 @@ final class MenuExportTests: XCTestCase {
         XCTAssertEqual(counting.left, [":1.7"])
         XCTAssertTrue(state.hasNoSubscribers)
     }
+
+    func testTheGetLayoutQueriesOfARevisionAreKeptToPrepareAtTheNext() throws {
+        let state = PresentationExports()
+        state.startRevision(1, elements: [MenuElement(id: "a", title: "A")], title: nil)
+        XCTAssertTrue(state.recentLayoutQueries.isEmpty)
+        let reply = try PreparedReply([.uint32(1)])
+        for parent: Int32 in [5, 0, 3, 1, 2, 4] {
+            state.cacheLayout(reply, for: .init(parent: parent, depth: -1, names: []))
+        }
+        state.startRevision(2, elements: [MenuElement(id: "b", title: "B")], title: nil)
+        XCTAssertTrue(state.layoutReplies.isEmpty, "the old revision's replies go")
+        XCTAssertEqual(state.recentLayoutQueries.map(\.parent), [0, 1, 2, 3],
+                       "at most maxPreparedQueries, in a stable order")
+        state.startRevision(3, elements: [], title: nil)
+        XCTAssertEqual(state.recentLayoutQueries.count, 4, "a revision nobody asked about keeps the last queries asked")
+    }
 }

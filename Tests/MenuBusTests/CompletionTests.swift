@@ -100,6 +100,37 @@ final class CompletionTests: BusTestCase {
         XCTAssertEqual(try complete(["menubus-cli", "menu", "org.ex"], script: script, environment: away), [])
     }
 
+    func testBashCompletesLiveItemIdsOfTheMenuAndDocuments() throws {
+        _ = try startDaemon()
+        let app = try MenuBusClient(address: try bus.address)
+        try app.register(appId: "org.example.Notes")
+        try app.publishContext("note-7", ContextInfo(kind: .text, editable: true, hasContent: true, document: "notes-doc"),
+                               items: [MenuElement(id: "pin", title: "Pin"), MenuElement(id: "archive", title: "Archive"),
+                                       MenuElement(id: "gone", title: "Gone", attributes: [.hidden])])
+        try app.updateSelection("note-7", Selection(kind: .range, length: 3, text: "abc"))
+        let script = try bashScript()
+        let env = ["DBUS_SESSION_BUS_ADDRESS": try bus.address]
+        let base = ["menubus-cli", "activate", "org.example.Notes", "note-7"]
+        // The context menu's actions, composed ones too; the hidden one cannot be chosen.
+        XCTAssertEqual(try complete(base + [""], script: script, environment: env).sorted(), ["archive", "menubus:copy", "pin"])
+        XCTAssertEqual(try complete(base + ["p"], script: script, environment: env), ["pin"])
+        // The edit menu with --edit; bash splits 'menubus:c' at the colon, and the replies continue after it.
+        let edit = try complete(["menubus-cli", "activate", "--edit", "org.example.Notes", "note-7", "menubus", ":", "c"],
+                                script: script, environment: env)
+        XCTAssertEqual(Set(edit), ["copy", "cut"], "\(edit)")
+        XCTAssertTrue(try complete(["menubus-cli", "activate", "org.example.Notes", "note-7", "--edit", "menubus", ":"],
+                                   script: script, environment: env).contains("select-all"))
+        XCTAssertEqual(try complete(["menubus-cli", "activate", "--edit", "org.example.Notes", "note-7", "menubus:c"],
+                                    script: script, environment: env).sorted(), ["menubus:copy", "menubus:cut"])
+        // Every word the completion offered is an item activate takes.
+        let chosen = try cli(["--address", try bus.address, "activate", "org.example.Notes", "note-7", "archive"])
+        XCTAssertEqual(chosen.status, 0, chosen.stderr)
+        XCTAssertEqual(try complete(["menubus-cli", "undo-state", "org.example.Notes", ""], script: script, environment: env),
+                       ["notes-doc"])
+        XCTAssertEqual(try complete(base + [""], script: script, environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"]),
+                       [], "no daemon, nothing offered")
+    }
+
     func testZshCompletionKeepsApostrophesAndHasOptionsForEveryCommand() throws {
         let zsh = try cli(["completions", "zsh"]).stdout
         XCTAssertTrue(zsh.hasPrefix("#compdef menubus-cli"))
@@ -109,6 +140,8 @@ final class CompletionTests: BusTestCase {
             XCTAssertTrue(line.contains("_arguments"), String(line))
         }
         XCTAssertTrue(zsh.contains("'--count=[stop after N messages]:n:'"), zsh)
+        XCTAssertTrue(zsh.contains("'3:item:{_menubus_cli_live items $line[1] $line[2] ${(M)words:#--edit}}'"), zsh)
+        XCTAssertTrue(zsh.contains("'2:document:{_menubus_cli_live documents $line[1]}'"), zsh)
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh") {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("_menubus-\(UUID().uuidString)")
             try zsh.write(to: file, atomically: true, encoding: .utf8)

@@ -209,9 +209,9 @@ extension BusTestCase {
                              launcher: [String] = [], timeout: Double = 30,
                              until done: @escaping ([Line]) -> Bool = { _ in true }) throws -> Run {
         let consumer = try startConsumer(script, arguments, launcher: launcher)
-        let finished = pumpClients(clients, timeout: timeout) { !consumer.process.isRunning && done(consumer.lines) }
+        let finished = pumpClients(clients, timeout: timeout) { !consumer.output.isRunning && done(consumer.lines) }
         XCTAssertTrue(finished, consumer.diagnostics)
-        if !consumer.process.isRunning {
+        if !consumer.output.isRunning {
             XCTAssertEqual(consumer.process.terminationStatus, 0, consumer.diagnostics)
         }
         return Run(lines: consumer.lines)

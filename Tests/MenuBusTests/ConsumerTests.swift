@@ -82,12 +82,12 @@ final class ConsumerTests: BusTestCase {
         try app.publishContext("f", richField)
         try app.updateSelection("f", Selection(kind: .caret))
         let consumer = try startConsumer("dbusmenu_client.py", ["org.example.Editor", "f", "edit", "watch"])
-        XCTAssertTrue(pumpClients([app], until: { consumer.lines.contains { $0.tag == "READY" } || !consumer.process.isRunning }),
+        XCTAssertTrue(pumpClients([app], until: { consumer.lines.contains { $0.tag == "READY" } || !consumer.output.isRunning }),
                       consumer.diagnostics)
         let before = try XCTUnwrap(consumer.lines.first { $0.tag == "TREE" }?.json)
         XCTAssertEqual(children(before).map(label), ["Select", "Select All"])
         try app.updateSelection("f", Selection(kind: .range, length: 5, attributes: [.bold]))
-        XCTAssertTrue(pumpClients([app], until: { !consumer.process.isRunning }), consumer.diagnostics)
+        XCTAssertTrue(pumpClients([app], until: { !consumer.output.isRunning }), consumer.diagnostics)
         let after = try XCTUnwrap(consumer.lines.first { $0.tag == "CHANGED" }?.json, consumer.diagnostics)
         let top = children(after)
         XCTAssertEqual(top.map(label), ["Cut", "Copy", "Delete", "Select All", "-", "Format"])
@@ -130,14 +130,14 @@ final class ConsumerTests: BusTestCase {
         let app = try filesApp()
         try app.publishContext("row", ContextInfo(kind: .file), items: Self.fileRowItems)
         let consumer = try startConsumer("gmenu_client.py", ["org.example.Files", "row", "context", "watch"])
-        XCTAssertTrue(pumpClients([app], until: { consumer.lines.contains { $0.tag == "READY" } || !consumer.process.isRunning }),
+        XCTAssertTrue(pumpClients([app], until: { consumer.lines.contains { $0.tag == "READY" } || !consumer.output.isRunning }),
                       consumer.diagnostics)
         var updated = Self.fileRowItems.filter { $0.id != "archive" }
         if let index = updated.firstIndex(where: { $0.id == "sort-name" }) { updated[index].state = .off }
         if let index = updated.firstIndex(where: { $0.id == "sort-size" }) { updated[index].state = .on }
         updated.append(MenuElement(id: "compress", parent: "manage", title: "Compress"))
         _ = try app.updateItems("row", updated)
-        XCTAssertTrue(pumpClients([app], until: { !consumer.process.isRunning }), consumer.diagnostics)
+        XCTAssertTrue(pumpClients([app], until: { !consumer.output.isRunning }), consumer.diagnostics)
         let items = try XCTUnwrap(consumer.lines.first { $0.tag == "CHANGED" }?.json?["items"] as? [[String: Any]],
                                   consumer.diagnostics)
         let manage = try XCTUnwrap(items[3]["section"] as? [[String: Any]])
@@ -163,8 +163,8 @@ final class ConsumerTests: BusTestCase {
         try app.updateSelection("doc", Selection(kind: .range, length: 11, attributes: [.bold],
                                                  pasteboardTypes: ["text/plain"]))
         let translator = try MenuBusClient(address: try bus.address)
-        try translator.registerProvider(ProviderDescription(id: "org.example.Translator", title: "Translate",
-                                                            icon: "preferences-desktop-locale", role: "translate")) { text, _ in text }
+        try translator.registerProvider(ProviderInfo(id: "org.example.Translator", title: "Translate",
+                                                            icon: "preferences-desktop-locale", role: .translate)) { text, _ in text }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-gtk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(at: directory) }

@@ -150,7 +150,7 @@ final class DaemonConventionsTests: BusTestCase {
         let app = try app("org.example.Busy")
         XCTAssertFalse(eventually(timeout: 1.5) { !daemon.isRunning }, "a registered app keeps the daemon: \(daemon.stderrText)")
         let provider = try client()
-        try provider.registerProvider(ProviderDescription(id: "org.example.Keep", title: "Keep")) { text, _ in text }
+        try provider.registerProvider(ProviderInfo(id: "org.example.Keep", title: "Keep")) { text, _ in text }
         app.close()
         XCTAssertFalse(eventually(timeout: 1.5) { !daemon.isRunning }, "a provider keeps the daemon too")
         provider.close()

@@ -164,7 +164,7 @@ final class DeclaredProviderTests: BusTestCase {
         let app = try editor(text: "abc")
         XCTAssertEqual(try app.editMenu(contextId: "f").element("menubus:provider:org.example.Shout")?.title, "Declared Shout")
         let running = try client()
-        try running.registerProvider(ProviderDescription(id: "org.example.Shout", title: "Running Shout", returnsText: true)) {
+        try running.registerProvider(ProviderInfo(id: "org.example.Shout", title: "Running Shout", returnsText: true)) {
             text, _ in text.uppercased()
         }
         let menu = try app.editMenu(contextId: "f")
@@ -239,9 +239,9 @@ final class DeclaredProviderTests: BusTestCase {
         var commands: [CommandInvocation] = []
         app.onCommand = { commands.append($0) }
         let first = try client(), second = try client()
-        try first.registerProvider(ProviderDescription(id: "org.example.First", title: "Translate", role: "translate",
+        try first.registerProvider(ProviderInfo(id: "org.example.First", title: "Translate", role: .translate,
                                                        returnsText: true)) { _, _ in "first" }
-        try second.registerProvider(ProviderDescription(id: "org.example.Second", title: "Translate", role: "translate",
+        try second.registerProvider(ProviderInfo(id: "org.example.Second", title: "Translate", role: .translate,
                                                         returnsText: true)) { _, _ in "second" }
         let result = try bus.run("menubus-cli", ["providers", "--prefer", "translate", "org.example.Second"],
                                  extraEnvironment: environment)
@@ -423,7 +423,7 @@ final class DeclaredProviderTests: BusTestCase {
         try app.updateSelection("files", selection)
         let provider = try client()
         var received: [(String, [String: DBusValue])] = []
-        try provider.registerProvider(ProviderDescription(id: "org.example.Links", title: "Send Links",
+        try provider.registerProvider(ProviderInfo(id: "org.example.Links", title: "Send Links",
                                                           contentTypes: ["text/uri-list"])) { text, context in
             received.append((text, context))
             return ""

@@ -160,7 +160,7 @@ final class LiveMenuTests: BusTestCase {
         try app.updateSelection("f", Selection(kind: .range, length: 5, text: "hello"))
         XCTAssertNil(try app.editMenu(contextId: "f").element("menubus:translate"))
         let translator = try client()
-        try translator.registerProvider(ProviderDescription(id: "org.example.Translator", title: "Translate", role: "translate")) { text, _ in text }
+        try translator.registerProvider(ProviderInfo(id: "org.example.Translator", title: "Translate", role: .translate)) { text, _ in text }
         XCTAssertNotNil(try app.editMenu(contextId: "f").element("menubus:translate"))
         XCTAssertNil(try app.editMenu(contextId: "f").element("menubus:lookup"), "no Look Up without a lookup provider")
         translator.close()
@@ -176,7 +176,7 @@ final class LiveMenuTests: BusTestCase {
         app.onCommand = { commands.append($0) }
         let provider = try client()
         var processed: [(String, [String: DBusValue])] = []
-        try provider.registerProvider(ProviderDescription(id: "org.example.Uppercase", title: "Make Uppercase", returnsText: true)) { text, context in
+        try provider.registerProvider(ProviderInfo(id: "org.example.Uppercase", title: "Make Uppercase", returnsText: true)) { text, context in
             processed.append((text, context))
             return text.uppercased()
         }
@@ -200,7 +200,7 @@ final class LiveMenuTests: BusTestCase {
         var commands: [CommandInvocation] = []
         app.onCommand = { commands.append($0) }
         let provider = try client()
-        try provider.registerProvider(ProviderDescription(id: "org.example.Reverse", title: "Reverse", returnsText: true)) { text, _ in
+        try provider.registerProvider(ProviderInfo(id: "org.example.Reverse", title: "Reverse", returnsText: true)) { text, _ in
             String(text.reversed())
         }
         let menu = try app.present(contextId: "f", kind: .edit)
@@ -217,7 +217,7 @@ final class LiveMenuTests: BusTestCase {
         app.onCommand = { commands.append($0) }
         let provider = try client()
         var calls = 0
-        try provider.registerProvider(ProviderDescription(id: "org.example.Upper", title: "Shout", returnsText: true)) { text, _ in
+        try provider.registerProvider(ProviderInfo(id: "org.example.Upper", title: "Shout", returnsText: true)) { text, _ in
             calls += 1
             return text.uppercased()
         }
@@ -233,7 +233,7 @@ final class LiveMenuTests: BusTestCase {
         try app.publishContext("f", field)
         try app.updateSelection("f", Selection(kind: .range, length: 5, text: "hello"))
         let provider = try client()
-        try provider.registerProvider(ProviderDescription(id: "org.example.Gone", title: "Go Away")) { _, _ in "" }
+        try provider.registerProvider(ProviderInfo(id: "org.example.Gone", title: "Go Away")) { _, _ in "" }
         let presenter = try client()
         var layouts: [Menu] = []
         try presenter.observeMenus { _, menu in layouts.append(menu) }
@@ -247,13 +247,13 @@ final class LiveMenuTests: BusTestCase {
     func testProviderIdsBelongToTheirConnection() throws {
         let first = try client()
         let second = try client()
-        try first.registerProvider(ProviderDescription(id: "org.example.Mine", title: "Mine")) { _, _ in "" }
+        try first.registerProvider(ProviderInfo(id: "org.example.Mine", title: "Mine")) { _, _ in "" }
         assertBusError(BusError.Domain.accessDenied.errorName) {
-            try second.registerProvider(ProviderDescription(id: "org.example.Mine", title: "Theirs")) { _, _ in "" }
+            try second.registerProvider(ProviderInfo(id: "org.example.Mine", title: "Theirs")) { _, _ in "" }
         }
         assertBusError(BusError.Domain.accessDenied.errorName) { try second.unregisterProvider("org.example.Mine") }
         assertBusError(BusError.Standard.invalidArgs) {
-            try second.registerProvider(ProviderDescription(id: "bad id!", title: "Bad")) { _, _ in "" }
+            try second.registerProvider(ProviderInfo(id: "bad id!", title: "Bad")) { _, _ in "" }
         }
         try first.unregisterProvider("org.example.Mine")
     }

@@ -150,7 +150,7 @@ final class PresenterInfoTests: BusTestCase {
         try app.updateSelection("body", Selection(kind: .range, length: 5, text: "hello"))
         let provider = try client()
         var contexts: [[String: DBusValue]] = []
-        try provider.registerProvider(ProviderDescription(id: "org.example.Translate", title: "Translate", role: "translate")) {
+        try provider.registerProvider(ProviderInfo(id: "org.example.Translate", title: "Translate", role: .translate)) {
             _, context in
             contexts.append(context)
             return ""

@@ -132,7 +132,7 @@ final class UndoServiceTests: BusTestCase {
         var layouts: [Menu] = []
         try presenter.observeMenus { _, menu in layouts.append(menu) }
         let menu = try presenter.present(owner: "org.example.Writer", contextId: "body", kind: .edit)
-        var states: [UndoStateInfo] = []
+        var states: [UndoState] = []
         try writer.observeUndoState { _, state in states.append(state) }
         try writer.registerUndo(document: "doc", actionName: "Typing", undo: [1], redo: [2], mergeKey: "t")
         XCTAssertTrue(presenter.run(until: { layouts.last?.element("menubus:undo") != nil }, timeout: 5), "the open menu updates")
@@ -334,6 +334,44 @@ final class UndoServiceTests: BusTestCase {
         XCTAssertTrue(eventually { daemon.stderrText.contains("undo journal of org.example.Writer") }, daemon.stderrText)
         XCTAssertEqual(daemon.stderrText.components(separatedBy: "undo journal of org.example.Writer").count - 1, 1,
                        "logged once per document and cause: \(daemon.stderrText)")
+    }
+
+    func testAnotherAppIsAnsweredWhileAStepIsWrittenAndTheDocumentsNextCallWaitsForIt() throws {
+        // Every journal write after the first (which creates the journal) takes 3 s.
+        _ = try startDaemon(["--state-dir", stateDirectory.path], extraEnvironment: ["MENUBUS_UNDO_FAULTS": "write=+3000@1"])
+        let loop = MessageLoop()
+        let writer = try Connection(address: try bus.address, loop: loop)
+        defer { writer.close() }
+        func call(_ member: String, _ arguments: [DBusValue], _ completion: @escaping Connection.Completion) {
+            writer.call(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
+                        interface: MenuBusNames.managerInterface, member: member, arguments: arguments,
+                        timeout: 20, completion: completion)
+        }
+        _ = try writer.callBlocking(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
+                                    interface: MenuBusNames.managerInterface, member: "Register",
+                                    arguments: [.string("org.example.Writer"), .objectPath("/w"), .array("{sv}", [])])
+        func step(_ name: String) -> [DBusValue] {
+            [.string("notes"), .string(name), .bytes([1]), .bytes([2]), .array("{sv}", [])]
+        }
+        _ = try writer.callBlocking(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
+                                    interface: MenuBusNames.managerInterface, member: "RegisterUndo", arguments: step("One"))
+        var answers: [String] = []
+        call("RegisterUndo", step("Two")) { result in
+            answers.append((try? result.get()) == [.uint32(2)] ? "two" : "two failed: \(result)")
+        }
+        call("GetUndoState", [.string("notes")]) { result in
+            let state = (try? result.get())?.first?.dictEntries?.first { $0.key == .string("undo-count") }?.value
+            answers.append("state \(state.map { "\($0)" } ?? "failed: \(result)")")
+        }
+        writer.flush()
+        // Another app is served while the write is slow.
+        let reader = try app("org.example.Reader")
+        XCTAssertFalse(try reader.stats().isEmpty)
+        loop.run(until: { !answers.isEmpty }, timeout: 0.05)
+        XCTAssertEqual(answers, [], "the writer is not answered before its step is written")
+        XCTAssertTrue(loop.run(until: { answers.count == 2 }, timeout: 20))
+        XCTAssertEqual(answers, ["two", "state \(DBusValue.variant(.uint32(2)))"],
+                       "the document's next call waited for the write and sees the step")
     }
 
     // MARK: Lazy loading and the undo budgets

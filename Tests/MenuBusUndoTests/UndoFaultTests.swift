@@ -32,6 +32,29 @@ final class UndoFaultTests: XCTestCase {
                           appId: app, documentId: document, now: Time.start)
     }
 
+    /// A store over a new directory, read, with `steps` steps in "doc".
+    private func makeStore(steps: Int = 0) throws -> (TemporaryDirectory, UndoStore) {
+        let directory = try TemporaryDirectory()
+        let store = UndoStore(stateDirectory: directory.path)
+        _ = store.loadAll()
+        for index in 0..<steps { try register(store, index + 1) }
+        return (directory, store)
+    }
+
+    /// Registers 64 KiB steps in "doc" (two levels kept) until the store asks `jobs` for a compaction.
+    private func registerUntilCompaction(_ store: UndoStore, _ jobs: () -> [CompactionJob]) throws -> CompactionJob {
+        try store.perform(.setLimit(levels: 2), appId: app, documentId: "doc", now: Time.start)
+        var index = 0
+        while jobs().isEmpty, index < 200 {
+            try store.perform(.register(actionName: "Step \(index)", undo: big, redo: [1], mergeKey: ""),
+                              appId: app, documentId: "doc", now: Time.start)
+            index += 1
+        }
+        return try XCTUnwrap(jobs().first, "a compaction was asked for")
+    }
+
+    private let big = [UInt8](repeating: 7, count: 64 << 10)
+
     private func reloaded(_ directory: TemporaryDirectory) -> UndoState? {
         let again = UndoStore(stateDirectory: directory.path)
         _ = again.loadAll()
@@ -39,10 +62,7 @@ final class UndoFaultTests: XCTestCase {
     }
 
     func testAFailedWriteIsRefusedNamingTheDocumentAndTheCauseAndLosesNothing() throws {
-        let directory = try TemporaryDirectory()
-        let store = UndoStore(stateDirectory: directory.path)
-        _ = store.loadAll()
-        try register(store, 1)
+        let (directory, store) = try makeStore(steps: 1)
         var failing = true
         inject(["write"], while: { failing })
         XCTAssertThrowsError(try register(store, 2)) { error in
@@ -59,10 +79,7 @@ final class UndoFaultTests: XCTestCase {
     }
 
     func testAFailedFdatasyncIsNeverRetriedTheJournalIsRewrittenFromMemory() throws {
-        let directory = try TemporaryDirectory()
-        let store = UndoStore(stateDirectory: directory.path)
-        _ = store.loadAll()
-        try register(store, 1)
+        let (directory, store) = try makeStore(steps: 1)
         var syncs = 0
         calls = []
         UndoFiles.inject = { [unowned self] call, path in
@@ -82,10 +99,7 @@ final class UndoFaultTests: XCTestCase {
     }
 
     func testARewriteThatFailsTooIsTriedAgainAtTheNextSyncNotTheFdatasync() throws {
-        let directory = try TemporaryDirectory()
-        let store = UndoStore(stateDirectory: directory.path)
-        _ = store.loadAll()
-        try register(store, 1)
+        let (directory, store) = try makeStore(steps: 1)
         var broken = true
         inject(["fdatasync", "rename"], EIO, while: { broken })
         XCTAssertFalse(store.sync())
@@ -99,10 +113,7 @@ final class UndoFaultTests: XCTestCase {
     }
 
     func testAWriteAndItsTruncateFailingBreakTheJournalAndTheNextStepRewritesIt() throws {
-        let directory = try TemporaryDirectory()
-        let store = UndoStore(stateDirectory: directory.path)
-        _ = store.loadAll()
-        try register(store, 1)
+        let (directory, store) = try makeStore(steps: 1)
         var failing = true
         inject(["write", "ftruncate"], EIO, while: { failing })
         XCTAssertThrowsError(try register(store, 2))
@@ -124,15 +135,15 @@ final class UndoFaultTests: XCTestCase {
         XCTAssertEqual(faults("rename", "/x"), 5)
         XCTAssertNil(faults("fdatasync", "/x"))
         XCTAssertNil(UndoFiles.faults(from: "nonsense"))
+        let slow = try XCTUnwrap(UndoFiles.faults(from: "write=+1@1"))
+        XCTAssertNil(slow("write", "/x"))
+        XCTAssertNil(slow("write", "/x"), "a delay, then the call is made")
     }
 
     // MARK: Syncing off the loop
 
     func testABackgroundSyncCoversOnlyTheWritesBeforeItAndAFailureRewrites() throws {
-        let directory = try TemporaryDirectory()
-        let store = UndoStore(stateDirectory: directory.path)
-        _ = store.loadAll()
-        try register(store, 1)
+        let (directory, store) = try makeStore(steps: 1)
         let batch = store.prepareBackgroundSync()
         XCTAssertEqual(batch.jobs.count, 1)
         try register(store, 2)  // while the sync runs elsewhere
@@ -155,20 +166,10 @@ final class UndoFaultTests: XCTestCase {
     }
 
     func testACompactionOffTheLoopKeepsTheStepsAppendedWhileItRan() throws {
-        let directory = try TemporaryDirectory()
-        let store = UndoStore(stateDirectory: directory.path)
-        _ = store.loadAll()
+        let (directory, store) = try makeStore()
         var jobs: [CompactionJob] = []
         store.compactor = { jobs.append($0) }
-        try store.perform(.setLimit(levels: 2), appId: app, documentId: "doc", now: Time.start)
-        let big = [UInt8](repeating: 7, count: 64 << 10)
-        var index = 0
-        while jobs.isEmpty, index < 200 {
-            try store.perform(.register(actionName: "Step \(index)", undo: big, redo: [1], mergeKey: ""),
-                              appId: app, documentId: "doc", now: Time.start)
-            index += 1
-        }
-        let job = try XCTUnwrap(jobs.first, "a compaction was asked for")
+        let job = try registerUntilCompaction(store) { jobs }
         let sizeBefore = try FileManager.default.attributesOfItem(atPath: job.journal.path)[.size] as? Int ?? 0
         DispatchQueue(label: "test-compaction").sync { UndoJournal.runCompaction(job) }
         // Steps that arrive while the snapshot is written must survive it.
@@ -189,22 +190,12 @@ final class UndoFaultTests: XCTestCase {
     }
 
     func testACompactionsTailIsCopiedOffTheLoopInRoundsKeepingEveryStep() throws {
-        let directory = try TemporaryDirectory()
-        let store = UndoStore(stateDirectory: directory.path)
-        _ = store.loadAll()
+        let (directory, store) = try makeStore()
         var jobs: [CompactionJob] = []
         var rounds: [CompactionJob] = []
         store.compactor = { jobs.append($0) }
         store.tailCopier = { rounds.append($0) }
-        try store.perform(.setLimit(levels: 2), appId: app, documentId: "doc", now: Time.start)
-        let big = [UInt8](repeating: 7, count: 64 << 10)
-        var index = 0
-        while jobs.isEmpty, index < 200 {
-            try store.perform(.register(actionName: "Step \(index)", undo: big, redo: [1], mergeKey: ""),
-                              appId: app, documentId: "doc", now: Time.start)
-            index += 1
-        }
-        let job = try XCTUnwrap(jobs.first)
+        let job = try registerUntilCompaction(store) { jobs }
         let queue = DispatchQueue(label: "test-compaction")
         queue.sync { UndoJournal.runCompaction(job) }
         // 200 KiB arrive while the snapshot is written, then 100 KiB during the first tail copy.

@@ -434,7 +434,7 @@ final class UndoJournalTests: XCTestCase {
             (app, "naïve résumé ✓ 文書 🙂"), (app, "nul\u{0}inside"), (app, "new\nline"),
             (app, String(repeating: "x", count: UndoLimits.maxDocumentIdBytes)),
             ("../../evil/app", "doc"), (".app", "doc"), ("app with spaces/ünïcødé", "doc"),
-            (String(repeating: "a", count: UndoLimits.maxAppIdBytes), "doc"),
+            (String(repeating: "a", count: Limits.maxAppIdBytes), "doc"),
         ]
         let store = UndoStore(stateDirectory: directory.path)
         for (index, (appId, documentId)) in ids.enumerated() {

@@ -31,6 +31,13 @@ final class UndoRecordTests: XCTestCase {
             }
             XCTAssertEqual(body, UndoRecord.frameBytes..<bytes.count)
             XCTAssertEqual(UndoRecord.decode(bytes, body: body), record)
+            switch record {
+            case let .operation(operation):
+                XCTAssertEqual(UndoRecord.encodedCount(of: operation), bytes.count, "the budget's count of \(operation)")
+            case .touched:
+                XCTAssertEqual(UndoRecord.touchedCount, bytes.count)
+            default: break
+            }
         }
     }
 

@@ -19,7 +19,7 @@ public final class DeferredReply: @unchecked Sendable {
     public func reply(_ elements: [MenuElement]) {
         let encoded = Wire.encode(elements)
         let pending = self.pending
-        loop.post { pending.reply([encoded]) }
+        loop.post { pending.reply(MenuBusAPI.Client.provideElements, encoded) }
     }
 
     /// Answers with an error (`NoSuchItem`, …): the element disappears.
@@ -29,7 +29,107 @@ public final class DeferredReply: @unchecked Sendable {
     }
 }
 
+/// The answer to a callback that returns nothing (`ActionInvoked`,
+/// `PerformCommand`), given when the work is done, from any thread: the
+/// connection answers other calls meanwhile, and menubusd never waits on
+/// it (a failure or a late answer is only logged there). The first answer counts.
+public final class CallReply: @unchecked Sendable {
+    private let pending: PendingReply
+    private let loop: MessageLoop
+
+    init(_ pending: PendingReply, loop: MessageLoop) {
+        self.pending = pending
+        self.loop = loop
+    }
+
+    /// The work is done.
+    public func done() {
+        let pending = self.pending
+        loop.post { pending.reply([]) }
+    }
+
+    /// The work failed: menubusd logs `error`.
+    public func fail(_ error: BusError) {
+        let pending = self.pending
+        loop.post { pending.fail(error) }
+    }
+}
+
+/// The answer to one provider `Process`, given later and from any thread.
+/// The first answer counts.
+public final class ProviderReply: @unchecked Sendable {
+    private let pending: PendingReply
+    private let loop: MessageLoop
+
+    init(_ pending: PendingReply, loop: MessageLoop) {
+        self.pending = pending
+        self.loop = loop
+    }
+
+    /// Answers with replacement text, or "" for none.
+    public func reply(_ text: String) {
+        let pending = self.pending
+        loop.post { pending.reply([.string(text), .array("{sv}", [])]) }
+    }
+
+    /// Answers with an error; a presenter waiting for a `ProviderResult` gets it in `error`.
+    public func fail(_ error: BusError) {
+        let pending = self.pending
+        loop.post { pending.fail(error) }
+    }
+}
+
+/// A thrown error as the D-Bus error that answers a call.
+private func busError(_ error: Error) -> BusError {
+    (error as? BusError) ?? BusError.failed("\(error)")
+}
+
 extension MenuBusClient {
+    /// Handles chosen items of this app with an async handler: each runs in
+    /// its own task, and menubusd hears its outcome when it ends.
+    public func onActionAsync(_ handler: @escaping @Sendable (ActionInvocation) async throws -> Void) {
+        onActionLater = { invocation, reply in
+            Task {
+                do {
+                    try await handler(invocation)
+                    reply.done()
+                } catch {
+                    reply.fail(busError(error))
+                }
+            }
+        }
+    }
+
+    /// Handles standard commands with an async handler: each runs in its own
+    /// task, and menubusd hears its outcome when it ends.
+    public func onCommandAsync(_ handler: @escaping @Sendable (CommandInvocation) async throws -> Void) {
+        onCommandLater = { invocation, reply in
+            Task {
+                do {
+                    try await handler(invocation)
+                    reply.done()
+                } catch {
+                    reply.fail(busError(error))
+                }
+            }
+        }
+    }
+
+    /// Offers a provider whose `Process` is an async handler: each request
+    /// runs in its own task; its text, or its error, answers menubusd when ready.
+    public func registerProviderAsync(_ description: ProviderInfo, path: ObjectPath = "/org/menubus/Provider",
+                                      process: @escaping @Sendable (String, [String: DBusValue]) async throws -> String) throws {
+        try registerProvider(description, path: path) { text, context, reply in
+            Task {
+                do {
+                    reply.reply(try await process(text, context))
+                } catch {
+                    reply.fail(busError(error))
+                }
+            }
+        }
+    }
+
     /// Fills deferred elements with an async handler (Swift concurrency):
     /// each request runs in its own task; its result, or its error, answers
     /// menubusd when it is ready.
@@ -71,11 +171,12 @@ extension MenuBusClient {
 
     /// A manager call that suspends instead of blocking; the reply arrives
     /// while the client is pumped (`run`, `runForever`, or the app's loop via `dispatch`).
-    func callManager(_ member: String, _ arguments: [DBusValue] = []) async throws -> [DBusValue] {
+    func callManager<each In, each Out: Sendable>(
+        _ method: DeclaredMethod<ArgumentList<repeat each In>, ArgumentList<repeat each Out>>, _ arguments: repeat each In
+    ) async throws -> (repeat each Out) {
         try await withCheckedThrowingContinuation { continuation in
-            connection.call(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
-                            interface: MenuBusNames.managerInterface, member: member,
-                            arguments: arguments, timeout: callTimeout) { result in
+            connection.call(method, destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
+                            repeat each arguments, timeout: callTimeout) { result in
                 continuation.resume(with: result.mapError { $0 as Error })
             }
         }
@@ -83,43 +184,35 @@ extension MenuBusClient {
 
     /// `contextMenu(owner:contextId:locale:)`, suspending.
     public func contextMenu(owner: String = "", contextId: String, locale: String? = nil) async throws -> Menu {
-        try await composed("GetContextMenu", owner: owner, contextId: contextId, locale: locale)
+        try await composed(MenuBusAPI.Manager.getContextMenu, owner: owner, contextId: contextId, locale: locale)
     }
 
     /// `editMenu(owner:contextId:locale:)`, suspending.
     public func editMenu(owner: String = "", contextId: String, locale: String? = nil) async throws -> Menu {
-        try await composed("GetEditMenu", owner: owner, contextId: contextId, locale: locale)
+        try await composed(MenuBusAPI.Manager.getEditMenu, owner: owner, contextId: contextId, locale: locale)
     }
 
-    private func composed(_ member: String, owner: String, contextId: String, locale: String?) async throws -> Menu {
-        var options: [String: DBusValue] = [:]
-        if let locale { options["locale"] = .string(locale) }
-        let reply = try await callManager(member, [.string(owner), .string(contextId), options.dbusValue])
-        guard reply.count == 2, case .uint32(let revision) = reply[0] else { throw unexpected(member, reply) }
-        return Menu(revision: revision, elements: try Wire.decodeComposedMenu(reply[1], field: "items"))
+    private func composed(
+        _ method: DeclaredMethod<ArgumentList<String, String, DBusValue>, ArgumentList<UInt32, DBusValue>>,
+        owner: String, contextId: String, locale: String?
+    ) async throws -> Menu {
+        let (revision, items) = try await callManager(method, owner, contextId, Self.localeOptions(locale))
+        return try menu(revision, items)
     }
 
     /// `publishContext`, suspending.
     @discardableResult
     public func publishContext(_ contextId: String, _ context: ContextInfo, items: [MenuElement] = []) async throws -> UInt32 {
-        let reply = try await callManager("PublishContext", [.string(contextId), Wire.encode(context), Wire.encode(items)])
-        guard let first = reply.first, case .uint32(let revision) = first else { throw unexpected("PublishContext", reply) }
-        return revision
+        try await callManager(MenuBusAPI.Manager.publishContext, contextId, Wire.encode(context), Wire.encode(items))
     }
 
     /// `updateSelection`, suspending.
     public func updateSelection(_ contextId: String, _ selection: Selection) async throws {
-        _ = try await callManager("UpdateSelection", [.string(contextId), Wire.encode(selection)])
+        try await callManager(MenuBusAPI.Manager.updateSelection, contextId, Wire.encode(selection))
     }
 
     /// `listContexts`, suspending.
     public func listContexts() async throws -> [ContextListing] {
-        let reply = try await callManager("ListContexts")
-        guard let first = reply.first, case .array(_, let rows) = first else { throw unexpected("ListContexts", reply) }
-        return rows.compactMap { row in
-            guard case .structure(let fields) = row, fields.count == 3, let owner = fields[0].stringValue,
-                  let appId = fields[1].stringValue, let contextId = fields[2].stringValue else { return nil }
-            return ContextListing(owner: owner, appId: appId, contextId: contextId)
-        }
+        Self.contextListings(try await callManager(MenuBusAPI.Manager.listContexts))
     }
 }

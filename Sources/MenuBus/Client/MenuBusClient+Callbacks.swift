@@ -6,49 +6,50 @@ extension MenuBusClient {
     /// `org.menubus.MenuBus1.Client`, served at the path given to `register`.
     package func clientInterface() -> Interface {
         var client = Interface(MenuBusNames.clientInterface)
-        client.method("ActionInvoked", in: [arg("contextId", String.self), arg("itemId", String.self),
-                                            arg("platformData", [String: DBusValue].self)]) { [weak self] call in
+        typealias API = MenuBusAPI.Client
+        client.deferrableMethod(API.actionInvoked) { [weak self] call, contextId, itemId, platformData in
             try self?.checkFromDaemon(call)
-            let invocation = ActionInvocation(contextId: try call.argument(0), itemId: try call.argument(1),
-                                              platformData: try call.argument(2))
+            let invocation = ActionInvocation(contextId: contextId, itemId: itemId,
+                                              platformData: try [String: DBusValue](dbusValue: platformData))
+            if let self, let later = self.onActionLater {
+                later(invocation, CallReply(call.deferReply(), loop: self.loop))
+                return nil
+            }
             self?.onAction?(invocation)
-            return []
+            return ()
         }
-        client.method("PerformCommand", in: [arg("contextId", String.self), arg("command", String.self),
-                                             arg("arguments", [String: DBusValue].self)]) { [weak self] call in
+        client.deferrableMethod(API.performCommand) { [weak self] call, contextId, command, arguments in
             try self?.checkFromDaemon(call)
-            let invocation = CommandInvocation(contextId: try call.argument(0), name: try call.argument(1),
-                                               arguments: try call.argument(2))
+            let invocation = CommandInvocation(contextId: contextId, name: command,
+                                               arguments: try [String: DBusValue](dbusValue: arguments))
+            if let self, let later = self.onCommandLater {
+                later(invocation, CallReply(call.deferReply(), loop: self.loop))
+                return nil
+            }
             self?.onCommand?(invocation)
-            return []
+            return ()
         }
-        client.method("MenuPresented", in: [arg("contextId", String.self), arg("kind", String.self),
-                                            arg("menu", ObjectPath.self)]) { [weak self] call in
+        client.method(API.menuPresented) { [weak self] call, contextId, kind, menu in
             try self?.checkFromDaemon(call)
-            let kind: String = try call.argument(1)
-            let path: ObjectPath = try call.argument(2)
-            if let menuKind = MenuKind(rawValue: kind) { self?.onMenuPresented?(try call.argument(0), menuKind, path.rawValue) }
-            return []
+            if let menuKind = MenuKind(rawValue: kind) { self?.onMenuPresented?(contextId, menuKind, menu.rawValue) }
         }
-        client.method("ProvideElements", in: [arg("contextId", String.self), arg("elementId", String.self)],
-                      out: [arg("elements", signature: "a(ssa{sv})")]) { [weak self] call in
+        client.deferrableMethod(API.provideElements) { [weak self] call, contextId, elementId in
             try self?.checkFromDaemon(call)
             if let self, let later = self.provideElementsLater {
-                later(try call.argument(0), try call.argument(1), DeferredReply(call.deferReply(), loop: self.loop))
-                return []
+                later(contextId, elementId, DeferredReply(call.deferReply(), loop: self.loop))
+                return nil
             }
             guard let provide = self?.provideElements else {
                 throw BusError(.noSuchItem, "this app provides no deferred elements")
             }
-            return [Wire.encode(try provide(try call.argument(0), try call.argument(1)))]
+            return Wire.encode(try provide(contextId, elementId))
         }
-        client.method("GetSelectedText", in: [arg("contextId", String.self)], out: [arg("text", String.self)]) {
-            [weak self] call in
+        client.method(API.getSelectedText) { [weak self] call, contextId in
             try self?.checkFromDaemon(call)
             guard let selectedText = self?.selectedText else {
                 throw BusError(.noSuchContext, "this app does not share its selected text")
             }
-            return [.string(try selectedText(try call.argument(0)))]
+            return try selectedText(contextId)
         }
         return client
     }

@@ -59,14 +59,14 @@ extension MenuBusClient {
     public func register(appId: String, clientPath: ObjectPath = "/org/menubus/Client") throws {
         connection.export(clientPath, [clientInterface()])
         _ = try resolveDaemonOwner()
-        _ = try callManager("Register", [.string(appId), .objectPath(clientPath), .array("{sv}", [])])
+        try callManager(MenuBusAPI.Manager.register, appId, clientPath, .array("{sv}", []))
         replay.registration = (appId, clientPath)
     }
 
     /// Creates or replaces a context and its items; returns its revision.
     @discardableResult
     public func publishContext(_ contextId: String, _ context: ContextInfo, items: [MenuElement] = []) throws -> UInt32 {
-        let result = try revision(callManager("PublishContext", [.string(contextId), Wire.encode(context), Wire.encode(items)]))
+        let result = try callManager(MenuBusAPI.Manager.publishContext, contextId, Wire.encode(context), Wire.encode(items))
         replay.published(contextId, context, items)
         return result
     }
@@ -74,31 +74,31 @@ extension MenuBusClient {
     /// Replaces the context's own items; open menus of it update.
     @discardableResult
     public func updateItems(_ contextId: String, _ items: [MenuElement]) throws -> UInt32 {
-        let result = try revision(callManager("UpdateItems", [.string(contextId), Wire.encode(items)]))
+        let result = try callManager(MenuBusAPI.Manager.updateItems, contextId, Wire.encode(items))
         replay.contexts[contextId]?.items = items
         return result
     }
 
     /// Tells menubusd what is selected now; open edit menus update.
     public func updateSelection(_ contextId: String, _ selection: Selection) throws {
-        _ = try callManager("UpdateSelection", [.string(contextId), Wire.encode(selection)])
+        try callManager(MenuBusAPI.Manager.updateSelection, contextId, Wire.encode(selection))
         replay.contexts[contextId]?.selection = selection
     }
 
     public func removeContext(_ contextId: String) throws {
-        _ = try callManager("RemoveContext", [.string(contextId)])
+        try callManager(MenuBusAPI.Manager.removeContext, contextId)
         replay.removed(contextId)
     }
 
     /// The composed context menu of `contextId`; `owner` is an app id, a unique name, or "" for this app.
     /// `locale` ("ru", "ja_JP.UTF-8") sets the language of MenuBus's own titles; nil: the session's.
     public func contextMenu(owner: String = "", contextId: String, locale: String? = nil) throws -> Menu {
-        try composedMenu("GetContextMenu", [.string(owner), .string(contextId), Self.localeOptions(locale)])
+        try composedMenu(MenuBusAPI.Manager.getContextMenu, owner, contextId, Self.localeOptions(locale))
     }
 
     /// The composed edit menu for the context's current selection.
     public func editMenu(owner: String = "", contextId: String, locale: String? = nil) throws -> Menu {
-        try composedMenu("GetEditMenu", [.string(owner), .string(contextId), Self.localeOptions(locale)])
+        try composedMenu(MenuBusAPI.Manager.getEditMenu, owner, contextId, Self.localeOptions(locale))
     }
 
     /// Presents a menu; it stays live until dismissed, chosen from, or its owner leaves.
@@ -109,13 +109,12 @@ extension MenuBusClient {
         var options: [String: DBusValue] = [:]
         if let anchor { options["anchor"] = WireValue.rectValue(anchor) }
         if let locale { options["locale"] = .string(locale) }
-        let reply = try callManager("PresentMenu", [.string(owner), .string(contextId), .string(kind.rawValue), options.dbusValue])
-        guard let first = reply.first, case .objectPath(let path) = first else { throw unexpected("PresentMenu", reply) }
+        let path = try callManager(MenuBusAPI.Manager.presentMenu, owner, contextId, kind.rawValue, options.dbusValue)
         replay.presented.insert(path)
         return PresentedMenu(path: path)
     }
 
-    private static func localeOptions(_ locale: String?) -> DBusValue {
+    static func localeOptions(_ locale: String?) -> DBusValue {
         var options: [String: DBusValue] = [:]
         if let locale { options["locale"] = .string(locale) }
         return options.dbusValue
@@ -124,36 +123,38 @@ extension MenuBusClient {
     /// A context as its app published it: its `a{sv}`, selection, revision
     /// and own items, deferred elements included (nothing composed).
     public func publishedContext(owner: String = "", contextId: String) throws -> PublishedContextSnapshot {
-        let reply = try callManager("GetContext", [.string(owner), .string(contextId)])
-        guard reply.count == 4, case .uint32(let revision) = reply[2] else { throw unexpected("GetContext", reply) }
-        return PublishedContextSnapshot(context: try Wire.decodeContext(reply[0]), selection: try Wire.decodeSelection(reply[1]),
-                                        revision: revision, items: try Wire.decodeElements(reply[3]))
+        let (context, selection, revision, items) = try callManager(MenuBusAPI.Manager.getContext, owner, contextId)
+        return PublishedContextSnapshot(context: try Wire.decodeContext(context), selection: try Wire.decodeSelection(selection),
+                                        revision: revision, items: try Wire.decodeElements(items))
     }
 
     /// The presented menu's current layout.
     public func layout(of menu: PresentedMenu) throws -> Menu {
-        try self.menu(callMenu(menu, "GetLayout"))
+        let (revision, items) = try callMenu(menu, MenuBusAPI.Menu.getLayout)
+        return try self.menu(revision, items)
     }
 
     /// Chooses an item; returns once menubusd accepted it, before the owner hears of it.
     public func activate(_ menu: PresentedMenu, itemId: String, platformData: [String: DBusValue] = [:]) throws {
-        _ = try callMenu(menu, "Activate", [.string(itemId), platformData.dbusValue])
+        try callMenu(menu, MenuBusAPI.Menu.activate, itemId, platformData.dbusValue)
     }
 
     public func dismiss(_ menu: PresentedMenu) throws {
-        _ = try callMenu(menu, "Dismiss")
+        try callMenu(menu, MenuBusAPI.Menu.dismiss)
     }
 
     /// Checks a menu against the design rules without publishing it.
     public func lint(kind: MenuKind, items: [MenuElement]) throws -> [LintFinding] {
-        let reply = try callManager("Lint", [.string(kind.rawValue), Wire.encode(items)])
-        guard let first = reply.first else { throw unexpected("Lint", reply) }
-        return try Wire.decodeFindings(first)
+        try Wire.decodeFindings(callManager(MenuBusAPI.Manager.lint, kind.rawValue, Wire.encode(items)))
     }
 
     public func listContexts() throws -> [ContextListing] {
-        let reply = try callManager("ListContexts")
-        guard let first = reply.first, case .array(_, let rows) = first else { throw unexpected("ListContexts", reply) }
+        try Self.contextListings(callManager(MenuBusAPI.Manager.listContexts))
+    }
+
+    /// `ListContexts`' rows (`a(sss)`).
+    static func contextListings(_ contexts: DBusValue) -> [ContextListing] {
+        guard case .array(_, let rows) = contexts else { return [] }
         return rows.compactMap { row in
             guard case .structure(let fields) = row, fields.count == 3,
                   let owner = fields[0].stringValue, let appId = fields[1].stringValue,
@@ -168,12 +169,11 @@ extension MenuBusClient {
     public func observeMenus(_ handler: @escaping (PresentedMenu, Menu) -> Void,
                              closed: @escaping (PresentedMenu) -> Void = { _ in }) throws {
         _ = try resolveDaemonOwner()
-        subscribeToDaemon(interface: MenuBusNames.menuInterface, member: "LayoutChanged") { [weak self] message in
-            guard let self, let path = message.path, let args = try? message.arguments(),
-                  let menu = try? self.menu(args) else { return }
+        subscribeToDaemon(MenuBusAPI.Menu.layoutChanged) { [weak self] message, revision, items in
+            guard let self, let path = message.path, let menu = try? self.menu(revision, items) else { return }
             handler(PresentedMenu(path: ObjectPath(stringLiteral: path)), menu)
         }
-        subscribeToDaemon(interface: MenuBusNames.menuInterface, member: "Closed") { [weak self] message in
+        subscribeToDaemon(MenuBusAPI.Menu.closed) { [weak self] message in
             guard let path = message.path else { return }
             self?.replay.presented.remove(ObjectPath(stringLiteral: path))
             closed(PresentedMenu(path: ObjectPath(stringLiteral: path)))
@@ -188,24 +188,24 @@ extension MenuBusClient {
                                         interface: "org.freedesktop.DBus", member: "GetId", timeout: callTimeout)
     }
 
-    func callMenu(_ menu: PresentedMenu, _ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
-        try connection.callBlocking(destination: MenuBusNames.busName, path: menu.path,
-                                    interface: MenuBusNames.menuInterface, member: member,
-                                    arguments: arguments, timeout: callTimeout)
-    }
-
-    private func revision(_ reply: [DBusValue]) throws -> UInt32 {
-        guard let first = reply.first, case .uint32(let revision) = first else { throw unexpected("revision", reply) }
-        return revision
+    /// Calls a method of a presented menu (`MenuBusAPI.Menu`).
+    func callMenu<each In, each Out>(
+        _ menu: PresentedMenu, _ method: DeclaredMethod<ArgumentList<repeat each In>, ArgumentList<repeat each Out>>,
+        _ arguments: repeat each In
+    ) throws -> (repeat each Out) {
+        try connection.callBlocking(method, destination: MenuBusNames.busName, path: menu.path,
+                                    repeat each arguments, timeout: callTimeout)
     }
 
     /// A composed menu, read and checked only when its reply's bytes differ
     /// from those of the last few read (menubusd sends the same bytes while
     /// the menu is equal, so a presenter asking again mostly gets them).
-    private func composedMenu(_ member: String, _ arguments: [DBusValue]) throws -> Menu {
-        let reply = try connection.callBlockingReply(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
-                                                     interface: MenuBusNames.managerInterface, member: member,
-                                                     arguments: arguments, timeout: callTimeout)
+    private func composedMenu(
+        _ method: DeclaredMethod<ArgumentList<String, String, DBusValue>, ArgumentList<UInt32, DBusValue>>,
+        _ owner: String, _ contextId: String, _ options: DBusValue
+    ) throws -> Menu {
+        let reply = try connection.callBlockingReply(method, destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
+                                                     owner, contextId, options, timeout: callTimeout)
         let signature = reply.signature
         let body = reply.body
         if let body, let index = recentMenus.firstIndex(where: { $0.signature == signature && $0.body == body }) {
@@ -213,7 +213,8 @@ extension MenuBusClient {
             recentMenus.insert(known, at: 0)
             return known.menu
         }
-        let menu = try menu(reply.arguments())
+        let (revision, items) = try method.outputs.decode(reply, member: method.name)
+        let menu = try menu(revision, items)
         if let body, body.count <= Self.maxRememberedMenuBytes {
             recentMenus.insert((body, signature, menu), at: 0)
             if recentMenus.count > Self.maxRememberedMenus { recentMenus.removeLast() }
@@ -226,9 +227,8 @@ extension MenuBusClient {
     static let maxRememberedMenus = 4
     static let maxRememberedMenuBytes = 256 << 10
 
-    private func menu(_ reply: [DBusValue]) throws -> Menu {
-        guard reply.count == 2, case .uint32(let revision) = reply[0] else { throw unexpected("menu", reply) }
-        return Menu(revision: revision, elements: try Wire.decodeComposedMenu(reply[1], field: "items"))
+    func menu(_ revision: UInt32, _ items: DBusValue) throws -> Menu {
+        Menu(revision: revision, elements: try Wire.decodeComposedMenu(items, field: "items"))
     }
 
     package func unexpected(_ what: String, _ reply: [DBusValue]) -> BusError {

@@ -2,53 +2,33 @@ import MenuBusModel
 import MenuBusDBus
 import MenuBusProtocol
 
-/// A service this connection offers to every app's menus (`RegisterProvider`).
-public struct ProviderDescription: Sendable {
-    /// Unique on the bus: `[A-Za-z0-9._:-]`, such as `org.example.Uppercase`.
-    public var id: String
-    public var title: String
-    public var icon: String?
-    /// `translate`, `lookup`, `search-web`, `share`, or nil for an item of its own.
-    public var role: String?
-    /// MIME types it processes (default `text/plain`).
-    public var contentTypes: [String]
-    /// `Process` returns replacement text for the selection.
-    public var returnsText: Bool
-    /// Offer it only where the selection can be edited.
-    public var requiresEditable: Bool
-
-    public init(id: String, title: String, icon: String? = nil, role: String? = nil,
-                contentTypes: [String] = ["text/plain"], returnsText: Bool = false, requiresEditable: Bool = false) {
-        self.id = id
-        self.title = title
-        self.icon = icon
-        self.role = role
-        self.contentTypes = contentTypes
-        self.returnsText = returnsText
-        self.requiresEditable = requiresEditable
-    }
-
-    package var properties: DBusValue {
-        var entries: [DBusValue] = [.dictEntry(.string("title"), .variant(.string(title)))]
-        if let icon { entries.append(.dictEntry(.string("icon"), .variant(.string(icon)))) }
-        if let role { entries.append(.dictEntry(.string("role"), .variant(.string(role)))) }
-        entries.append(.dictEntry(.string("content-types"), .variant(.array("s", contentTypes.map(DBusValue.string)))))
-        entries.append(.dictEntry(.string("returns-text"), .variant(.boolean(returnsText))))
-        entries.append(.dictEntry(.string("requires-editable"), .variant(.boolean(requiresEditable))))
-        return .array("{sv}", entries)
-    }
-}
-
 extension MenuBusClient {
     /// Offers `description` to every app's menus; `process` gets the selected
     /// text and the context (`app-id`, `kind`, …) and returns replacement text or "".
-    public func registerProvider(_ description: ProviderDescription, path: ObjectPath = "/org/menubus/Provider",
+    public func registerProvider(_ description: ProviderInfo, path: ObjectPath = "/org/menubus/Provider",
                                  process: @escaping (String, [String: DBusValue]) throws -> String) throws {
         providerHandlers[description.id] = process
+        providerLaterHandlers[description.id] = nil
+        try offerProvider(description, path: path)
+    }
+
+    /// Offers `description`, answering `Process` later: `processLater` gets
+    /// the selected text, the context and the reply to answer through, from
+    /// any thread, while the connection goes on answering other calls
+    /// (menubusd never waits on it; it gives up after its timeout).
+    /// See `registerProviderAsync` for an async handler.
+    public func registerProvider(_ description: ProviderInfo, path: ObjectPath = "/org/menubus/Provider",
+                                 processLater: @escaping (String, [String: DBusValue], ProviderReply) -> Void) throws {
+        providerLaterHandlers[description.id] = processLater
+        providerHandlers[description.id] = nil
+        try offerProvider(description, path: path)
+    }
+
+    private func offerProvider(_ description: ProviderInfo, path: ObjectPath) throws {
         let provider = providerInterface()
         connection.export(path, [provider])
         _ = try resolveDaemonOwner()
-        _ = try callManager("RegisterProvider", [.string(description.id), .objectPath(path), description.properties])
+        try callManager(MenuBusAPI.Manager.registerProvider, description.id, path, description.wireValue)
         replay.providers[description.id] = (description, path)
         if !replay.providerOrder.contains(description.id) { replay.providerOrder.append(description.id) }
     }
@@ -56,22 +36,24 @@ extension MenuBusClient {
     /// `org.menubus.MenuBus1.Provider`, served at the path given to `registerProvider`.
     package func providerInterface() -> Interface {
         var provider = Interface(MenuBusNames.providerInterface)
-        provider.method("Process", in: [arg("providerId", String.self), arg("text", String.self),
-                                        arg("context", [String: DBusValue].self)],
-                        out: [arg("replacement", String.self), arg("info", [String: DBusValue].self)]) { [weak self] call in
+        provider.deferrableMethod(MenuBusAPI.Provider.process) { [weak self] call, id, text, context in
             try self?.checkFromDaemon(call)
-            let id: String = try call.argument(0)
+            if let self, let later = self.providerLaterHandlers[id] {
+                later(text, try [String: DBusValue](dbusValue: context), ProviderReply(call.deferReply(), loop: self.loop))
+                return nil
+            }
             guard let handler = self?.providerHandlers[id] else {
                 throw BusError(.noSuchItem, "no provider '\(id)' here")
             }
-            return [.string(try handler(try call.argument(1), try call.argument(2))), .array("{sv}", [])]
+            return (try handler(text, try [String: DBusValue](dbusValue: context)), .array("{sv}", []))
         }
         return provider
     }
 
     public func unregisterProvider(_ id: String) throws {
-        _ = try callManager("UnregisterProvider", [.string(id)])
+        try callManager(MenuBusAPI.Manager.unregisterProvider, id)
         providerHandlers[id] = nil
+        providerLaterHandlers[id] = nil
         replay.providers[id] = nil
         replay.providerOrder.removeAll { $0 == id }
     }
@@ -102,10 +84,8 @@ extension MenuBusClient {
     /// returns when the subscription is in force.
     public func observeProviderResults(_ handler: @escaping (ProviderResult) -> Void) throws {
         _ = try resolveDaemonOwner()
-        subscribeToDaemon(interface: MenuBusNames.menuInterface, member: "ProviderResult") { message in
-            guard let path = message.path, let args = try? message.arguments(), args.count == 3,
-                  case .string(let providerId) = args[0], case .string(let text) = args[1],
-                  let entries = args[2].dictEntries else { return }
+        subscribeToDaemon(MenuBusAPI.Menu.providerResult) { message, providerId, text, infoValue in
+            guard let path = message.path, let entries = infoValue.dictEntries else { return }
             var info: [String: DBusValue] = [:]
             for entry in entries {
                 if case .string(let key) = entry.key { info[key] = entry.value.unwrapped }

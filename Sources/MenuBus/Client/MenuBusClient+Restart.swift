@@ -15,7 +15,7 @@ struct ReplayState {
     var registration: (appId: String, clientPath: ObjectPath)?
     var contexts: [String: PublishedContext] = [:]
     var contextOrder: [String] = []
-    var providers: [String: (description: ProviderDescription, path: ObjectPath)] = [:]
+    var providers: [String: (description: ProviderInfo, path: ObjectPath)] = [:]
     var providerOrder: [String] = []
     /// Menus this client presented and that have not closed yet.
     var presented: Set<ObjectPath> = []
@@ -74,18 +74,18 @@ extension MenuBusClient {
     /// and offers every provider again, in the order they were first made.
     func republish() throws {
         if let registration = replay.registration {
-            _ = try callManager("Register", [.string(registration.appId), .objectPath(registration.clientPath), .array("{sv}", [])])
+            try callManager(MenuBusAPI.Manager.register, registration.appId, registration.clientPath, .array("{sv}", []))
         }
         for id in replay.contextOrder {
             guard let context = replay.contexts[id] else { continue }
-            _ = try callManager("PublishContext", [.string(id), Wire.encode(context.info), Wire.encode(context.items)])
+            _ = try callManager(MenuBusAPI.Manager.publishContext, id, Wire.encode(context.info), Wire.encode(context.items))
             if let selection = context.selection {
-                _ = try callManager("UpdateSelection", [.string(id), Wire.encode(selection)])
+                try callManager(MenuBusAPI.Manager.updateSelection, id, Wire.encode(selection))
             }
         }
         for id in replay.providerOrder {
             guard let provider = replay.providers[id] else { continue }
-            _ = try callManager("RegisterProvider", [.string(id), .objectPath(provider.path), provider.description.properties])
+            try callManager(MenuBusAPI.Manager.registerProvider, id, provider.path, provider.description.wireValue)
         }
     }
 
@@ -97,6 +97,17 @@ extension MenuBusClient {
         connection.subscribe(interface: interface, member: member, busSender: MenuBusNames.busName) { [weak self] message in
             guard let self, let owner = self.daemonOwner, message.sender == owner else { return }
             handler(message)
+        }
+    }
+
+    /// `subscribeToDaemon` for a declared signal: `handler` gets its values;
+    /// one whose signature differs from the declaration is dropped.
+    func subscribeToDaemon<each Value>(_ signal: DeclaredSignal<ArgumentList<repeat each Value>>,
+                                       _ handler: @escaping (Message, repeat each Value) -> Void) {
+        let arguments = signal.arguments, member = signal.name
+        subscribeToDaemon(interface: signal.interface, member: signal.name) { message in
+            guard let values = try? arguments.decode(message, member: member) else { return }
+            handler(message, repeat each values)
         }
     }
 }

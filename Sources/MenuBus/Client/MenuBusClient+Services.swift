@@ -32,11 +32,11 @@ extension MenuBusClient {
     /// `ListProviders`: every registered and declared provider with its
     /// properties (`title`, `role`, `running`, `declared`, `enabled`, …).
     public func listProviders() throws -> [(id: String, properties: [String: DBusValue])] {
-        let reply = try callManager("ListProviders")
-        guard let first = reply.first, case .array(_, let rows) = first else { throw unexpected("ListProviders", reply) }
+        let providers = try callManager(MenuBusAPI.Manager.listProviders)
+        guard case .array(_, let rows) = providers else { throw unexpected("ListProviders", [providers]) }
         return try rows.map { row in
             guard case .structure(let fields) = row, fields.count == 2, case .string(let id) = fields[0] else {
-                throw unexpected("ListProviders", reply)
+                throw unexpected("ListProviders", [providers])
             }
             return (id, try [String: DBusValue](dbusValue: fields[1]))
         }

@@ -2,39 +2,6 @@ import MenuBusModel
 import MenuBusDBus
 import MenuBusProtocol
 
-/// A document's undo state, as menubusd reports it.
-public struct UndoStateInfo: Hashable, Sendable {
-    public let canUndo: Bool
-    public let canRedo: Bool
-    /// "Undo Typing", or bare "Undo".
-    public let undoTitle: String
-    public let redoTitle: String
-    public let undoCount: UInt32
-    public let redoCount: UInt32
-    /// At the point `markClean` recorded.
-    public let clean: Bool
-    /// Steps dropped by the level limit or the byte quota.
-    public let dropped: UInt32
-
-    init(_ value: DBusValue) throws {
-        let dict = try [String: DBusValue](dbusValue: value)
-        func get<T>(_ key: String, _ extract: (DBusValue) -> T?) throws -> T {
-            guard let raw = dict[key], let value = extract(raw) else {
-                throw BusError.failed("undo state without '\(key)'")
-            }
-            return value
-        }
-        canUndo = try get("can-undo") { if case .boolean(let v) = $0 { v } else { nil } }
-        canRedo = try get("can-redo") { if case .boolean(let v) = $0 { v } else { nil } }
-        undoTitle = try get("undo-title") { if case .string(let v) = $0 { v } else { nil } }
-        redoTitle = try get("redo-title") { if case .string(let v) = $0 { v } else { nil } }
-        undoCount = try get("undo-count") { if case .uint32(let v) = $0 { v } else { nil } }
-        redoCount = try get("redo-count") { if case .uint32(let v) = $0 { v } else { nil } }
-        clean = try get("clean") { if case .boolean(let v) = $0 { v } else { nil } }
-        dropped = try get("dropped") { if case .uint32(let v) = $0 { v } else { nil } }
-    }
-}
-
 /// A step `undo` or `redo` moved: its name and the payloads to apply, in order.
 public struct UndoMove: Hashable, Sendable {
     public let actionName: String
@@ -47,9 +14,7 @@ extension MenuBusClient {
     @discardableResult
     public func registerUndo(document: String, actionName: String, undo: [UInt8], redo: [UInt8],
                              mergeKey: String = "") throws -> UInt32 {
-        let reply = try callManager("RegisterUndo", MenuBusClient.registerUndoArguments(document, actionName, undo, redo, mergeKey))
-        guard let first = reply.first, case .uint32(let count) = first else { throw unexpected("RegisterUndo", reply) }
-        return count
+        try callManager(MenuBusAPI.Manager.registerUndo, document, actionName, undo, redo, MenuBusClient.undoOptions(mergeKey))
     }
 
     /// Records a step without waiting: `completion` runs with the undo count
@@ -57,81 +22,63 @@ extension MenuBusClient {
     /// step per keystroke keeps typing while menubusd journals.
     public func registerUndo(document: String, actionName: String, undo: [UInt8], redo: [UInt8],
                              mergeKey: String = "", completion: @escaping (Result<UInt32, BusError>) -> Void) {
-        connection.call(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
-                        interface: MenuBusNames.managerInterface, member: "RegisterUndo",
-                        arguments: MenuBusClient.registerUndoArguments(document, actionName, undo, redo, mergeKey),
-                        timeout: callTimeout) { result in
-            completion(result.flatMap { values in
-                guard let first = values.first, case .uint32(let count) = first else {
-                    return .failure(BusError.failed("menubusd answered RegisterUndo with the wrong type"))
-                }
-                return .success(count)
-            })
-        }
+        connection.call(MenuBusAPI.Manager.registerUndo, destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
+                        document, actionName, undo, redo, MenuBusClient.undoOptions(mergeKey),
+                        timeout: callTimeout, completion: completion)
     }
 
     /// Opens a group: everything until the matching `endUndoGroup` is one step named by the outermost group.
     public func beginUndoGroup(document: String, actionName: String) throws {
-        _ = try callManager("BeginUndoGroup", [.string(document), .string(actionName)])
+        try callManager(MenuBusAPI.Manager.beginUndoGroup, document, actionName)
     }
 
     public func endUndoGroup(document: String) throws {
-        _ = try callManager("EndUndoGroup", [.string(document)])
+        try callManager(MenuBusAPI.Manager.endUndoGroup, document)
     }
 
     /// Moves the newest step to redo; its undo payloads come newest first.
     public func undo(document: String) throws -> UndoMove {
-        try move(callManager("Undo", [.string(document)]))
+        let (actionName, payloads) = try callManager(MenuBusAPI.Manager.undo, document)
+        return UndoMove(actionName: actionName, payloads: payloads)
     }
 
     /// Moves the oldest redo step back; its redo payloads come oldest first.
     public func redo(document: String) throws -> UndoMove {
-        try move(callManager("Redo", [.string(document)]))
+        let (actionName, payloads) = try callManager(MenuBusAPI.Manager.redo, document)
+        return UndoMove(actionName: actionName, payloads: payloads)
     }
 
-    public func undoState(document: String) throws -> UndoStateInfo {
-        let reply = try callManager("GetUndoState", [.string(document)])
-        guard let first = reply.first else { throw unexpected("GetUndoState", reply) }
-        return try UndoStateInfo(first)
+    public func undoState(document: String) throws -> UndoState {
+        try UndoState(wire: callManager(MenuBusAPI.Manager.getUndoState, document))
     }
 
     /// Keeps at most `levels` steps (0: unlimited).
     public func setUndoLimit(document: String, levels: UInt32) throws {
-        _ = try callManager("SetUndoLimit", [.string(document), .uint32(levels)])
+        try callManager(MenuBusAPI.Manager.setUndoLimit, document, levels)
     }
 
     public func markClean(document: String) throws {
-        _ = try callManager("MarkClean", [.string(document)])
+        try callManager(MenuBusAPI.Manager.markClean, document)
     }
 
     /// Forgets the document's history, journal included.
     public func clearUndo(document: String) throws {
-        _ = try callManager("ClearUndo", [.string(document)])
+        try callManager(MenuBusAPI.Manager.clearUndo, document)
     }
 
     /// Calls `handler` with (document, state) whenever one of this app's documents changes.
-    public func observeUndoState(_ handler: @escaping (String, UndoStateInfo) -> Void) throws {
+    public func observeUndoState(_ handler: @escaping (String, UndoState) -> Void) throws {
         _ = try resolveDaemonOwner()
-        subscribeToDaemon(interface: MenuBusNames.managerInterface, member: "UndoStateChanged") { message in
-            guard let args = try? message.arguments(), args.count == 3, let document = args[1].stringValue,
-                  let state = try? UndoStateInfo(args[2]) else { return }
+        subscribeToDaemon(MenuBusAPI.Manager.undoStateChanged) { _, _, document, stateValue in
+            guard let state = try? UndoState(wire: stateValue) else { return }
             handler(document, state)
         }
         try syncWithBus()
     }
 
-    /// `RegisterUndo`'s arguments; `options` holds `merge-key` when there is one.
-    static func registerUndoArguments(_ document: String, _ actionName: String, _ undo: [UInt8], _ redo: [UInt8],
-                                      _ mergeKey: String) -> [DBusValue] {
-        let options: DBusValue = mergeKey.isEmpty ? .array("{sv}", [])
+    /// `RegisterUndo`'s `options`: `merge-key` when there is one.
+    static func undoOptions(_ mergeKey: String) -> DBusValue {
+        mergeKey.isEmpty ? .array("{sv}", [])
             : .array("{sv}", [.dictEntry(.string("merge-key"), .variant(.string(mergeKey)))])
-        return [.string(document), .string(actionName), .bytes(undo), .bytes(redo), options]
-    }
-
-    private func move(_ reply: [DBusValue]) throws -> UndoMove {
-        guard reply.count == 2, case .string(let name) = reply[0], let payloads = try? [[UInt8]](dbusValue: reply[1]) else {
-            throw unexpected("Undo", reply)
-        }
-        return UndoMove(actionName: name, payloads: payloads)
     }
 }

@@ -27,9 +27,19 @@ public final class MenuBusClient {
     /// through `reply` from any thread, while other calls go on. Wins over
     /// `provideElements`. See `provideElementsAsync` for an async handler.
     public var provideElementsLater: ((String, String, DeferredReply) -> Void)?
+    /// One of this app's own items was chosen; answer through the reply
+    /// later, from any thread (menubusd does not wait). Wins over `onAction`.
+    /// See `onActionAsync` for an async handler.
+    public var onActionLater: ((ActionInvocation, CallReply) -> Void)?
+    /// A standard command was chosen; answer through the reply later, from
+    /// any thread (menubusd does not wait). Wins over `onCommand`. See
+    /// `onCommandAsync` for an async handler.
+    public var onCommandLater: ((CommandInvocation, CallReply) -> Void)?
     /// The selected text of a context, for providers when the selection carried none.
     public var selectedText: ((String) throws -> String)?
     var providerHandlers: [String: (String, [String: DBusValue]) throws -> String] = [:]
+    /// Providers that answer `Process` later (`registerProvider(_:path:processLater:)`).
+    var providerLaterHandlers: [String: (String, [String: DBusValue], ProviderReply) -> Void] = [:]
     /// The last composed menus read, newest first, with their replies' bodies (MenuBusClient+Menus.swift).
     var recentMenus: [(body: [UInt8], signature: Signature, menu: Menu)] = []
     /// The unique name of menubusd's connection, once asked: callbacks and
@@ -62,22 +72,17 @@ public final class MenuBusClient {
     /// This connection's unique name on the bus.
     public var uniqueName: String { connection.uniqueName }
 
-    /// Calls a manager method and returns the reply's values.
-    func callManager(_ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
-        try connection.callBlocking(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
-                                    interface: MenuBusNames.managerInterface, member: member,
-                                    arguments: arguments, timeout: callTimeout)
+    /// Calls a manager method (`MenuBusAPI.Manager`) and returns its typed reply.
+    func callManager<each In, each Out>(
+        _ method: DeclaredMethod<ArgumentList<repeat each In>, ArgumentList<repeat each Out>>, _ arguments: repeat each In
+    ) throws -> (repeat each Out) {
+        try connection.callBlocking(method, destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
+                                    repeat each arguments, timeout: callTimeout)
     }
 
     package func property(_ name: String) throws -> DBusValue {
-        let reply = try connection.callBlocking(
-            destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
-            interface: "org.freedesktop.DBus.Properties", member: "Get",
-            arguments: [.string(MenuBusNames.managerInterface), .string(name)], timeout: callTimeout)
-        guard let first = reply.first, case .variant(let value) = first else {
-            throw BusError.failed("menubusd answered Get(\(name)) with '\(reply.map(\.signature.rawValue).joined())'")
-        }
-        return value
+        try connection.callBlocking(FreedesktopAPI.get, destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
+                                    MenuBusNames.managerInterface, name, timeout: callTimeout)
     }
 
     /// The daemon's API version (the `Version` property).
@@ -118,8 +123,8 @@ extension MenuBusClient {
 extension MenuBusClient {
     /// `org.freedesktop.DBus.Peer.Ping` to menubusd: is it there, and how fast.
     public func ping() throws {
-        _ = try connection.callBlocking(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
-                                        interface: "org.freedesktop.DBus.Peer", member: "Ping", timeout: callTimeout)
+        try connection.callBlocking(FreedesktopAPI.ping, destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
+                                    timeout: callTimeout)
     }
 }
 

@@ -1,4 +1,4 @@
-/// The rules of API.md for a flat element list, and the bounds of `Limits`.
+/// The rules of docs/API.md for a flat element list, and the bounds of `Limits`.
 ///
 /// Ids are 1–128 bytes of `[A-Za-z0-9._:-]`, unique, and (from apps) never
 /// `menubus:…`. A parent is `""` or the id of a `menu` earlier in the list,

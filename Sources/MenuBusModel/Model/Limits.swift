@@ -10,6 +10,9 @@ package enum Limits {
     package static let maxStringBytes = 4_096
     /// Bytes of an element id (ids are ASCII, so also characters).
     static let maxIdBytes = 128
+    /// Bytes of an app id (a bus-name-like reverse-DNS string): `Register`
+    /// refuses longer ones, and so does the undo store.
+    package static let maxAppIdBytes = 255
     /// Entries in `content-types` and in `pasteboard-types`.
     package static let maxContentTypes = 64
     /// Contexts one app connection may publish at once.

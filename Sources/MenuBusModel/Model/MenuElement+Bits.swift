@@ -18,7 +18,7 @@ extension MenuElement {
     }
 }
 
-extension MenuElement.Attribute {
+extension MenuElement.Attribute: BitFlag {
     package var bit: UInt8 {
         switch self {
         case .destructive: 1
@@ -27,21 +27,9 @@ extension MenuElement.Attribute {
         case .keepsMenuPresented: 8
         }
     }
-
-    package static func bits(of set: Set<Self>) -> UInt8 {
-        if set.isEmpty { return 0 }
-        var bits: UInt8 = 0
-        for member in set { bits |= member.bit }
-        return bits
-    }
-
-    package static func set(from bits: UInt8) -> Set<Self> {
-        guard bits != 0 else { return [] }
-        return Set(allCases.filter { bits & $0.bit != 0 })
-    }
 }
 
-extension MenuElement.MenuOption {
+extension MenuElement.MenuOption: BitFlag {
     package var bit: UInt8 {
         switch self {
         case .inline: 1
@@ -50,7 +38,14 @@ extension MenuElement.MenuOption {
         case .palette: 8
         }
     }
+}
 
+/// A case of a small option set kept as one bit of a byte.
+package protocol BitFlag: CaseIterable, Hashable {
+    var bit: UInt8 { get }
+}
+
+extension BitFlag {
     package static func bits(of set: Set<Self>) -> UInt8 {
         if set.isEmpty { return 0 }
         var bits: UInt8 = 0

@@ -6,7 +6,7 @@
 /// `org.menubus.MenuBus1.Error.LimitExceeded`.
 package struct ModelError: Error, Hashable, Sendable, CustomStringConvertible {
     package enum Kind: Hashable, Sendable {
-        /// A value that breaks a rule of API.md (bad id, unknown parent...).
+        /// A value that breaks a rule of docs/API.md (bad id, unknown parent...).
         case invalidArgument
         /// A value over one of `Limits`.
         case limitExceeded

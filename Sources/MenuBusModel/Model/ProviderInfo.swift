@@ -1,23 +1,24 @@
-/// A service another app registered with `RegisterProvider` (translate,
-/// look up, or an item of its own such as "Convert to Uppercase").
-package struct ProviderInfo: Hashable, Sendable {
-    /// Unique among providers; at most `Limits.maxProviderIdBytes` of
+/// A service an app offers to every app's menus with `RegisterProvider`
+/// (translate, look up, or an item of its own such as "Convert to
+/// Uppercase"): what the client registers and what the daemon composes.
+public struct ProviderInfo: Hashable, Sendable {
+    /// Unique on the bus; at most `Limits.maxProviderIdBytes` of
     /// `[A-Za-z0-9._:-]` so that `menubus:provider:<id>` is a valid element id.
-    package var id: String
-    package var title: String
-    package var icon: String?
+    public var id: String
+    public var title: String
+    public var icon: String?
     /// The system item it performs, or nil for an item of its own.
-    package var role: ProviderRole?
+    public var role: ProviderRole?
     /// MIME types it can process.
-    package var contentTypes: [String]
+    public var contentTypes: [String]
     /// `Process` returns replacement text for the selection.
-    package var returnsText: Bool
+    public var returnsText: Bool
     /// Offer it only in editable contexts.
-    package var requiresEditable: Bool
+    public var requiresEditable: Bool
 
-    package init(id: String, title: String, icon: String? = nil, role: ProviderRole? = nil,
-         contentTypes: [String] = ["text/plain"], returnsText: Bool = false,
-         requiresEditable: Bool = false) {
+    public init(id: String, title: String, icon: String? = nil, role: ProviderRole? = nil,
+                contentTypes: [String] = ["text/plain"], returnsText: Bool = false,
+                requiresEditable: Bool = false) {
         self.id = id
         self.title = title
         self.icon = icon

@@ -1,6 +1,6 @@
 /// The system item a provider stands behind; a provider without a role
 /// shows its own item.
-package enum ProviderRole: String, CaseIterable, Hashable, Sendable {
+public enum ProviderRole: String, CaseIterable, Hashable, Sendable {
     case lookup
     case translate
     case searchWeb = "search-web"

@@ -77,9 +77,11 @@ struct ExportIDs {
 
     var count: Int { items.count + groups.count + menus.count }
 
-    /// Forgets keys not in `current` once more than `keyBound` are held.
-    mutating func retain(_ current: Set<String>) {
+    /// Forgets keys not in `current` once more than `keyBound` are held;
+    /// `current` is built only then (each live change maps the menu again).
+    mutating func retain(_ current: @autoclosure () -> Set<String>) {
         guard count > ExportIDs.keyBound else { return }
+        let current = current()
         items = items.filter { current.contains($0.key) }
         groups = groups.filter { current.contains($0.key) }
         menus = menus.filter { current.contains($0.key) }

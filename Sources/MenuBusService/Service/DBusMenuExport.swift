@@ -12,6 +12,12 @@ final class DBusMenuExport: MenuExport {
     var shown: DBusMenuLayout?
     /// Marshalled `GetLayout` replies of this revision, by query.
     var layoutReplies: [PresentationExports.LayoutQuery: PreparedReply] = [:]
+    /// GetLayout queries consumers asked at an earlier revision: after a
+    /// `LayoutUpdated` they ask them again, so their replies are prepared
+    /// while the consumers handle the signal.
+    private(set) var recentLayoutQueries: [PresentationExports.LayoutQuery] = []
+    /// Queries prepared ahead of a refetch.
+    static let maxPreparedQueries = 4
     /// dbusmenu `AboutToShow`/`AboutToShowGroup` calls waiting for deferred
     /// elements (`MenuBusServer+AboutToShow.swift`).
     var aboutToShowWaiters: [AboutToShowWaiter] = []
@@ -28,7 +34,12 @@ final class DBusMenuExport: MenuExport {
         DBusMenuLayout(elements, title: title, ids: &ids)
     }
 
+    /// The queries of the old revision's replies are kept to prepare again.
     func dropReplies() {
+        if !layoutReplies.isEmpty {
+            let queries = layoutReplies.keys.sorted { ($0.parent, $0.depth, $0.names.count) < ($1.parent, $1.depth, $1.names.count) }
+            recentLayoutQueries = Array(queries.prefix(DBusMenuExport.maxPreparedQueries))
+        }
         layoutReplies.removeAll()
     }
 
@@ -47,16 +58,19 @@ final class DBusMenuExport: MenuExport {
         releaseAboutToShow(nil)
     }
 
-    /// `ItemsPropertiesUpdated` and `LayoutUpdated` (broadcast).
+    /// `ItemsPropertiesUpdated` and `LayoutUpdated` (broadcast); after a
+    /// `LayoutUpdated`, the `GetLayout` replies consumers asked for before
+    /// are prepared (`MenuBusServer.prepareLayoutReplies`).
     func emitChanges(from old: DBusMenuLayout, to new: DBusMenuLayout, _ change: ExportChange) {
         let changes = DBusMenuChanges(from: old, to: new)
         if changes.propertiesChanged {
-            change.connection.emit(change.path, MenuBusNames.dbusMenuInterface, "ItemsPropertiesUpdated", changes.itemsPropertiesUpdated)
+            let arguments = changes.itemsPropertiesUpdated
+            change.connection.emit(DBusMenuAPI.itemsPropertiesUpdated, at: change.path, arguments[0], arguments[1])
         }
         for parent in changes.layoutParents {
-            change.connection.emit(change.path, MenuBusNames.dbusMenuInterface, "LayoutUpdated",
-                                   [.uint32(change.revision), .int32(parent)])
+            change.connection.emit(DBusMenuAPI.layoutUpdated, at: change.path, change.revision, parent)
         }
+        if !changes.layoutParents.isEmpty, !change.emptying { change.server.prepareLayoutReplies(change.state) }
     }
 
     /// A deferred `AboutToShow` reply: sent once none of `pending` is
@@ -70,9 +84,9 @@ final class DBusMenuExport: MenuExport {
 
         package func answer() {
             if let group {
-                reply.reply([.array("i", group.updates.map(DBusValue.int32)), .array("i", group.errors.map(DBusValue.int32))])
+                reply.reply(DBusMenuAPI.aboutToShowGroup, group.updates, group.errors)
             } else {
-                reply.reply([.boolean(true)])
+                reply.reply(DBusMenuAPI.aboutToShow, true)
             }
         }
     }

@@ -1,6 +1,7 @@
 import MenuBusModel
 import MenuBusDBus
 import MenuBusProtocol
+import MenuBusSupport
 
 /// GLib's menu-model export as one presentation serves it: `org.gtk.Menus`
 /// (its subscriptions and `Start`'s marshalled replies of this revision)
@@ -43,18 +44,19 @@ final class GMenuExport: MenuExport {
         let actionChanges = new.actions.changes(from: old.actions)
         // Actions first, so an item never names an action its consumer
         // does not know yet; removals last, once no item names them.
-        if let arguments = actionChanges.before {
-            connection.emit(path, MenuBusNames.gtkActionsInterface, "Changed", arguments)
-        }
+        if let arguments = actionChanges.before { emitActionsChanged(connection, path, arguments) }
         for (subscriber, groups) in groupsBySubscriber.sorted(by: { $0.key < $1.key }) {
             let rows = change.emptying ? old.emptyingRows(in: groups) : new.changes(from: old, in: groups)
             guard !rows.isEmpty else { continue }
-            connection.emit(path, MenuBusNames.gtkMenusInterface, "Changed", [.array("(uuuuaa{sv})", rows)],
-                            destination: subscriber)
+            connection.emit(GtkMenusAPI.changed, at: path, .array("(uuuuaa{sv})", rows), destination: subscriber)
         }
-        if let arguments = actionChanges.after {
-            connection.emit(path, MenuBusNames.gtkActionsInterface, "Changed", arguments)
-        }
+        if let arguments = actionChanges.after { emitActionsChanged(connection, path, arguments) }
+    }
+
+    /// `org.gtk.Actions.Changed` from the four values `GtkActions.changes` builds.
+    private func emitActionsChanged(_ connection: Connection, _ path: ObjectPath, _ arguments: [DBusValue]) {
+        guard arguments.count == 4 else { return Log.error("org.gtk.Actions.Changed built with \(arguments.count) values") }
+        connection.emit(GtkActionsAPI.changed, at: path, arguments[0], arguments[1], arguments[2], arguments[3])
     }
 
     // MARK: Subscriptions

@@ -26,12 +26,13 @@ extension MenuBusServer {
         return result
     }
 
-    /// Answers `call` now (`immediate`), or keeps it until `pending` has loaded.
-    func answerAboutToShow(_ call: MethodCall, state: PresentationExports, pending: Set<String>,
-                           group: (updates: [Int32], errors: [Int32])?, immediate: [DBusValue]) -> [DBusValue] {
+    /// Keeps `call` until `pending` has loaded (true), or leaves it to be
+    /// answered now (false).
+    func answersLater(_ call: MethodCall, state: PresentationExports, pending: Set<String>,
+                      group: (updates: [Int32], errors: [Int32])?) -> Bool {
         let state = state.export(DBusMenuExport.self)
         guard !pending.isEmpty, state.aboutToShowWaiters.count < DBusMenuExport.maxAboutToShowWaiters else {
-            return immediate
+            return false
         }
         let waiter = DBusMenuExport.AboutToShowWaiter(reply: call.deferReply(), pending: pending, group: group)
         state.aboutToShowWaiters.append(waiter)
@@ -40,7 +41,7 @@ extension MenuBusServer {
             state.aboutToShowWaiters.removeAll { $0.reply === waiter.reply }
             waiter.answer()
         }
-        return []
+        return true
     }
 }
 

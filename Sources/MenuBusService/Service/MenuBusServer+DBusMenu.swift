@@ -9,59 +9,37 @@ import MenuBusProtocol
 extension MenuBusServer {
     package func dbusMenuInterface(_ number: UInt64) -> Interface {
         var menu = Interface(MenuBusNames.dbusMenuInterface)
-        menu.method("GetLayout", in: [arg("parentId", Int32.self), arg("recursionDepth", Int32.self),
-                                      arg("propertyNames", [String].self)],
-                    out: [arg("revision", UInt32.self), arg("layout", signature: "(ia{sv}av)")]) { [unowned self] call in
+        menu.deferrableMethod(DBusMenuAPI.getLayout) { [unowned self] call, parent, depth, names in
             let state = try self.exported(number)
-            let parent: Int32 = try call.argument(0)
-            let depth: Int32 = try call.argument(1)
-            let names: [String] = try call.argument(2)
             let query = PresentationExports.LayoutQuery(parent: parent, depth: depth < 0 ? -1 : depth, names: names)
-            if let cached = state.layoutReplies[query] {
-                call.reply(with: cached)
-                return []
-            }
-            let layout = state.dbusMenuLayout()
-            guard let value = layout.layout(parent, depth: query.depth, names: Set(names)) else {
+            guard let prepared = try MenuBusServer.layoutReply(state, query) else {
                 throw MenuBusServer.noItem(parent, field: "parentId")
             }
-            let prepared = try PreparedReply([.uint32(state.revision), value])
-            state.cacheLayout(prepared, for: query)
             call.reply(with: prepared)
-            return []
+            return nil
         }
-        menu.method("GetGroupProperties", in: [arg("ids", [Int32].self), arg("propertyNames", [String].self)],
-                    out: [arg("properties", signature: "a(ia{sv})")]) { [unowned self] call in
+        menu.method(DBusMenuAPI.getGroupProperties) { [unowned self] _, ids, names in
             let state = try self.exported(number)
-            let ids: [Int32] = try call.argument(0)
-            let names: [String] = try call.argument(1)
-            return [state.dbusMenuLayout().groupProperties(ids, names: Set(names))]
+            return state.dbusMenuLayout().groupProperties(ids, names: Set(names))
         }
-        menu.method("GetProperty", in: [arg("id", Int32.self), arg("name", String.self)],
-                    out: [arg("value", DBusValue.self)]) { [unowned self] call in
+        menu.method(DBusMenuAPI.getProperty) { [unowned self] _, id, name in
             let state = try self.exported(number)
-            let id: Int32 = try call.argument(0)
-            let name: String = try call.argument(1)
             let layout = state.dbusMenuLayout()
             guard layout.node(id) != nil else { throw MenuBusServer.noItem(id, field: "id") }
             guard let value = layout.property(id, name) else {
                 throw BusError.invalidArgs("name: menu item \(id) has no property '\(name)'")
             }
-            return [.variant(value)]
+            return value
         }
-        menu.method("Event", in: [arg("id", Int32.self), arg("eventId", String.self), arg("data", DBusValue.self),
-                                  arg("timestamp", UInt32.self)]) { [unowned self] call in
-            try self.dbusMenuEvent(number, caller: call.sender, id: call.argument(0), eventId: call.argument(1),
-                                   timestamp: call.argument(3))
-            return []
+        menu.method(DBusMenuAPI.event) { [unowned self] call, id, eventId, _, timestamp in
+            try self.dbusMenuEvent(number, caller: call.sender, id: id, eventId: eventId, timestamp: timestamp)
         }
-        menu.method("EventGroup", in: [arg("events", signature: "a(isvu)")],
-                    out: [arg("idErrors", [Int32].self)]) { [unowned self] call in
-            guard case .array(_, let events) = call.arguments[0] else { return [.array("i", [])] }
+        menu.method(DBusMenuAPI.eventGroup) { [unowned self] call, events in
+            guard case .array(_, let events) = events else { return [] }
             guard events.count <= PresentationExports.maxEventsPerGroup else {
                 throw BusError.limitExceeded("events: at most \(PresentationExports.maxEventsPerGroup) events in one EventGroup")
             }
-            var idErrors: [DBusValue] = []
+            var idErrors: [Int32] = []
             var firstError: BusError?
             var delivered = 0
             for event in events {
@@ -72,27 +50,24 @@ extension MenuBusServer {
                     try self.dbusMenuEvent(number, caller: call.sender, id: id, eventId: eventId, timestamp: timestamp)
                     delivered += 1
                 } catch let error as BusError {
-                    idErrors.append(.int32(id))
+                    idErrors.append(id)
                     if firstError == nil { firstError = error }
                 }
             }
             // As libdbusmenu: an error only when no event could be delivered.
             if delivered == 0, let firstError { throw firstError }
-            return [.array("i", idErrors)]
+            return idErrors
         }
         // While deferred elements of the menu load, the answer waits for
         // them and is true (MenuBusServer+AboutToShow.swift).
-        menu.method("AboutToShow", in: [arg("id", Int32.self)], out: [arg("needUpdate", Bool.self)]) { [unowned self] call in
+        menu.deferrableMethod(DBusMenuAPI.aboutToShow) { [unowned self] call, id in
             let state = try self.exported(number)
-            let id: Int32 = try call.argument(0)
             guard state.dbusMenuLayout().node(id) != nil else { throw MenuBusServer.noItem(id, field: "id") }
             let pending = self.loadingDeferred(under: id, state, self.presentations[number])
-            return self.answerAboutToShow(call, state: state, pending: pending, group: nil, immediate: [.boolean(false)])
+            return self.answersLater(call, state: state, pending: pending, group: nil) ? nil : false
         }
-        menu.method("AboutToShowGroup", in: [arg("ids", [Int32].self)],
-                    out: [arg("updatesNeeded", [Int32].self), arg("idErrors", [Int32].self)]) { [unowned self] call in
+        menu.deferrableMethod(DBusMenuAPI.aboutToShowGroup) { [unowned self] call, ids in
             let state = try self.exported(number)
-            let ids: [Int32] = try call.argument(0)
             let layout = state.dbusMenuLayout()
             var pending: Set<String> = [], updates: [Int32] = [], errors: [Int32] = []
             for id in ids {
@@ -106,13 +81,11 @@ extension MenuBusServer {
                     pending.formUnion(loading)
                 }
             }
-            return self.answerAboutToShow(call, state: state, pending: pending, group: (updates, errors),
-                                          immediate: [.array("i", []), .array("i", errors.map(DBusValue.int32))])
+            return self.answersLater(call, state: state, pending: pending, group: (updates, errors)) ? nil : ([], errors)
         }
-        menu.signal("ItemsPropertiesUpdated", [arg("updatedProps", signature: "a(ia{sv})"),
-                                               arg("removedProps", signature: "a(ias)")])
-        menu.signal("LayoutUpdated", [arg("revision", UInt32.self), arg("parent", Int32.self)])
-        menu.signal("ItemActivationRequested", [arg("id", Int32.self), arg("timestamp", UInt32.self)])
+        menu.signal(DBusMenuAPI.itemsPropertiesUpdated)
+        menu.signal(DBusMenuAPI.layoutUpdated)
+        menu.signal(DBusMenuAPI.itemActivationRequested)
         menu.property("Version", UInt32.self) { 3 }
         menu.property("TextDirection", String.self) { [unowned self] in self.textDirection(number) }
         menu.property("Status", String.self) { "normal" }
@@ -141,6 +114,33 @@ extension MenuBusServer {
             consumerClosed(number)
         default:
             break
+        }
+    }
+
+    /// The marshalled `GetLayout` reply of `query` at the state's revision,
+    /// cached; nil when the menu has no item `query.parent`.
+    static func layoutReply(_ state: PresentationExports, _ query: PresentationExports.LayoutQuery) throws -> PreparedReply? {
+        if let cached = state.layoutReplies[query] { return cached }
+        guard let value = state.dbusMenuLayout().layout(query.parent, depth: query.depth, names: Set(query.names)) else {
+            return nil
+        }
+        let prepared = try PreparedReply(DBusMenuAPI.getLayout, state.revision, value)
+        state.cacheLayout(prepared, for: query)
+        return prepared
+    }
+
+    /// After a `LayoutUpdated`, the replies consumers asked for before are
+    /// prepared once the loop is free (the change's signals and replies have
+    /// gone out), while the consumers handle the signal and send their
+    /// `GetLayout`: KDE's importer and libdbusmenu's client refetch at once.
+    func prepareLayoutReplies(_ state: PresentationExports) {
+        guard !state.recentLayoutQueries.isEmpty else { return }
+        let revision = state.revision
+        loop.addTimer(after: 0) { [weak state] in
+            guard let state, state.revision == revision, !state.isClosing else { return }
+            for query in state.recentLayoutQueries {
+                _ = try? MenuBusServer.layoutReply(state, query)
+            }
         }
     }
 

@@ -82,8 +82,8 @@ extension MenuBusServer {
     }
 
     func declareProviderCatalog(in manager: inout Interface) {
-        manager.method("ListProviders", out: [arg("providers", signature: "a(sa{sv})")]) { [unowned self] _ in
-            [self.listProviders()]
+        manager.method(MenuBusAPI.Manager.listProviders) { [unowned self] _ in
+            self.listProviders()
         }
     }
 }

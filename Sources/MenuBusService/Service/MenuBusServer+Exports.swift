@@ -124,7 +124,7 @@ extension MenuBusServer {
     /// removes every item of every menu consumers hold.
     private func signalChanges(_ path: ObjectPath, _ state: PresentationExports, emptying: Bool) {
         for export in state.protocols {
-            export.signalChange(state, connection: connection, path: path, emptying: emptying)
+            export.signalChange(state, server: self, path: path, emptying: emptying)
         }
     }
 

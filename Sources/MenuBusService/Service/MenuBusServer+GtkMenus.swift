@@ -10,10 +10,8 @@ import MenuBusProtocol
 extension MenuBusServer {
     package func gtkMenusInterface(_ number: UInt64) -> Interface {
         var menus = Interface(MenuBusNames.gtkMenusInterface)
-        menus.method("Start", in: [arg("groups", [UInt32].self)],
-                     out: [arg("content", signature: "a(uuaa{sv})")]) { [unowned self] call in
+        menus.deferrableMethod(GtkMenusAPI.start) { [unowned self] call, groups in
             let state = try self.exported(number)
-            let groups: [UInt32] = try call.argument(0)
             // Counted per group and subscriber, as GLib's exporter does;
             // groups never handed out are ignored (numbered once mapped).
             let export = state.gtkExport()
@@ -23,64 +21,53 @@ extension MenuBusServer {
             if !groups.isEmpty { self.consumerOpened(number) }
             if let cached = state.startReplies[groups] {
                 call.reply(with: cached)
-                return []
+                return nil
             }
-            let prepared = try PreparedReply([export.startRows(groups)])
+            let prepared = try PreparedReply(GtkMenusAPI.start, export.startRows(groups))
             state.cacheStart(prepared, for: groups)
             call.reply(with: prepared)
-            return []
+            return nil
         }
-        menus.method("End", in: [arg("groups", [UInt32].self)]) { [unowned self] call in
-            guard let state = self.exports[number] else { return [] }
-            let groups: [UInt32] = try call.argument(0)
+        menus.method(GtkMenusAPI.end) { [unowned self] call, groups in
+            guard let state = self.exports[number] else { return }
             let held = !state.hasNoSubscribers
             for group in groups { state.unsubscribe(call.sender, from: group) }
             // The last subscriber let go: the consumer closed the menu.
             if held, state.hasNoSubscribers { self.consumerClosed(number) }
-            return []
         }
-        menus.signal("Changed", [arg("changes", signature: "a(uuuuaa{sv})")])
+        menus.signal(GtkMenusAPI.changed)
         return menus
     }
 
     package func gtkActionsInterface(_ number: UInt64) -> Interface {
         var actions = Interface(MenuBusNames.gtkActionsInterface)
-        actions.method("List", out: [arg("list", [String].self)]) { [unowned self] _ in
+        actions.method(GtkActionsAPI.list) { [unowned self] _ in
             let state = try self.exported(number)
-            return [state.gtkExport().actions.list]
+            return state.gtkExport().actions.list
         }
-        actions.method("Describe", in: [arg("action_name", String.self)],
-                       out: [arg("description", signature: "(bgav)")]) { [unowned self] call in
+        actions.method(GtkActionsAPI.describe) { [unowned self] _, name in
             let state = try self.exported(number)
-            let name: String = try call.argument(0)
             guard let action = state.gtkExport().actions.action(name) else {
                 throw BusError.invalidArgs("action_name: this menu has no action '\(name)'")
             }
-            return [action.description]
+            return action.description
         }
-        actions.method("DescribeAll", out: [arg("descriptions", signature: "a{s(bgav)}")]) { [unowned self] _ in
+        actions.method(GtkActionsAPI.describeAll) { [unowned self] _ in
             let state = try self.exported(number)
-            return [state.gtkExport().actions.describeAll]
+            return state.gtkExport().actions.describeAll
         }
-        actions.method("Activate", in: [arg("action_name", String.self), arg("parameter", [DBusValue].self),
-                                         arg("platform_data", [String: DBusValue].self)]) { [unowned self] call in
+        actions.method(GtkActionsAPI.activate) { [unowned self] call, name, parameters, platformData in
             let state = try self.exported(number)
-            let name: String = try call.argument(0)
-            let parameters: [DBusValue] = try call.argument(1)
             let itemId: String
             do {
                 itemId = try state.gtkExport().actions.activation(name, parameters: parameters)
             } catch let refusal as GtkActions.Refusal {
                 throw BusError.invalidArgs(refusal.message)
             }
-            try self.activate(self.livePresentation(number), caller: call.sender, itemId: itemId, platformData: call.arguments[2])
-            return []
+            try self.activate(self.livePresentation(number), caller: call.sender, itemId: itemId, platformData: platformData)
         }
-        actions.method("SetState", in: [arg("action_name", String.self), arg("value", DBusValue.self),
-                                         arg("platform_data", [String: DBusValue].self)]) { [unowned self] call in
+        actions.method(GtkActionsAPI.setState) { [unowned self] call, name, value, platformData in
             let state = try self.exported(number)
-            let name: String = try call.argument(0)
-            let value: DBusValue = try call.argument(1)
             let itemId: String?
             do {
                 itemId = try state.gtkExport().actions.stateChange(name, to: value)
@@ -88,13 +75,10 @@ extension MenuBusServer {
                 throw BusError.invalidArgs(refusal.message)
             }
             if let itemId {
-                try self.activate(self.livePresentation(number), caller: call.sender, itemId: itemId, platformData: call.arguments[2])
+                try self.activate(self.livePresentation(number), caller: call.sender, itemId: itemId, platformData: platformData)
             }
-            return []
         }
-        actions.signal("Changed", [arg("removals", [String].self), arg("enable_changes", [String: Bool].self),
-                                   arg("state_changes", [String: DBusValue].self),
-                                   arg("additions", signature: "a{s(bgav)}")])
+        actions.signal(GtkActionsAPI.changed)
         return actions
     }
 }

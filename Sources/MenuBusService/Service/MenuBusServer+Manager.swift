@@ -9,72 +9,51 @@ extension MenuBusServer {
     /// of it must equal `dbus/org.menubus.MenuBus1.xml`.
     package func managerInterface() -> Interface {
         var manager = Interface(MenuBusNames.managerInterface)
-        let elements = arg("items", signature: "a(ssa{sv})")
-        manager.method("Register", in: [arg("appId", String.self), arg("clientPath", ObjectPath.self),
-                                        arg("options", [String: DBusValue].self)]) { [unowned self] call in
-            try self.register(caller: call.sender, appId: call.argument(0), clientPath: call.argument(1),
-                              options: call.arguments[2])
-            return []
+        typealias API = MenuBusAPI.Manager
+        manager.method(API.register) { [unowned self] call, appId, clientPath, options in
+            try self.register(caller: call.sender, appId: appId, clientPath: clientPath, options: options)
         }
-        manager.method("PublishContext", in: [arg("contextId", String.self), arg("context", [String: DBusValue].self), elements],
-                       out: [arg("revision", UInt32.self)]) { [unowned self] call in
-            [.uint32(try self.publishContext(caller: call.sender, contextId: call.argument(0),
-                                             context: call.arguments[1], items: call.arguments[2]))]
+        manager.method(API.publishContext) { [unowned self] call, contextId, context, items in
+            try self.publishContext(caller: call.sender, contextId: contextId, context: context, items: items)
         }
-        manager.method("UpdateItems", in: [arg("contextId", String.self), elements],
-                       out: [arg("revision", UInt32.self)]) { [unowned self] call in
-            [.uint32(try self.updateItems(caller: call.sender, contextId: call.argument(0), items: call.arguments[1]))]
+        manager.method(API.updateItems) { [unowned self] call, contextId, items in
+            try self.updateItems(caller: call.sender, contextId: contextId, items: items)
         }
-        manager.method("UpdateSelection", in: [arg("contextId", String.self), arg("selection", [String: DBusValue].self)]) {
-            [unowned self] call in
-            try self.updateSelection(caller: call.sender, contextId: call.argument(0), selection: call.arguments[1])
-            return []
+        manager.method(API.updateSelection) { [unowned self] call, contextId, selection in
+            try self.updateSelection(caller: call.sender, contextId: contextId, selection: selection)
         }
-        manager.method("RemoveContext", in: [arg("contextId", String.self)]) { [unowned self] call in
-            try self.removeContext(caller: call.sender, contextId: call.argument(0))
-            return []
+        manager.method(API.removeContext) { [unowned self] call, contextId in
+            try self.removeContext(caller: call.sender, contextId: contextId)
         }
-        for (member, kind) in [("GetContextMenu", MenuKind.context), ("GetEditMenu", .edit)] {
-            manager.method(member, in: [arg("owner", String.self), arg("contextId", String.self),
-                                        arg("options", [String: DBusValue].self)],
-                           out: [arg("revision", UInt32.self), elements]) { [unowned self] call in
-                let (revision, menu, key) = try self.composedMenu(kind, caller: call.sender, owner: call.argument(0),
-                                                                  contextId: call.argument(1), options: call.arguments[2])
+        for (declared, kind) in [(API.getContextMenu, MenuKind.context), (API.getEditMenu, .edit)] {
+            manager.deferrableMethod(declared) { [unowned self] call, owner, contextId, options in
+                let (revision, menu, key) = try self.composedMenu(kind, caller: call.sender, owner: owner,
+                                                                  contextId: contextId, options: options)
                 // Equal menus get the same marshalled bytes (ComposedMenuReplies).
                 call.reply(with: try self.composedReplies.reply(for: key, revision: revision, menu: menu))
-                return []
+                return nil
             }
         }
-        manager.method("GetContext", in: [arg("owner", String.self), arg("contextId", String.self)],
-                       out: [arg("context", [String: DBusValue].self), arg("selection", [String: DBusValue].self),
-                             arg("revision", UInt32.self), elements]) { [unowned self] call in
-            let (_, context) = try self.resolveOwner(call.argument(0), caller: call.sender, contextId: call.argument(1))
-            return [Wire.encode(context.info), Wire.encode(context.selection), .uint32(context.revision), Wire.encode(context.items)]
+        manager.method(API.getContext) { [unowned self] call, owner, contextId in
+            let (_, context) = try self.resolveOwner(owner, caller: call.sender, contextId: contextId)
+            return (Wire.encode(context.info), Wire.encode(context.selection), context.revision, Wire.encode(context.items))
         }
-        manager.method("PresentMenu", in: [arg("owner", String.self), arg("contextId", String.self),
-                                           arg("kind", String.self), arg("options", [String: DBusValue].self)],
-                       out: [arg("menu", ObjectPath.self)]) { [unowned self] call in
-            [.objectPath(try self.present(caller: call.sender, owner: call.argument(0), contextId: call.argument(1),
-                                          kind: call.argument(2), options: call.arguments[3]))]
+        manager.method(API.presentMenu) { [unowned self] call, owner, contextId, kind, options in
+            try self.present(caller: call.sender, owner: owner, contextId: contextId, kind: kind, options: options)
         }
-        manager.method("Lint", in: [arg("kind", String.self), elements],
-                       out: [arg("findings", signature: "a(sss)")]) { [unowned self] call in
-            [try self.lint(kind: call.argument(0), items: call.arguments[1])]
+        manager.method(API.lint) { [unowned self] _, kind, items in
+            try self.lint(kind: kind, items: items)
         }
-        manager.method("RegisterProvider", in: [arg("providerId", String.self), arg("providerPath", ObjectPath.self),
-                                                arg("properties", [String: DBusValue].self)]) { [unowned self] call in
-            try self.registerProvider(caller: call.sender, providerId: call.argument(0), path: call.argument(1),
-                                      properties: call.arguments[2])
-            return []
+        manager.method(API.registerProvider) { [unowned self] call, providerId, path, properties in
+            try self.registerProvider(caller: call.sender, providerId: providerId, path: path, properties: properties)
         }
-        manager.method("UnregisterProvider", in: [arg("providerId", String.self)]) { [unowned self] call in
-            try self.unregisterProvider(caller: call.sender, providerId: call.argument(0))
-            return []
+        manager.method(API.unregisterProvider) { [unowned self] call, providerId in
+            try self.unregisterProvider(caller: call.sender, providerId: providerId)
         }
         declareUndo(in: &manager)
         declareProviderCatalog(in: &manager)
-        manager.method("ListContexts", out: [arg("contexts", signature: "a(sss)")]) { [unowned self] call in
-            [self.listContexts(caller: call.sender)]
+        manager.method(API.listContexts) { [unowned self] call in
+            self.listContexts(caller: call.sender)
         }
         manager.property("Version", UInt32.self) { MenuBusNames.apiVersion }
         // Uptime and resident size change all the time: no signal promises

@@ -53,10 +53,8 @@ extension MenuBusServer {
         loop.addTimer(after: 0) { [weak self] in
             guard let self, self.presentations[presentation.number] === presentation,
                   let app = self.apps[presentation.owner] else { return }
-            self.connection.notify(destination: app.uniqueName, path: app.clientPath,
-                                   interface: MenuBusNames.clientInterface, member: "MenuPresented",
-                                   arguments: [.string(presentation.contextId), .string(presentation.kind.rawValue),
-                                               .objectPath(presentation.path)])
+            self.connection.notify(MenuBusAPI.Client.menuPresented, destination: app.uniqueName, path: app.clientPath,
+                                   presentation.contextId, presentation.kind.rawValue, presentation.path)
         }
     }
 
@@ -69,28 +67,24 @@ extension MenuBusServer {
     /// The `org.menubus.MenuBus1.Menu` interface of presentation `number`.
     package func menuInterface(_ number: UInt64) -> Interface {
         var menu = Interface(MenuBusNames.menuInterface)
-        menu.method("GetLayout", out: [arg("revision", UInt32.self), arg("items", signature: "a(ssa{sv})")]) { [unowned self] call in
+        typealias API = MenuBusAPI.Menu
+        menu.deferrableMethod(API.getLayout) { [unowned self] call in
             let presentation = try self.livePresentation(number)
             self.bringUpToDate(presentation)
             call.reply(with: try presentation.layoutReply())
-            return []
+            return nil
         }
-        menu.method("Activate", in: [arg("itemId", String.self), arg("platformData", [String: DBusValue].self)]) {
-            [unowned self] call in
-            try self.activate(self.livePresentation(number), caller: call.sender,
-                              itemId: call.argument(0), platformData: call.arguments[1])
-            return []
+        menu.method(API.activate) { [unowned self] call, itemId, platformData in
+            try self.activate(self.livePresentation(number), caller: call.sender, itemId: itemId, platformData: platformData)
         }
-        menu.method("Dismiss") { [unowned self] call in
+        menu.method(API.dismiss) { [unowned self] call in
             let presentation = try self.livePresentation(number)
             try self.checkChooser(presentation, caller: call.sender, sendsSelectedText: false)
             self.closePresentation(presentation)
-            return []
         }
-        menu.signal("LayoutChanged", [arg("revision", UInt32.self), arg("items", signature: "a(ssa{sv})")])
-        menu.signal("Closed")
-        menu.signal("ProviderResult", [arg("providerId", String.self), arg("text", String.self),
-                                       arg("info", signature: "a{sv}")])
+        menu.signal(API.layoutChanged)
+        menu.signal(API.closed)
+        menu.signal(API.providerResult)
         // What a presenter titles and places the menu with.
         menu.property("Title", String.self) { [unowned self] in self.presentations[number]?.shownTitle ?? "" }
         menu.property("SelectionRect", signature: "(iiii)") { [unowned self] in
@@ -187,9 +181,12 @@ extension MenuBusServer {
     private func flushSignal(_ presentation: Presentation) {
         if presentation.isStale { refresh(presentation) }
         guard presentation.layoutToSignal(now: MessageLoop.now()) else { return }
-        connection.emit(presentation.path, MenuBusNames.menuInterface, "LayoutChanged",
-                        [.uint32(presentation.revision), Wire.encode(presentation.elements)])
+        // The other protocols' small change signals first: the whole menu
+        // in LayoutChanged costs more to build and for the bus to pass on,
+        // and their consumers would wait behind it.
         exportsLayoutChanged(presentation)
+        connection.emit(MenuBusAPI.Menu.layoutChanged, at: presentation.path,
+                        presentation.revision, Wire.encode(presentation.elements))
     }
 
     // MARK: Deferred elements
@@ -201,24 +198,22 @@ extension MenuBusServer {
         let number = presentation.number, contextId = presentation.contextId, elementId = element.id
         let cached = element.cached
         deferredCallsStarted += 1
-        connection.call(destination: app.uniqueName, path: app.clientPath, interface: MenuBusNames.clientInterface,
-                        member: "ProvideElements", arguments: [.string(contextId), .string(elementId)],
-                        timeout: configuration.deferredTimeout) { [weak self] result in
+        connection.call(MenuBusAPI.Client.provideElements, destination: app.uniqueName, path: app.clientPath,
+                        contextId, elementId, timeout: configuration.deferredTimeout) { [weak self] result in
             guard let self else { return }
             var content: [MenuElement]?
             var contentBytes = 0
             switch result {
-            case .success(let values):
+            case .success(let provided):
                 do {
-                    guard values.count == 1 else { throw BusError.invalidArgs("ProvideElements returned \(values.count) values") }
                     // Counted before it is decoded: the presenter holds it in
                     // this menu, the owner in its cache.
-                    contentBytes = MenuBusServer.cost(values[0])
+                    contentBytes = MenuBusServer.cost(provided)
                     if let presentation = self.presentations[number] {
                         try self.checkBudget(adding: contentBytes * Budgets.presentationFactor, for: presentation.presenter,
                                              field: "elements")
                     }
-                    let elements = try Wire.decodeElements(values[0], field: "elements")
+                    let elements = try Wire.decodeElements(provided, field: "elements")
                     // Content is filled once: a deferred element inside it would never be asked for.
                     guard !elements.contains(where: { $0.kind == .deferred }) else {
                         throw BusError.invalidArgs("elements: provided content may not hold deferred elements")
@@ -310,11 +305,11 @@ extension MenuBusServer {
                let provider = provider(id: info.id) {
                 runProvider(provider, app: app, context: context, platformData: platformData, answer: answer)
             } else {
-                callClient(app, "PerformCommand", [.string(contextId), .string(command.rawValue),
-                                                   .array("{sv}", MenuBusServer.passedPlatformData(platformData))])
+                callClient(app, MenuBusAPI.Client.performCommand, contextId, command.rawValue,
+                           .array("{sv}", MenuBusServer.passedPlatformData(platformData)))
             }
         } else {
-            callClient(app, "ActionInvoked", [.string(contextId), .string(element.id), platformData])
+            callClient(app, MenuBusAPI.Client.actionInvoked, contextId, element.id, platformData)
         }
     }
 
@@ -336,10 +331,13 @@ extension MenuBusServer {
     }
 
     /// An asynchronous call to an app's client object; failures are logged, never waited on.
-    func callClient(_ app: App, _ member: String, _ arguments: [DBusValue],
-                    completion: ((Result<[DBusValue], BusError>) -> Void)? = nil) {
-        connection.call(destination: app.uniqueName, path: app.clientPath, interface: MenuBusNames.clientInterface,
-                        member: member, arguments: arguments, timeout: ServiceLimits.clientCallTimeout) { result in
+    func callClient<each In, each Out>(
+        _ app: App, _ method: DeclaredMethod<ArgumentList<repeat each In>, ArgumentList<repeat each Out>>,
+        _ arguments: repeat each In, completion: ((Result<(repeat each Out), BusError>) -> Void)? = nil
+    ) {
+        let member = method.name
+        connection.call(method, destination: app.uniqueName, path: app.clientPath, repeat each arguments,
+                        timeout: ServiceLimits.clientCallTimeout) { result in
             if case .failure(let error) = result {
                 Log.warning("\(app.appId) (\(app.uniqueName)) \(member) failed: \(error.name)")
             }
@@ -352,7 +350,7 @@ extension MenuBusServer {
     func closePresentation(_ presentation: Presentation) {
         guard livePresentations.remove(presentation.number) != nil else { return }
         presentation.close()
-        connection.emit(presentation.path, MenuBusNames.menuInterface, "Closed", [])
+        connection.emit(MenuBusAPI.Menu.closed, at: presentation.path)
         exportsClosing(presentation)
     }
 }

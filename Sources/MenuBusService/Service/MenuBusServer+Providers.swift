@@ -51,9 +51,8 @@ extension MenuBusServer {
         // answer comes: sent on its path all the same, as declared on `Menu`.
         for listener in answer.listeners {
             do {
-                try connection.emitSignal(path: answer.menu, interface: MenuBusNames.menuInterface, member: "ProviderResult",
-                                          arguments: [.string(provider.id), .string(text), .array("{sv}", info)],
-                                          destination: listener)
+                try connection.emitSignal(MenuBusAPI.Menu.providerResult, at: answer.menu,
+                                          provider.id, text, .array("{sv}", info), destination: listener)
             } catch {
                 Log.warning("cannot send ProviderResult of \(provider.id) to \(listener): \(error)")
             }
@@ -80,20 +79,18 @@ extension MenuBusServer {
                 entries.append(.dictEntry(.string("content-type"), .variant(.string(contentType))))
                 contextValue = .array(signature, entries)
             }
-            self.connection.call(destination: provider.owner, path: provider.path, interface: MenuBusNames.providerInterface,
-                                 member: "Process", arguments: [.string(provider.info.id), .string(text), contextValue],
+            self.connection.call(MenuBusAPI.Provider.process, destination: provider.owner, path: provider.path,
+                                 provider.info.id, text, contextValue,
                                  timeout: self.processTimeout(for: provider)) { [weak self] result in
                 guard let self else { return }
                 switch result {
-                case .success(let values):
-                    guard values.count == 2, case .string(let replacement) = values[0] else {
-                        Log.warning("provider \(provider.info.id) answered Process with the wrong type")
-                        if let answer {
-                            self.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: "",
-                                                    error: BusError.failed("the provider answered Process with the wrong type").summary)
-                        }
-                        return
+                case .failure(let error) where error.name == BusError.invalidSignatureName:
+                    Log.warning("provider \(provider.info.id) answered Process with the wrong type")
+                    if let answer {
+                        self.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: "",
+                                                error: BusError.failed("the provider answered Process with the wrong type").summary)
                     }
+                case .success(let (replacement, _)):
                     if let answer {
                         guard replacement.utf8.count <= Limits.maxSelectionTextBytes else {
                             Log.warning("provider \(provider.info.id) answered more than \(Limits.maxSelectionTextBytes) bytes; not passed on")
@@ -106,12 +103,11 @@ extension MenuBusServer {
                     }
                     guard !replacement.isEmpty, provider.info.returnsText,
                           let live = self.apps[app.uniqueName]?.contexts[contextId], live.info.editable else { return }
-                    self.callClient(app, "PerformCommand", [
-                        .string(contextId), .string(StandardCommand.replaceSelection.rawValue),
+                    self.callClient(app, MenuBusAPI.Client.performCommand,
+                        contextId, StandardCommand.replaceSelection.rawValue,
                         .array("{sv}", [.dictEntry(.string("text"), .variant(.string(replacement))),
                                         .dictEntry(.string("provider"), .variant(.string(provider.info.id))),
-                                        .dictEntry(.string("undo-name"), .variant(.string(provider.info.title)))]),
-                    ])
+                                        .dictEntry(.string("undo-name"), .variant(.string(provider.info.title)))]))
                 case .failure(let error):
                     Log.warning("provider \(provider.info.id) Process failed: \(error.name)")
                     if let answer {
@@ -125,8 +121,8 @@ extension MenuBusServer {
             process(text)
             return
         }
-        callClient(app, "GetSelectedText", [.string(contextId)]) { [weak self] result in
-            guard case .success(let values) = result, values.count == 1, case .string(let text) = values[0] else {
+        callClient(app, MenuBusAPI.Client.getSelectedText, contextId) { [weak self] result in
+            guard case .success(let text) = result else {
                 if let answer {
                     self?.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: "",
                                              error: BusError.failed("\(app.appId) did not give its selected text").summary)

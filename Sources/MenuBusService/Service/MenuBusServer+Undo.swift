@@ -54,37 +54,66 @@ extension MenuBusServer {
         }
     }
 
-    /// Runs one undo operation for the caller's app id; signals and
-    /// recomposes when the state changed; schedules the journal sync.
-    func performUndo(_ operation: UndoOperation, caller: String, documentId: String) throws -> UndoStore.Outcome {
-        let app = try registeredApp(caller)
+    /// Runs one undo operation for the caller's app id and answers `call`
+    /// with `reply(outcome)` once its record is written, which happens off
+    /// the loop: other calls are served meanwhile, and the document's later
+    /// calls wait their turn (`UndoStore.submit`). Signals and recomposes
+    /// when the state changed; schedules the journal sync.
+    func performUndo(_ operation: UndoOperation, call: MethodCall, documentId: String,
+                     reply: @escaping (UndoStore.Outcome) throws -> [DBusValue] = { _ in [] }) throws {
+        let app = try registeredApp(call.sender)
         if operation.createsDocument, undoStore.documentCount >= ServiceLimits.maxUndoDocuments,
            undoStore.state(appId: app.appId, documentId: documentId) == nil {
             throw BusError(.limitExceeded, "documentId: menubusd holds \(ServiceLimits.maxUndoDocuments) undo documents, the most it keeps; clear some first")
         }
-        let outcome: UndoStore.Outcome
-        do {
-            outcome = try undoStore.perform(operation, appId: app.appId, documentId: documentId, now: MenuBusServer.wallClock())
-        } catch {
-            if case .storage(let code) = error.kind {
-                Log.once("storage|\(app.appId)|\(documentId)|\(code)", .error,
-                         "undo journal of \(app.appId): \(error.message)")
+        let appId = app.appId
+        let pending = call.deferReply()
+        undoStore.submit(operation, appId: appId, documentId: documentId, now: MenuBusServer.wallClock()) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let outcome):
+                self.scheduleUndoSync()
+                self.logStorageProblems()
+                if outcome.stateChanged { self.undoStateChanged(appId: appId, documentId: documentId, outcome.state) }
+                MenuBusServer.answer(pending) { try reply(outcome) }
+            case .failure(let error):
+                if case .storage(let code) = error.kind {
+                    Log.once("storage|\(appId)|\(documentId)|\(code)", .error,
+                             "undo journal of \(appId): \(error.message)")
+                }
+                self.logStorageProblems()
+                pending.fail(error.busError)
             }
-            throw error.busError
         }
-        scheduleUndoSync()
-        logStorageProblems()
-        if outcome.stateChanged { undoStateChanged(appId: app.appId, documentId: documentId, outcome.state) }
-        return outcome
+    }
+
+    /// Answers `call` with `body()` once the caller's document has no
+    /// write in flight, so a read sees every step acknowledged before it.
+    func whenUndoDocumentIdle(_ call: MethodCall, documentId: String, _ body: @escaping () throws -> [DBusValue]) throws {
+        let app = try registeredApp(call.sender)
+        let pending = call.deferReply()
+        undoStore.whenIdle(appId: app.appId, documentId: documentId) {
+            MenuBusServer.answer(pending, body)
+        }
+    }
+
+    static func answer(_ pending: PendingReply, _ body: () throws -> [DBusValue]) {
+        do {
+            pending.reply(try body())
+        } catch let error as BusError {
+            pending.fail(error)
+        } catch {
+            pending.fail(BusError.failed("\(error)"))
+        }
     }
 
     /// `UndoStateChanged` to the app id's own connections (never to other
     /// apps: a document's titles are its owner's), and live edit menus.
     func undoStateChanged(appId: String, documentId: String, _ state: UndoState) {
-        let value = MenuBusServer.undoStateValue(state)
+        let value = state.wireValue
         for app in apps.values where app.appId == appId {
-            connection.emit(MenuBusNames.managerPath, MenuBusNames.managerInterface, "UndoStateChanged",
-                            [.string(appId), .string(documentId), value], destination: app.uniqueName)
+            connection.emit(MenuBusAPI.Manager.undoStateChanged, at: MenuBusNames.managerPath,
+                            appId, documentId, value, destination: app.uniqueName)
         }
         for presentation in presentations.values where presentation.kind == .edit {
             guard let owner = apps[presentation.owner], owner.appId == appId,
@@ -121,7 +150,7 @@ extension MenuBusServer {
         guard let state = loaded else {
             throw BusError(.noSuchDocument, "documentId: \(ModelError.quoted(documentId)) has no undo history")
         }
-        return MenuBusServer.undoStateValue(state)
+        return state.wireValue
     }
 
     /// `ClearUndo`: the document goes, journal and all.
@@ -170,9 +199,25 @@ extension MenuBusServer {
         }
     }
 
-    /// Compaction snapshots are written off the loop too.
+    /// Operations' records, compaction snapshots and their renames are
+    /// written off the loop too.
     func startBackgroundCompactions() {
         guard let syncer = undoSyncer else { return }
+        undoStore.appender = { [weak self] job in
+            syncer.run(on: .appends, { UndoJournal.runAppend(job) }) {
+                self?.undoStore.finishAppend(job)
+            }
+        }
+        // The syncer holds no store: no cycle.
+        undoStore.waitForDisk = { syncer.wait() }
+        undoStore.compactionFinisher = { [weak self] job in
+            syncer.run({ UndoJournal.runFinish(job) }) {
+                guard let self else { return }
+                self.undoStore.finishRenamedCompaction(job)
+                self.logStorageProblems()
+                self.scheduleUndoSync()
+            }
+        }
         undoStore.compactor = { [weak self] job in
             syncer.run({ UndoJournal.runCompaction(job) }) {
                 guard let self else { return }
@@ -192,66 +237,58 @@ extension MenuBusServer {
         }
     }
 
-    static func undoStateValue(_ state: UndoState) -> DBusValue {
-        .array("{sv}", [
-            .dictEntry(.string("can-undo"), .variant(.boolean(state.canUndo))),
-            .dictEntry(.string("can-redo"), .variant(.boolean(state.canRedo))),
-            .dictEntry(.string("undo-title"), .variant(.string(state.undoTitle))),
-            .dictEntry(.string("redo-title"), .variant(.string(state.redoTitle))),
-            .dictEntry(.string("undo-count"), .variant(.uint32(UInt32(clamping: state.undoCount)))),
-            .dictEntry(.string("redo-count"), .variant(.uint32(UInt32(clamping: state.redoCount)))),
-            .dictEntry(.string("clean"), .variant(.boolean(state.clean))),
-            .dictEntry(.string("dropped"), .variant(.uint32(UInt32(clamping: state.dropped)))),
-            .dictEntry(.string("group-depth"), .variant(.uint32(UInt32(clamping: state.groupDepth)))),
-            .dictEntry(.string("group-name"), .variant(.string(state.openGroup ?? ""))),
-        ])
-    }
-
     /// The undo members of `org.menubus.MenuBus1`.
     func declareUndo(in manager: inout Interface) {
-        let document = arg("documentId", String.self)
-        manager.method("RegisterUndo", in: [document, arg("actionName", String.self), arg("undoData", [UInt8].self),
-                                            arg("redoData", [UInt8].self), arg("options", [String: DBusValue].self)],
-                       out: [arg("undoCount", UInt32.self)]) { [unowned self] call in
-            let mergeKey = try MenuBusServer.mergeKey(call.arguments[4])
-            let operation = UndoOperation.register(actionName: try call.argument(1), undo: try call.argument(2),
-                                                   redo: try call.argument(3), mergeKey: mergeKey)
-            let outcome = try self.performUndo(operation, caller: call.sender, documentId: try call.argument(0))
-            return [.uint32(UInt32(clamping: outcome.state.undoCount))]
+        typealias API = MenuBusAPI.Manager
+        // Each reply waits until its record is written (`performUndo`), so
+        // every undo member answers later, with its declared outputs.
+        manager.deferrableMethod(API.registerUndo) { [unowned self] call, documentId, actionName, undo, redo, options in
+            let mergeKey = try MenuBusServer.mergeKey(options)
+            let operation = UndoOperation.register(actionName: actionName, undo: undo, redo: redo, mergeKey: mergeKey)
+            try self.performUndo(operation, call: call, documentId: documentId) { outcome in
+                API.registerUndo.outputs.encode(UInt32(clamping: outcome.state.undoCount))
+            }
+            return nil
         }
-        manager.method("BeginUndoGroup", in: [document, arg("actionName", String.self)]) { [unowned self] call in
-            _ = try self.performUndo(.beginGroup(actionName: try call.argument(1)), caller: call.sender, documentId: try call.argument(0))
-            return []
+        manager.deferrableMethod(API.beginUndoGroup) { [unowned self] call, documentId, actionName in
+            try self.performUndo(.beginGroup(actionName: actionName), call: call, documentId: documentId)
+            return nil
         }
-        manager.method("EndUndoGroup", in: [document]) { [unowned self] call in
-            _ = try self.performUndo(.endGroup, caller: call.sender, documentId: try call.argument(0))
-            return []
+        manager.deferrableMethod(API.endUndoGroup) { [unowned self] call, documentId in
+            try self.performUndo(.endGroup, call: call, documentId: documentId)
+            return nil
         }
-        for (member, operation) in [("Undo", UndoOperation.undo), ("Redo", .redo)] {
-            manager.method(member, in: [document], out: [arg("actionName", String.self), arg("payloads", [[UInt8]].self)]) {
-                [unowned self] call in
-                let outcome = try self.performUndo(operation, caller: call.sender, documentId: try call.argument(0))
-                guard let move = outcome.move else { throw BusError.failed("internal error: \(member) moved no step") }
-                return [.string(move.actionName), .array("ay", move.payloads.map(DBusValue.bytes))]
+        for (declared, operation) in [(API.undo, UndoOperation.undo), (API.redo, .redo)] {
+            manager.deferrableMethod(declared) { [unowned self] call, documentId in
+                try self.performUndo(operation, call: call, documentId: documentId) { outcome in
+                    guard let move = outcome.move else { throw BusError.failed("internal error: \(declared.name) moved no step") }
+                    return declared.outputs.encode(move.actionName, move.payloads)
+                }
+                return nil
             }
         }
-        manager.method("GetUndoState", in: [document], out: [arg("state", [String: DBusValue].self)]) { [unowned self] call in
-            [try self.undoState(caller: call.sender, documentId: try call.argument(0))]
+        manager.deferrableMethod(API.getUndoState) { [unowned self] call, documentId in
+            try self.whenUndoDocumentIdle(call, documentId: documentId) { [unowned self] in
+                API.getUndoState.outputs.encode(try self.undoState(caller: call.sender, documentId: documentId))
+            }
+            return nil
         }
-        manager.method("SetUndoLimit", in: [document, arg("levels", UInt32.self)]) { [unowned self] call in
-            let levels: UInt32 = try call.argument(1)
-            _ = try self.performUndo(.setLimit(levels: Int(levels)), caller: call.sender, documentId: try call.argument(0))
-            return []
+        manager.deferrableMethod(API.setUndoLimit) { [unowned self] call, documentId, levels in
+            try self.performUndo(.setLimit(levels: Int(levels)), call: call, documentId: documentId)
+            return nil
         }
-        manager.method("MarkClean", in: [document]) { [unowned self] call in
-            _ = try self.performUndo(.markClean, caller: call.sender, documentId: try call.argument(0))
-            return []
+        manager.deferrableMethod(API.markClean) { [unowned self] call, documentId in
+            try self.performUndo(.markClean, call: call, documentId: documentId)
+            return nil
         }
-        manager.method("ClearUndo", in: [document]) { [unowned self] call in
-            try self.clearUndo(caller: call.sender, documentId: try call.argument(0))
-            return []
+        manager.deferrableMethod(API.clearUndo) { [unowned self] call, documentId in
+            try self.whenUndoDocumentIdle(call, documentId: documentId) { [unowned self] in
+                try self.clearUndo(caller: call.sender, documentId: documentId)
+                return []
+            }
+            return nil
         }
-        manager.signal("UndoStateChanged", [arg("appId", String.self), document, arg("state", [String: DBusValue].self)])
+        manager.signal(API.undoStateChanged)
     }
 
     /// `options.merge-key`, a string when present.

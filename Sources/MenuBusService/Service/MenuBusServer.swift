@@ -213,6 +213,7 @@ package final class MenuBusServer {
 
     /// Releases the name and closes the connection.
     package func shutdown() {
+        undoStore.settleAll()
         undoSyncer?.wait()
         if undoStore.hasUnsyncedWrites { _ = undoStore.sync() }
         if ownsName, connection.isConnected {

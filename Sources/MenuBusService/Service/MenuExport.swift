@@ -59,6 +59,9 @@ protocol MenuExport: AnyObject {
 
 /// The circumstances of one signalled change.
 struct ExportChange {
+    let server: MenuBusServer
+    /// The presentation's exports, at the revision consumers are taken to.
+    let state: PresentationExports
     let connection: Connection
     let path: ObjectPath
     /// The revision consumers are taken to.
@@ -93,12 +96,12 @@ extension MenuExport {
 
     /// Signals the change from what consumers read to `state`'s revision
     /// (built now), if they read anything.
-    func signalChange(_ state: PresentationExports, connection: Connection, path: ObjectPath, emptying: Bool) {
+    func signalChange(_ state: PresentationExports, server: MenuBusServer, path: ObjectPath, emptying: Bool) {
         guard let old = shown else { return }
         shown = nil
         let new = mapping(in: state)
-        emitChanges(from: old, to: new, ExportChange(connection: connection, path: path, revision: state.revision,
-                                                     emptying: emptying))
+        emitChanges(from: old, to: new, ExportChange(server: server, state: state, connection: server.connection, path: path,
+                                                     revision: state.revision, emptying: emptying))
     }
 }
 

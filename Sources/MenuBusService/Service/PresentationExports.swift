@@ -87,6 +87,9 @@ package final class PresentationExports {
     /// Marshalled replies of this revision (GetLayout by query, Start by groups).
     var layoutReplies: [LayoutQuery: PreparedReply] { export(DBusMenuExport.self).layoutReplies }
     var startReplies: [[UInt32]: PreparedReply] { export(GMenuExport.self).startReplies }
+    /// GetLayout queries consumers asked at an earlier revision, prepared
+    /// again after a `LayoutUpdated` (`DBusMenuExport.recentLayoutQueries`).
+    var recentLayoutQueries: [LayoutQuery] { export(DBusMenuExport.self).recentLayoutQueries }
 
     /// Stores a reply under `key` while the cache has room and the key is short.
     func cacheLayout(_ reply: PreparedReply, for key: LayoutQuery) {

@@ -8,8 +8,6 @@ import MenuBusProtocol
 package enum ServiceLimits {
     /// Live presentations one presenter connection may hold.
     static let maxPresentationsPerPresenter = 64
-    /// Bytes of an app id (a bus-name-like reverse-DNS string).
-    package static let maxAppIdBytes = 255
     /// Entries in `Register`'s options and `Activate`'s platform data.
     static let maxOptionEntries = 64
     /// Seconds a call from the daemon to an app may take.

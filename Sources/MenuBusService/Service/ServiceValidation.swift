@@ -8,8 +8,8 @@ enum ServiceValidation {
     /// Reverse-DNS: two or more dot-separated elements of `[A-Za-z0-9_-]`,
     /// none starting with a digit, at most 255 bytes.
     static func appId(_ appId: String) throws {
-        guard appId.utf8.count <= ServiceLimits.maxAppIdBytes else {
-            throw BusError(.limitExceeded, "appId: longer than \(ServiceLimits.maxAppIdBytes) bytes")
+        guard appId.utf8.count <= Limits.maxAppIdBytes else {
+            throw BusError(.limitExceeded, "appId: longer than \(Limits.maxAppIdBytes) bytes")
         }
         let elements = appId.split(separator: ".", omittingEmptySubsequences: false)
         let valid = elements.count >= 2 && elements.allSatisfy { element in

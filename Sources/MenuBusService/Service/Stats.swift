@@ -6,7 +6,7 @@ import MenuBusUndo
 import MenuBusDBus
 import MenuBusProtocol
 
-/// The counters of the manager's `Stats` property (API.md).
+/// The counters of the manager's `Stats` property (docs/API.md).
 package struct Stats: Equatable {
     /// When the server started (monotonic nanoseconds).
     var startedAt: UInt64 = MessageLoop.now()

@@ -8,13 +8,20 @@ import MenuBusUndo
 import MenuBusDBus
 import MenuBusProtocol
 
-/// Runs the undo journal's disk work (fdatasync, fsync, compaction
-/// snapshots) on a background queue, one task at a time, and runs each
-/// task's completion back on the loop (through a pipe the loop watches), so
-/// no call waits on the disk.
+/// Runs the undo journal's disk work off the loop and each task's
+/// completion back on the loop (through a pipe the loop watches), so no call
+/// waits on the disk: appends of operations' records on one queue
+/// (`Lane.appends`), and fdatasync, fsync and compaction on another
+/// (`Lane.syncs`), so an append never waits behind a compaction's snapshot.
+/// Each queue runs one task at a time, in order.
 final class UndoSyncer: @unchecked Sendable {
+    enum Lane {
+        case appends, syncs
+    }
+
     private let loop: MessageLoop
     private let queue = DispatchQueue(label: "org.menubus.undo-disk")
+    private let appendQueue = DispatchQueue(label: "org.menubus.undo-append")
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let finished = Mutex<[Int]>([])
@@ -42,12 +49,13 @@ final class UndoSyncer: @unchecked Sendable {
         close(wakeWrite)
     }
 
-    /// Runs `work` off the loop; `done` runs on the loop afterwards.
-    func run(_ work: @escaping @Sendable () -> Void, done: @escaping () -> Void) {
+    /// Runs `work` off the loop on `lane`'s queue; `done` runs on the loop afterwards.
+    func run(on lane: Lane = .syncs, _ work: @escaping @Sendable () -> Void, done: @escaping () -> Void) {
         nextTask += 1
         let id = nextTask
         completions[id] = done
-        queue.async { [self] in
+        (lane == .appends ? appendQueue : queue).async { [self] in
+            UndoSyncer.yieldToTheLoop()
             work()
             self.finished.withLock { $0.append(id) }
             var byte: UInt8 = 1
@@ -55,8 +63,18 @@ final class UndoSyncer: @unchecked Sendable {
         }
     }
 
-    /// Waits for every task in flight and runs their completions (at shutdown).
+    /// Lowers the calling worker thread's priority (nice 10; on Linux it is
+    /// per thread, and `who` 0 is the calling thread): on a busy machine the
+    /// loop, which answers every app, gets the processor before checksums
+    /// and copies of journals. menubusd runs no other work on Dispatch.
+    private static func yieldToTheLoop() {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+    }
+
+    /// Waits for every task in flight and runs their completions (at
+    /// shutdown, and for the rare calls that cannot wait their turn).
     func wait() {
+        appendQueue.sync {}
         queue.sync {}
         deliver()
     }

@@ -158,23 +158,47 @@ final class RunningProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var outData = Data()
     private var errData = Data()
+    private var openPipes = 2
+    private var exitSeen: Date?
 
     init(process: Process, stdout: Pipe, stderr: Pipe) {
         self.process = process
         stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             guard let self else { return }
-            self.lock.lock(); self.outData.append(data); self.lock.unlock()
+            self.received(data, from: handle, into: \.outData)
         }
         stderr.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             guard let self else { return }
-            self.lock.lock(); self.errData.append(data); self.lock.unlock()
+            self.received(data, from: handle, into: \.errData)
+        }
+    }
+
+    /// Empty data is the end of a pipe: the process closed it (or exited).
+    private func received(_ data: Data, from handle: FileHandle, into buffer: ReferenceWritableKeyPath<RunningProcess, Data>) {
+        lock.lock(); defer { lock.unlock() }
+        if data.isEmpty {
+            handle.readabilityHandler = nil
+            openPipes -= 1
+        } else {
+            self[keyPath: buffer].append(data)
         }
     }
 
     var pid: Int32 { process.processIdentifier }
-    var isRunning: Bool { process.isRunning }
+
+    /// True until the process has exited and everything it wrote has been
+    /// read, so a test that waits for the end sees its last lines. A child
+    /// that inherited the pipes may hold them open: a second after the exit
+    /// the process counts as ended anyway.
+    var isRunning: Bool {
+        if process.isRunning { return true }
+        lock.lock(); defer { lock.unlock() }
+        let exit = exitSeen ?? Date()
+        exitSeen = exit
+        return openPipes > 0 && Date().timeIntervalSince(exit) < 1
+    }
 
     var stdoutText: String {
         lock.lock(); defer { lock.unlock() }

@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import XCTest
+@testable import MenuBusUndo
+import MenuBusModel
+
+/// Records written off the loop (`UndoStore.submit` with an appender), as
+/// menubusd runs them: the answer waits for the write, a document's later
+/// operations wait their turn, a failure changes nothing, and a
+/// compaction's rename never races an append.
+final class UndoAppendOffTheLoopTests: XCTestCase {
+    let app = "org.example.Editor"
+
+    override func tearDown() {
+        UndoFiles.inject = nil
+        super.tearDown()
+    }
+
+    /// Holds the store's disk work until the test runs it, on a dispatch queue as menubusd does.
+    private final class Disk {
+        var appends: [AppendJob] = []
+        var compactions: [CompactionJob] = []
+        var finishes: [CompactionJob] = []
+        let queue = DispatchQueue(label: "test-undo-disk")
+
+        init(_ store: UndoStore) {
+            store.appender = { [unowned self] in appends.append($0) }
+            store.compactor = { [unowned self] in compactions.append($0) }
+            store.compactionFinisher = { [unowned self] in finishes.append($0) }
+        }
+
+        /// Writes the oldest append waiting and hands it back to the store.
+        func writeNext(_ store: UndoStore) throws {
+            let job = try XCTUnwrap(appends.first, "an append is in flight")
+            appends.removeFirst()
+            queue.sync { UndoJournal.runAppend(job) }
+            store.finishAppend(job)
+        }
+    }
+
+    private func step(_ name: String, _ size: Int = 1) -> UndoOperation {
+        .register(actionName: name, undo: [UInt8](repeating: 1, count: size), redo: [2], mergeKey: "")
+    }
+
+    private func reloaded(_ directory: TemporaryDirectory) -> UndoState? {
+        let again = UndoStore(stateDirectory: directory.path)
+        _ = again.loadAll()
+        return again.state(appId: app, documentId: "doc")
+    }
+
+    private func makeStore() throws -> (TemporaryDirectory, UndoStore, Disk) {
+        let directory = try TemporaryDirectory()
+        let store = UndoStore(stateDirectory: directory.path)
+        _ = store.loadAll()
+        let disk = Disk(store)
+        // The first step creates the journal, written in place.
+        var created: Result<UndoStore.Outcome, UndoError>?
+        store.submit(step("First"), appId: app, documentId: "doc", now: Time.start) { created = $0 }
+        XCTAssertEqual(try created?.get().state.undoCount, 1)
+        XCTAssertTrue(disk.appends.isEmpty)
+        return (directory, store, disk)
+    }
+
+    func testTheAnswerWaitsForTheWriteAndLaterCallsOfTheDocumentWaitTheirTurn() throws {
+        let (directory, store, disk) = try makeStore()
+        var answers: [String] = []
+        store.submit(step("Second"), appId: app, documentId: "doc", now: Time.start) {
+            answers.append("second \((try? $0.get().state.undoCount) ?? -1)")
+        }
+        store.submit(.undo, appId: app, documentId: "doc", now: Time.start) {
+            answers.append("undo \((try? $0.get().move?.actionName) ?? "failed")")
+        }
+        store.whenIdle(appId: app, documentId: "doc") {
+            answers.append("read \(store.state(appId: self.app, documentId: "doc")?.undoCount ?? -1)")
+        }
+        var other: Result<UndoStore.Outcome, UndoError>?
+        store.submit(step("Elsewhere"), appId: app, documentId: "other", now: Time.start) { other = $0 }
+        XCTAssertNotNil(other, "another document does not wait")
+        XCTAssertEqual(answers, [], "nothing answered before its record is written")
+        XCTAssertEqual(disk.appends.count, 1, "one write in flight for the document")
+        XCTAssertEqual(store.state(appId: app, documentId: "doc")?.undoCount, 1, "the step is not shown before it is written")
+        try disk.writeNext(store)
+        XCTAssertEqual(answers, ["second 2"])
+        XCTAssertEqual(disk.appends.count, 1, "the undo started once the step was written")
+        try disk.writeNext(store)
+        XCTAssertEqual(answers, ["second 2", "undo Second", "read 1"])
+        XCTAssertTrue(disk.appends.isEmpty)
+        XCTAssertFalse(store.hasWorkInFlight)
+        store.sync()
+        XCTAssertEqual(reloaded(directory), store.state(appId: app, documentId: "doc"))
+        XCTAssertEqual(reloaded(directory)?.redoActionName, "Second")
+    }
+
+    func testAFailedWriteOffTheLoopAnswersStorageFailedAndChangesNothing() throws {
+        let (directory, store, disk) = try makeStore()
+        UndoFiles.inject = { call, _ in call == "write" ? ENOSPC : nil }
+        var answer: Result<UndoStore.Outcome, UndoError>?
+        store.submit(step("Lost"), appId: app, documentId: "doc", now: Time.start) { answer = $0 }
+        try disk.writeNext(store)
+        XCTAssertThrowsError(try answer?.get()) { error in
+            guard let error = error as? UndoError, case .storage(let code) = error.kind else { return XCTFail("\(error)") }
+            XCTAssertEqual(code, ENOSPC)
+            XCTAssertTrue(error.message.contains("'doc'") && error.message.contains("write"), error.message)
+        }
+        XCTAssertEqual(store.state(appId: app, documentId: "doc")?.undoCount, 1)
+        UndoFiles.inject = nil
+        store.submit(step("Kept"), appId: app, documentId: "doc", now: Time.start) { answer = $0 }
+        try disk.writeNext(store)
+        XCTAssertEqual(try answer?.get().state.undoActionName, "Kept")
+        store.sync()
+        XCTAssertEqual(reloaded(directory), store.state(appId: app, documentId: "doc"))
+    }
+
+    func testAWriteAndItsCutFailingOffTheLoopBreakTheJournalAndTheNextStepRewritesIt() throws {
+        let (directory, store, disk) = try makeStore()
+        var calls: [String] = []
+        var failing = true
+        UndoFiles.inject = { call, _ in
+            calls.append(call)
+            return failing && (call == "write" || call == "ftruncate") ? EIO : nil
+        }
+        var answer: Result<UndoStore.Outcome, UndoError>?
+        store.submit(step("Torn"), appId: app, documentId: "doc", now: Time.start) { answer = $0 }
+        try disk.writeNext(store)
+        XCTAssertThrowsError(try answer?.get())
+        failing = false
+        calls = []
+        store.submit(step("After"), appId: app, documentId: "doc", now: Time.start) { answer = $0 }
+        XCTAssertTrue(calls.contains("rename"), "the broken journal was rewritten before the next append")
+        try disk.writeNext(store)
+        XCTAssertEqual(try answer?.get().state.undoCount, 2)
+        store.sync()
+        XCTAssertEqual(reloaded(directory), store.state(appId: app, documentId: "doc"))
+    }
+
+    func testTheRenameOfACompactionWaitsForTheAppendInFlightAndTheNextAppendWaitsForIt() throws {
+        let (directory, store, disk) = try makeStore()
+        try store.perform(.setLimit(levels: 2), appId: app, documentId: "doc", now: Time.start)
+        var index = 0
+        while disk.compactions.isEmpty, index < 200 {
+            store.submit(step("Step \(index)", 64 << 10), appId: app, documentId: "doc", now: Time.start) { _ in }
+            try disk.writeNext(store)
+            index += 1
+        }
+        let job = try XCTUnwrap(disk.compactions.first, "a compaction was asked for")
+        let sizeBefore = try directory.size(of: job.journal.fileName)
+        disk.queue.sync { UndoJournal.runCompaction(job) }
+        var answers: [String] = []
+        store.submit(step("During the snapshot"), appId: app, documentId: "doc", now: Time.start) { _ in answers.append("during") }
+        store.finishCompaction(job)
+        XCTAssertTrue(disk.finishes.isEmpty, "the rename waits for the append in flight")
+        try disk.writeNext(store)
+        XCTAssertEqual(answers, ["during"])
+        XCTAssertEqual(disk.finishes.count, 1, "then the rest of the tail and the rename go off the loop")
+        store.submit(step("During the rename"), appId: app, documentId: "doc", now: Time.start) { _ in answers.append("rename") }
+        XCTAssertTrue(disk.appends.isEmpty, "an append waits for the rename")
+        disk.queue.sync { UndoJournal.runFinish(job) }
+        XCTAssertTrue(job.renamed)
+        store.finishRenamedCompaction(job)
+        XCTAssertTrue(store.takeProblems().isEmpty)
+        XCTAssertFalse(job.journal.compacting)
+        try disk.writeNext(store)
+        XCTAssertEqual(answers, ["during", "rename"])
+        XCTAssertLessThan(try directory.size(of: job.journal.fileName), sizeBefore, "compacted")
+        XCTAssertEqual(try directory.journalNames().filter { $0.hasSuffix(".tmp") }, [], "no temporary file left")
+        store.sync()
+        let state = try XCTUnwrap(reloaded(directory))
+        XCTAssertEqual(state, store.state(appId: app, documentId: "doc"))
+        XCTAssertEqual(state.undoActionName, "During the rename")
+    }
+
+    func testClosingOpenGroupsWaitsForTheOperationsInFlight() throws {
+        let (_, store, disk) = try makeStore()
+        store.waitForDisk = { [unowned disk, unowned store] in
+            while !disk.appends.isEmpty { try? disk.writeNext(store) }
+        }
+        store.submit(.beginGroup(actionName: "Replace All"), appId: app, documentId: "doc", now: Time.start) { _ in }
+        store.submit(step("Inside"), appId: app, documentId: "doc", now: Time.start) { _ in }
+        let closed = store.closeOpenGroups(appId: app, now: Time.start)
+        XCTAssertEqual(closed.map(\.state.groupDepth), [0], "the group the app opened before it left is closed")
+        XCTAssertEqual(store.state(appId: app, documentId: "doc")?.undoActionName, "Replace All")
+        XCTAssertFalse(store.hasWorkInFlight)
+    }
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/python3
+"""libdbusmenu-glib's own com.canonical.dbusmenu server (DbusmenuServer),
+as a libdbusmenu app uses it: the reference bench/changes.py compares
+menubusd's dbusmenu change signals with.
+
+  changes-dbusmenu-server.py NAME PATH MENU_JSON
+      owns NAME, serves the menu at PATH and prints READY. MENU_JSON is a
+      list of entries: {"label": L}, {"separator": true},
+      {"label": L, "submenu": [...]}. Then reads one JSON command a line
+      from stdin and prints DONE N after each:
+        {"op": "label", "path": [i, ...], "label": L}   set an item's label
+        {"op": "insert", "path": [i, ...], "entry": E}
+        {"op": "remove", "path": [i, ...]}
+      A path's last index is a position among a parent's children; the
+      ones before it go through the submenus at those positions.
+"""
+
+import json
+import sys
+
+import gi
+
+gi.require_version("Dbusmenu", "0.4")
+from gi.repository import Dbusmenu, Gio, GLib  # noqa: E402
+
+
+def emit(*words):
+    print(*words, flush=True)
+
+
+def item(entry):
+    node = Dbusmenu.Menuitem.new()
+    if entry.get("separator"):
+        node.property_set("type", "separator")
+        return node
+    node.property_set("label", entry["label"])
+    if "submenu" in entry:
+        node.property_set("children-display", "submenu")
+        for child in entry["submenu"]:
+            node.child_append(item(child))
+    return node
+
+
+def main():
+    name, path, spec = sys.argv[1:4]
+    bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+    root = Dbusmenu.Menuitem.new()
+    for entry in json.loads(spec):
+        root.child_append(item(entry))
+    server = Dbusmenu.Server.new(path)
+    server.set_root(root)
+    loop = GLib.MainLoop()
+    done = {"count": 0}
+
+    def parent_at(indices):
+        node = root
+        for index in indices:
+            node = node.get_children()[index]
+        return node
+
+    def on_line(channel, condition):
+        line = channel.readline()
+        if not line:
+            loop.quit()
+            return False
+        command = json.loads(line)
+        parent = parent_at(command["path"][:-1])
+        position = command["path"][-1]
+        if command["op"] == "label":
+            parent.get_children()[position].property_set("label", command["label"])
+        elif command["op"] == "remove":
+            parent.child_delete(parent.get_children()[position])
+        elif command["op"] == "insert":
+            parent.child_add_position(item(command["entry"]), position)
+        done["count"] += 1
+        emit("DONE", done["count"])
+        return True
+
+    def on_name(connection, owned_name):
+        emit("READY")
+
+    Gio.bus_own_name_on_connection(bus, name, Gio.BusNameOwnerFlags.NONE, on_name, None)
+    channel = GLib.IOChannel.unix_new(sys.stdin.fileno())
+    GLib.io_add_watch(channel, GLib.PRIORITY_DEFAULT, GLib.IO_IN | GLib.IO_HUP, on_line)
+    GLib.timeout_add_seconds(600, loop.quit)
+    loop.run()
+    del server
+
+
+if __name__ == "__main__":
+    main()
