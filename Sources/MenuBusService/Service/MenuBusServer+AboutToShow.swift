@@ -30,10 +30,11 @@ extension MenuBusServer {
     /// answered now (false).
     func answersLater(_ call: MethodCall, state: PresentationExports, pending: Set<String>,
                       group: (updates: [Int32], errors: [Int32])?) -> Bool {
-        guard !pending.isEmpty, state.aboutToShowWaiters.count < PresentationExports.maxAboutToShowWaiters else {
+        let state = state.export(DBusMenuExport.self)
+        guard !pending.isEmpty, state.aboutToShowWaiters.count < DBusMenuExport.maxAboutToShowWaiters else {
             return false
         }
-        let waiter = PresentationExports.AboutToShowWaiter(reply: call.deferReply(), pending: pending, group: group)
+        let waiter = DBusMenuExport.AboutToShowWaiter(reply: call.deferReply(), pending: pending, group: group)
         state.aboutToShowWaiters.append(waiter)
         loop.addTimer(after: MenuBusServer.aboutToShowWait) { [weak state] in
             guard let state else { return }
@@ -42,21 +43,23 @@ extension MenuBusServer {
         }
         return true
     }
+}
 
+extension DBusMenuExport {
     /// Sends the waiting answers whose elements are no longer loading; all
     /// of them when the presentation is gone. Called before the change is
     /// signalled, so the consumer refreshes once, on the answer.
-    func releaseAboutToShow(_ state: PresentationExports, _ presentation: Presentation?) {
-        guard !state.aboutToShowWaiters.isEmpty else { return }
+    func releaseAboutToShow(_ presentation: Presentation?) {
+        guard !aboutToShowWaiters.isEmpty else { return }
         let waiting = presentation?.waiting ?? []
-        var kept: [PresentationExports.AboutToShowWaiter] = []
-        for waiter in state.aboutToShowWaiters {
+        var kept: [AboutToShowWaiter] = []
+        for waiter in aboutToShowWaiters {
             if presentation != nil, !waiter.pending.isDisjoint(with: waiting) {
                 kept.append(waiter)
             } else {
                 waiter.answer()
             }
         }
-        state.aboutToShowWaiters = kept
+        aboutToShowWaiters = kept
     }
 }

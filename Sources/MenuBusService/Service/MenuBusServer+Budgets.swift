@@ -17,15 +17,14 @@ extension MenuBusServer {
     /// Bytes `uniqueName` makes menubusd hold: its contexts and their caches,
     /// and the menus it presents.
     func heldBytes(by uniqueName: String) -> Int {
-        let contexts = apps[uniqueName]?.contexts.values.reduce(0) { $0 + $1.heldBytes } ?? 0
-        let presented = presentations.values.reduce(0) { $1.presenter == uniqueName ? $0 + (presentationBytes[$1.number] ?? 0) : $0 }
+        let contexts = registeredApps.heldBytes(by: uniqueName)
+        let presented = livePresentations.bytes(presentedBy: uniqueName)
         return contexts + presented
     }
 
     /// Bytes all connections make menubusd hold.
     var heldBytesTotal: Int {
-        apps.values.reduce(0) { total, app in total + app.contexts.values.reduce(0) { $0 + $1.heldBytes } }
-            + presentationBytes.values.reduce(0, +)
+        registeredApps.totalBytes + livePresentations.totalBytes
     }
 
     /// Refuses, before anything is stored, a change that adds `adding` bytes
@@ -53,7 +52,7 @@ extension MenuBusServer {
     func checkContextGrowth(caller: String, contextId: String, adding: Int, releasing: Int, field: String) throws {
         let growth = adding - releasing
         guard growth > 0 else { return }
-        let shown = presentations.values.reduce(0) { $1.owner == caller && $1.contextId == contextId ? $0 + 1 : $0 }
+        let shown = livePresentations.showing(owner: caller, contextId: contextId).count
         try checkBudget(adding: adding, releasing: releasing, for: caller, field: field,
                         daemonGrowth: growth * (1 + shown * Budgets.presentationFactor))
     }

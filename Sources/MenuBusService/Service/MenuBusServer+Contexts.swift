@@ -11,16 +11,7 @@ extension MenuBusServer {
         try ServiceValidation.appId(appId)
         try ServiceValidation.optionCount(options, field: "options")
         try checkRegistration(caller: caller, appId: appId)
-        if var app = apps[caller] {
-            guard app.appId == appId else {
-                throw BusError.invalidArgs("appId: this connection is already registered as '\(app.appId)'")
-            }
-            app.clientPath = clientPath
-            apps[caller] = app
-            return
-        }
-        registrationCounter += 1
-        apps[caller] = App(uniqueName: caller, appId: appId, clientPath: clientPath, sequence: registrationCounter)
+        guard try registeredApps.register(caller, appId: appId, clientPath: clientPath) else { return }
         Log.debug("\(caller) registered as \(appId)")
     }
 
@@ -28,9 +19,7 @@ extension MenuBusServer {
     /// context removed and published again never goes back to a revision a
     /// reader already saw.
     func nextRevision() -> UInt32 {
-        revisionCounter &+= 1
-        if revisionCounter == 0 { revisionCounter = 1 }
-        return revisionCounter
+        registeredApps.nextRevision()
     }
 
     /// The caller's app, or `NotRegistered`.
@@ -69,7 +58,7 @@ extension MenuBusServer {
             created.itemsBytes = itemsBytes
             app.contexts[contextId] = created
         }
-        apps[caller] = app
+        if let stored = app.contexts[contextId] { registeredApps.store(stored, of: caller) }
         contextChanged(owner: caller, contextId: contextId)
         return app.contexts[contextId]?.revision ?? 0
     }
@@ -81,7 +70,7 @@ extension MenuBusServer {
         context.items = try Wire.decodeElements(items, field: "items")
         context.itemsBytes = itemsBytes
         context.revision = nextRevision()
-        apps[caller]?.contexts[contextId] = context
+        registeredApps.store(context, of: caller)
         contextChanged(owner: caller, contextId: contextId)
         return context.revision
     }
@@ -94,16 +83,16 @@ extension MenuBusServer {
         context.selection = try Wire.decodeSelection(selection, field: "selection")
         context.selectionBytes = selectionBytes
         context.revision = nextRevision()
-        apps[caller]?.contexts[contextId] = context
+        registeredApps.store(context, of: caller)
         contextChanged(owner: caller, contextId: contextId)
     }
 
     package func removeContext(caller: String, contextId: String) throws {
         let removed = try ownContext(caller, contextId)
-        apps[caller]?.contexts[contextId] = nil
+        registeredApps.removeContext(contextId, of: caller)
         composedReplies.drop(owner: caller, contextId: contextId)
         defer { releasedMemory(removed.heldBytes) }
-        for presentation in presentations.values where presentation.owner == caller && presentation.contextId == contextId {
+        for presentation in livePresentations.showing(owner: caller, contextId: contextId) {
             closePresentation(presentation)
         }
     }
@@ -213,7 +202,7 @@ extension MenuBusServer {
         where presentation.owner == uniqueName || presentation.presenter == uniqueName {
             closePresentation(presentation)
         }
-        if let app = apps.removeValue(forKey: uniqueName) {
+        if let app = registeredApps.remove(uniqueName) {
             Log.debug("\(app.appId) (\(uniqueName)) left; dropped \(app.contexts.count) contexts")
             if !apps.values.contains(where: { $0.appId == app.appId }) { closeOpenUndoGroups(appId: app.appId) }
         }

@@ -59,7 +59,7 @@ extension MenuBusServer {
     /// provider, enabled or not; properties as `RegisterProvider`'s plus
     /// `running` b, `declared` b, `enabled` b, `bus-name` s, `file` s.
     package func listProviders() -> DBusValue {
-        let registered = providers.values.sorted { $0.sequence < $1.sequence }
+        let registered = registeredProviders.inOrder
         var rows: [DBusValue] = []
         func row(_ info: ProviderInfo, running: Bool, busName: String, file: String?) {
             var entries: [DBusValue] = []

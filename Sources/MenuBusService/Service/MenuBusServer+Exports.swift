@@ -2,7 +2,6 @@ import MenuBusModel
 import MenuBusUndo
 import MenuBusDBus
 import MenuBusProtocol
-import MenuBusSupport
 
 /// Presented menus also served in the desktop's menu protocols
 /// (`com.canonical.dbusmenu`, `org.gtk.Menus`, `org.gtk.Actions`) at the
@@ -30,7 +29,7 @@ extension MenuBusServer {
     /// Extra interfaces served at a presentation's path besides `org.menubus.MenuBus1.Menu`.
     func exportInterfaces(_ number: UInt64) -> [Interface] {
         exports[number] = PresentationExports()
-        return [dbusMenuInterface(number), gtkMenusInterface(number), gtkActionsInterface(number)]
+        return MenuBusServer.menuExports.flatMap { $0.interfaces(self, number) }
     }
 
     /// The presentation's layout changed (a new revision): signal it in every protocol.
@@ -48,14 +47,13 @@ extension MenuBusServer {
         let number = presentation.number, path = presentation.path
         guard let state = exports[number] else { return connection.unexport(path) }
         guard !state.isClosing else { return }
-        releaseAboutToShow(state, nil)
-        let dbusMenu = state.dbusMenu, gtk = state.gtk
+        for export in state.protocols { export.closing() }
         state.close()
-        guard dbusMenu != nil || gtk != nil else {
+        guard state.protocols.contains(where: { $0.hasChangeToSignal }) else {
             exportsGone(number, path)
             return
         }
-        signalChanges(path, state, dbusMenu: dbusMenu, gtk: gtk, emptying: true)
+        signalChanges(path, state, emptying: true)
         loop.addTimer(after: MenuBusServer.closingGrace) { [weak self, weak state] in
             guard let self, let state, self.exports[number] === state else { return }
             self.exportsGone(number, path)
@@ -70,9 +68,9 @@ extension MenuBusServer {
     /// A connection left the bus; drop its subscriptions.
     func exportsPeerLeft(_ uniqueName: String) {
         for (number, state) in exports {
-            let held = !state.hasNoSubscribers
-            state.dropSubscriber(uniqueName)
-            if held, state.hasNoSubscribers { consumerClosed(number) }
+            var closed = false
+            for export in state.protocols where export.peerLeft(uniqueName) { closed = true }
+            if closed { consumerClosed(number) }
         }
     }
 
@@ -113,53 +111,21 @@ extension MenuBusServer {
     /// signals the difference.
     private func syncExports(_ presentation: Presentation, _ state: PresentationExports) {
         guard !state.isClosing, state.revision != presentation.revision else { return }
-        let dbusMenu = state.dbusMenu, gtk = state.gtk
         state.startRevision(presentation.revision, elements: presentation.elements, title: presentation.title)
         // Answers first: a consumer refreshes on the answer and then skips
-        // the LayoutUpdated that follows (KDE's importer does).
-        releaseAboutToShow(state, presentation)
-        signalChanges(presentation.path, state, dbusMenu: dbusMenu, gtk: gtk, emptying: false)
+        // the signal that follows (KDE's importer does).
+        for export in state.protocols { export.revisionChanged(presentation) }
+        signalChanges(presentation.path, state, emptying: false)
     }
 
-    /// Signals the change from the mappings consumers saw (`dbusMenu`,
-    /// `gtk`; nil for a protocol nobody read) to the state's current one:
-    /// `ItemsPropertiesUpdated` and `LayoutUpdated` (broadcast), then
-    /// `org.gtk.Actions.Changed` adding actions, `org.gtk.Menus.Changed` (to
-    /// each subscriber, for its groups only), `org.gtk.Actions.Changed`
-    /// removing actions. `emptying` removes every item of every subscribed
-    /// menu, not only the root's.
-    private func signalChanges(_ path: ObjectPath, _ state: PresentationExports,
-                               dbusMenu: DBusMenuLayout?, gtk: GtkMenusExport?, emptying: Bool) {
-        if let old = dbusMenu {
-            let changes = DBusMenuChanges(from: old, to: state.dbusMenuLayout())
-            if changes.propertiesChanged {
-                let arguments = changes.itemsPropertiesUpdated
-                connection.emit(DBusMenuAPI.itemsPropertiesUpdated, at: path, arguments[0], arguments[1])
-            }
-            for parent in changes.layoutParents {
-                connection.emit(DBusMenuAPI.layoutUpdated, at: path, state.revision, parent)
-            }
-            if !changes.layoutParents.isEmpty, !emptying { prepareLayoutReplies(state) }
+    /// Signals, protocol by protocol in `menuExports` order, the change
+    /// from the mapping consumers saw (none for a protocol nobody read) to
+    /// the state's current one (`MenuExport.emitChanges`). `emptying`
+    /// removes every item of every menu consumers hold.
+    private func signalChanges(_ path: ObjectPath, _ state: PresentationExports, emptying: Bool) {
+        for export in state.protocols {
+            export.signalChange(state, server: self, path: path, emptying: emptying)
         }
-        if let old = gtk {
-            let new = state.gtkExport()
-            let actionChanges = new.actions.changes(from: old.actions)
-            // Actions first, so an item never names an action its consumer
-            // does not know yet; removals last, once no item names them.
-            if let arguments = actionChanges.before { emitActionsChanged(path, arguments) }
-            for (subscriber, groups) in state.groupsBySubscriber.sorted(by: { $0.key < $1.key }) {
-                let rows = emptying ? old.emptyingRows(in: groups) : new.changes(from: old, in: groups)
-                guard !rows.isEmpty else { continue }
-                connection.emit(GtkMenusAPI.changed, at: path, .array("(uuuuaa{sv})", rows), destination: subscriber)
-            }
-            if let arguments = actionChanges.after { emitActionsChanged(path, arguments) }
-        }
-    }
-
-    /// `org.gtk.Actions.Changed` from the four values `GtkActions.changes` builds.
-    private func emitActionsChanged(_ path: ObjectPath, _ arguments: [DBusValue]) {
-        guard arguments.count == 4 else { return Log.error("org.gtk.Actions.Changed built with \(arguments.count) values") }
-        connection.emit(GtkActionsAPI.changed, at: path, arguments[0], arguments[1], arguments[2], arguments[3])
     }
 
     /// `platformData` for an activation that came through another protocol.

@@ -20,34 +20,28 @@ extension MenuBusServer {
         guard context.info.enabled else {
             throw BusError(.nothingToShow, "contextId: '\(contextId)' has enabled false; it offers no menu now")
         }
-        let held = presentations.values.filter { $0.presenter == caller }.count
-        guard held < ServiceLimits.maxPresentationsPerPresenter else {
-            throw BusError(.limitExceeded, "a presenter may hold at most \(ServiceLimits.maxPresentationsPerPresenter) live menus; dismiss some first")
-        }
+        try livePresentations.checkRoom(for: caller)
         let cost = presentationCost(of: context)
         try checkBudget(adding: cost, for: caller, field: "contextId")
-        nextPresentationNumber += 1
-        let presentation = Presentation(number: nextPresentationNumber, kind: menuKind, owner: ownerName,
-                                        contextId: contextId, presenter: caller, options: presentOptions,
-                                        titles: Localization.shared.titles(for: presentOptions.locale))
+        let presentation = livePresentations.add(cost: cost) { number in
+            Presentation(number: number, kind: menuKind, owner: ownerName,
+                         contextId: contextId, presenter: caller, options: presentOptions,
+                         titles: Localization.shared.titles(for: presentOptions.locale))
+        }
         // The presenter's word, else the direction of the menu's language.
         presentation.textDirection = textDirection ?? (presentation.titles.rightToLeft ? .rtl : .ltr)
-        presentations[presentation.number] = presentation
-        presentationBytes[presentation.number] = cost
         // Compose now, so deferred elements are asked for before the reply goes.
         refresh(presentation)
         // An empty menu is not presented (UIKit shows none when there is
         // nothing in it); a waiting deferred element shows "Loading…", so
         // nothing was asked of the owner for a menu refused here.
         guard presentation.hasSomethingToShow else {
-            presentations[presentation.number] = nil
-            presentationBytes[presentation.number] = nil
+            presentation.close()
+            livePresentations.remove(presentation.number)
             throw BusError(.nothingToShow, "contextId: the \(menuKind.rawValue) menu of '\(contextId)' has nothing to show now")
         }
-        presentation.shownTitle = context.info.title ?? ""
-        presentation.shownSelectionRect = context.selection.rect
         connection.export(presentation.path, [menuInterface(presentation.number)] + exportInterfaces(presentation.number))
-        presentation.lastSignalRevision = presentation.revision
+        presentation.presented(title: context.info.title ?? "", selectionRect: context.selection.rect)
         notifyPresented(presentation)
         return presentation.path
     }
@@ -131,11 +125,11 @@ extension MenuBusServer {
         for element in composed where element.kind == .deferred && element.cached && available[element.id] == nil {
             if let cached = context.deferredCache[element.id] { available[element.id] = cached }
         }
-        presentationBytes[presentation.number] = presentationCost(of: context, provided: presentation.providedBytes)
+        livePresentations.charge(presentation.number, presentationCost(of: context, provided: presentation.providedBytes))
         let resolution = DeferredElements.resolve(composed, provided: available, failed: presentation.failed,
                                                   loadingTitle: presentation.titles.loading)
-        presentation.waiting = Set(resolution.waiting.lazy.map(\.id))
-        for element in resolution.waiting where !presentation.asked.contains(element.id) {
+        presentation.showWaiting(Set(resolution.waiting.lazy.map(\.id)))
+        for element in resolution.waiting where presentation.ask(element.id) {
             askForDeferred(element, in: presentation)
         }
         updateShownProperties(presentation, context)
@@ -145,25 +139,16 @@ extension MenuBusServer {
     /// `Title` and `SelectionRect` follow the context; a change is signalled
     /// once the object is exported.
     private func updateShownProperties(_ presentation: Presentation, _ context: PublishedContext) {
-        var changed: [String] = []
-        let title = context.info.title ?? ""
-        if title != presentation.shownTitle {
-            presentation.shownTitle = title
-            changed.append("Title")
-        }
-        if context.selection.rect != presentation.shownSelectionRect {
-            presentation.shownSelectionRect = context.selection.rect
-            changed.append("SelectionRect")
-        }
-        if !changed.isEmpty && presentation.lastSignalRevision != 0 {
+        let changed = presentation.show(title: context.info.title ?? "", selectionRect: context.selection.rect)
+        if !changed.isEmpty && presentation.isSignalled {
             connection.propertiesChanged(presentation.path, MenuBusNames.menuInterface, changed)
         }
     }
 
     /// Marks every live menu of the context stale and schedules its signal.
     func contextChanged(owner: String, contextId: String) {
-        for presentation in presentations.values where presentation.owner == owner && presentation.contextId == contextId {
-            presentation.isStale = true
+        for presentation in livePresentations.showing(owner: owner, contextId: contextId) {
+            presentation.markStale()
             scheduleSignal(presentation)
         }
     }
@@ -171,7 +156,7 @@ extension MenuBusServer {
     /// Every live menu may show providers: all of them recompose.
     func providersChanged() {
         for presentation in presentations.values {
-            presentation.isStale = true
+            presentation.markStale()
             scheduleSignal(presentation)
         }
     }
@@ -179,29 +164,23 @@ extension MenuBusServer {
     /// Coalesces signals: flush at once when the last one is older than
     /// `signalInterval`, else once at the end of the interval.
     func scheduleSignal(_ presentation: Presentation) {
-        presentation.signalPending = true
-        guard !presentation.flushScheduled else { return }
-        let elapsed = MessageLoop.now() &- presentation.lastSignal
-        if elapsed >= MenuBusServer.signalInterval {
-            flushSignal(presentation)
+        switch presentation.signalRequested(now: MessageLoop.now(), interval: MenuBusServer.signalInterval) {
+        case .scheduled:
             return
-        }
-        presentation.flushScheduled = true
-        let wait = Double(MenuBusServer.signalInterval - elapsed) / 1_000_000_000
-        loop.addTimer(after: wait) { [weak self, weak presentation] in
-            guard let self, let presentation, self.presentations[presentation.number] === presentation else { return }
-            presentation.flushScheduled = false
-            self.flushSignal(presentation)
+        case .now:
+            flushSignal(presentation)
+        case .after(let wait):
+            loop.addTimer(after: wait) { [weak self, weak presentation] in
+                guard let self, let presentation, self.presentations[presentation.number] === presentation else { return }
+                presentation.flushTimerFired()
+                self.flushSignal(presentation)
+            }
         }
     }
 
     private func flushSignal(_ presentation: Presentation) {
-        guard presentation.signalPending else { return }
-        presentation.signalPending = false
         if presentation.isStale { refresh(presentation) }
-        guard presentation.lastSignalRevision != presentation.revision else { return }
-        presentation.lastSignal = MessageLoop.now()
-        presentation.lastSignalRevision = presentation.revision
+        guard presentation.layoutToSignal(now: MessageLoop.now()) else { return }
         // The other protocols' small change signals first: the whole menu
         // in LayoutChanged costs more to build and for the bus to pass on,
         // and their consumers would wait behind it.
@@ -215,7 +194,6 @@ extension MenuBusServer {
     /// Asks the owner for a deferred element, without waiting; the answer
     /// (or its absence) recomposes the menu.
     private func askForDeferred(_ element: MenuElement, in presentation: Presentation) {
-        presentation.asked.insert(element.id)
         guard let app = apps[presentation.owner] else { return }
         let number = presentation.number, contextId = presentation.contextId, elementId = element.id
         let cached = element.cached
@@ -254,21 +232,15 @@ extension MenuBusServer {
                 do {
                     try self.checkContextGrowth(caller: app.uniqueName, contextId: contextId, adding: contentBytes,
                                                 releasing: live.cacheBytes[elementId] ?? 0, field: "elements")
-                    self.apps[app.uniqueName]?.contexts[contextId]?.deferredCache[elementId] = content
-                    self.apps[app.uniqueName]?.contexts[contextId]?.cacheBytes[elementId] = contentBytes
+                    self.registeredApps.cache(content, bytes: contentBytes, for: elementId, in: contextId, of: app.uniqueName)
                 } catch {
                     Log.rateLimitedWarning("deferred:\(app.appId)", "\(app.appId): '\(elementId)' not cached: \(error)")
                 }
             }
             guard let presentation = self.presentations[number] else { return }
-            if let content {
-                presentation.provided[elementId] = content
-                presentation.providedBytes += contentBytes
-            } else {
-                presentation.failed.insert(elementId)
-            }
-            presentation.isStale = true
-            self.scheduleSignal(presentation)
+            let answered = content.map { presentation.provide(elementId, content: $0, bytes: contentBytes) }
+                ?? presentation.fail(elementId)
+            if answered { self.scheduleSignal(presentation) }
         }
     }
 
@@ -279,9 +251,7 @@ extension MenuBusServer {
     /// only the presenter or the owner chooses (MenuBusServer+Identity.swift).
     package func activate(_ presentation: Presentation, caller: String, itemId: String, platformData: DBusValue) throws {
         try checkChooser(presentation, caller: caller, sendsSelectedText: false)
-        guard !presentation.isChosen else {
-            throw BusError(name: BusError.Standard.unknownObject, message: "the menu was closed by an earlier choice")
-        }
+        try presentation.checkChoosable()
         try ServiceValidation.optionCount(platformData, field: "platformData")
         bringUpToDate(presentation)
         guard let element = presentation.element(itemId) else {
@@ -298,7 +268,7 @@ extension MenuBusServer {
         let keepsOpen = element.attributes.contains(.keepsMenuPresented)
         // The choice closes the menu now, so a second click (an EventGroup of
         // several, a double click) is refused rather than delivered twice.
-        if !keepsOpen { presentation.isChosen = true }
+        if !keepsOpen { presentation.choose() }
         let answer = ProviderAnswer(menu: presentation.path, listeners: answerListeners(presentation, chooser: caller))
         // Deliver after the reply has been queued, so the presenter hears
         // "accepted" before anyone hears the choice.
@@ -378,8 +348,8 @@ extension MenuBusServer {
     /// Emits `Closed`; the menu object empties itself in the other
     /// protocols and goes (`exportsClosing`). Later calls answer `UnknownObject`.
     func closePresentation(_ presentation: Presentation) {
-        guard presentations.removeValue(forKey: presentation.number) != nil else { return }
-        presentationBytes[presentation.number] = nil
+        guard livePresentations.remove(presentation.number) != nil else { return }
+        presentation.close()
         connection.emit(MenuBusAPI.Menu.closed, at: presentation.path)
         exportsClosing(presentation)
     }

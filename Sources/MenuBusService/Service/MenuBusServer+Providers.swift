@@ -9,43 +9,23 @@ extension MenuBusServer {
     /// Providers in registration order, then declared ones, under the
     /// user's policy, as composition takes them.
     var providerInfos: [ProviderInfo] {
-        offeredProviders(registered: providers.values.sorted { $0.sequence < $1.sequence }.map(\.info))
+        offeredProviders(registered: registeredProviders.inOrder.map(\.info))
     }
 
     package func registerProvider(caller: String, providerId: String, path: ObjectPath, properties: DBusValue) throws {
         let info = try Wire.decodeProvider(id: providerId, properties)
-        if let existing = providers[providerId], existing.owner != caller {
-            throw BusError(.accessDenied, "providerId: '\(providerId)' is registered by another connection")
-        }
-        if providers[providerId] == nil, providers.count >= ServiceLimits.maxProviders {
-            throw BusError(.limitExceeded, "providerId: at most \(ServiceLimits.maxProviders) providers may be registered at once")
-        }
-        let held = providers.values.filter { $0.owner == caller && $0.info.id != providerId }.count
-        guard held < ServiceLimits.maxProvidersPerConnection else {
-            throw BusError(.limitExceeded, "providerId: a connection may register at most \(ServiceLimits.maxProvidersPerConnection) providers")
-        }
-        registrationCounter += 1
-        providers[providerId] = RegisteredProvider(info: info, owner: caller, path: path,
-                                                   sequence: providers[providerId]?.sequence ?? registrationCounter)
+        try registeredProviders.register(providerId, info, owner: caller, path: path)
         providersChanged()
     }
 
     package func unregisterProvider(caller: String, providerId: String) throws {
-        guard let provider = providers[providerId] else {
-            throw BusError(.noSuchItem, "providerId: no provider '\(providerId)' is registered")
-        }
-        guard provider.owner == caller else {
-            throw BusError(.accessDenied, "providerId: '\(providerId)' is registered by another connection")
-        }
-        providers[providerId] = nil
+        try registeredProviders.unregister(providerId, caller: caller)
         providersChanged()
     }
 
     /// A provider's connection left: its items leave every menu, open ones too.
     func providerOwnerLeft(_ uniqueName: String) {
-        let gone = providers.values.filter { $0.owner == uniqueName }.map(\.info.id)
-        guard !gone.isEmpty else { return }
-        for id in gone { providers[id] = nil }
+        guard registeredProviders.removeAll(ownedBy: uniqueName) else { return }
         providersChanged()
     }
 

@@ -118,7 +118,7 @@ extension MenuBusServer {
         for presentation in presentations.values where presentation.kind == .edit {
             guard let owner = apps[presentation.owner], owner.appId == appId,
                   owner.contexts[presentation.contextId]?.info.document == documentId else { continue }
-            presentation.isStale = true
+            presentation.markStale()
             scheduleSignal(presentation)
         }
     }

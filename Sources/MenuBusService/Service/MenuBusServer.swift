@@ -91,24 +91,24 @@ package final class MenuBusServer {
     package let configuration: Configuration
     package let loop = MessageLoop()
     package let connection: Connection
+    /// Registered apps and their contexts (RegisteredApps.swift).
+    let registeredApps = RegisteredApps()
     /// Registered apps by unique name.
-    package var apps: [String: App] = [:]
-    var registrationCounter: UInt64 = 0
-    /// The last context revision handed out (MenuBusServer+Contexts.swift).
-    var revisionCounter: UInt32 = 0
+    package var apps: [String: App] { registeredApps.byName }
+    /// Live presented menus, their numbers and charges (LivePresentations.swift).
+    let livePresentations = LivePresentations()
     /// Live presented menus by number.
-    package var presentations: [UInt64: Presentation] = [:]
-    var nextPresentationNumber: UInt64 = 0
-    /// Bytes each live presentation is charged (MenuBusServer+Budgets.swift).
-    var presentationBytes: [UInt64: Int] = [:]
+    package var presentations: [UInt64: Presentation] { livePresentations.byNumber }
     /// Per-presentation state of the other menu protocols (MenuBusServer+Exports.swift).
     package var exports: [UInt64: PresentationExports] = [:]
     /// Marshalled GetContextMenu / GetEditMenu replies (ComposedMenuReplies.swift).
     let composedReplies = ComposedMenuReplies()
     /// Who each connection that called is, by unique name (MenuBusServer+Identity.swift).
     var identities: [String: PeerIdentity] = [:]
+    /// Providers connections registered (RegisteredProviders.swift).
+    let registeredProviders = RegisteredProviders()
     /// Registered providers by id.
-    package var providers: [String: RegisteredProvider] = [:]
+    package var providers: [String: RegisteredProvider] { registeredProviders.byId }
     /// Declared providers and the user's policy (MenuBusServer+DeclaredProviders.swift).
     let providerCatalog = ProviderCatalog()
     var catalogWatcher: DirectoryWatcher?
@@ -126,7 +126,7 @@ package final class MenuBusServer {
 
     package var stats: Stats {
         Stats(startedAt: startedAt, apps: UInt32(apps.count),
-              contexts: UInt32(apps.values.reduce(0) { $0 + $1.contexts.count }),
+              contexts: UInt32(registeredApps.contextCount),
               documents: UInt32(clamping: undoStore.documentCount),
               presentations: UInt32(presentations.count),
               providers: UInt32(providers.count))

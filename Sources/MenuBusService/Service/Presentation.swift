@@ -8,6 +8,15 @@ import MenuBusProtocol
 /// Its layout is recomposed lazily: a change of the context or of the
 /// providers marks it stale, and the next `GetLayout` or signal flush
 /// composes it again. Signals are coalesced (see `MenuBusServer.scheduleSignal`).
+///
+/// It owns its states, and every change of them is one of its methods,
+/// which refuse what its state does not allow:
+/// - its `phase`: `composing` for `PresentMenu` → `presented` on the bus
+///   (`presented`) → `chosen` (`choose`) → `closed` (`close`, from any other);
+/// - its deferred elements, each asked of the owner once (`ask`), then
+///   `provided` or `failed` once; `waiting` are those the layout shows loading;
+/// - whether its inputs changed since it was composed (`markStale`, `update`);
+/// - its coalesced signals (`signalRequested`, `flushTimerFired`, `layoutToSignal`).
 package final class Presentation {
     package let number: UInt64
     package let path: ObjectPath
@@ -21,10 +30,23 @@ package final class Presentation {
     package let options: PresentationOptions
     /// MenuBus's own titles in the presentation's language.
     package let titles: SystemTitles
+    /// Where the presentation is in its life. It only moves forward.
+    package enum Phase: Equatable, Sendable {
+        /// Composed for `PresentMenu`, not yet on the bus: nothing is signalled.
+        case composing
+        /// On the bus: its changes are signalled.
+        case presented
+        /// An item was chosen; the menu closes once the choice is delivered.
+        case chosen
+        /// Off the bus: nothing happens to it any more.
+        case closed
+    }
+    package private(set) var phase = Phase.composing
+
     /// The context's title and selection rectangle as last published on
     /// the object's properties (`Title`, `SelectionRect`).
-    var shownTitle = ""
-    var shownSelectionRect: Rect?
+    package private(set) var shownTitle = ""
+    package private(set) var shownSelectionRect: Rect?
     /// Grows with every change of `elements`; never goes back.
     package private(set) var revision: UInt32 = 1
     /// The layout as last composed, deferred elements resolved.
@@ -34,26 +56,30 @@ package final class Presentation {
     /// dbusmenu's `TextDirection`: the `text-direction` option, else the default.
     var textDirection = TextDirection.presentationDefault()
     /// The inputs changed since `elements` was composed.
-    package var isStale = true
-    /// An item was chosen; the menu closes once the choice is delivered.
-    var isChosen = false
+    package private(set) var isStale = true
 
-    /// Deferred elements: what arrived in this presentation, what failed,
-    /// and what was asked of the owner.
-    package var provided: [String: [MenuElement]] = [:]
-    /// Budget bytes of `provided` (MenuBusServer+Budgets.swift).
-    var providedBytes = 0
-    package var failed: Set<String> = []
-    package var asked: Set<String> = []
+    /// Where one deferred element asked of the owner stands.
+    package enum DeferredLoad: Equatable, Sendable {
+        /// Asked; no answer yet.
+        case loading
+        /// The owner's content for it, in this presentation.
+        case provided([MenuElement])
+        /// The owner's answer failed or never came.
+        case failed
+    }
+    /// Deferred elements asked of the owner in this presentation.
+    package private(set) var deferred: [String: DeferredLoad] = [:]
+    /// Budget bytes of the provided content (MenuBusServer+Budgets.swift).
+    private(set) var providedBytes = 0
     /// Deferred elements shown as "Loading…" in the current layout.
-    package var waiting: Set<String> = []
+    package private(set) var waiting: Set<String> = []
 
-    /// Signal coalescing: a change waits for the flush; the last flush's time.
-    var signalPending = false
-    var flushScheduled = false
-    var lastSignal: UInt64 = 0
-    /// The revision the last `LayoutChanged` carried (1 = the layout `PresentMenu` returned).
-    var lastSignalRevision: UInt32 = 0
+    /// Signal coalescing: whether a flush is scheduled, the last flush's
+    /// time, and the revision the last `LayoutChanged` carried (the layout
+    /// `PresentMenu` returned, once presented).
+    private var flushScheduled = false
+    private var lastSignal: UInt64 = 0
+    private(set) var lastSignalRevision: UInt32 = 0
 
     /// `GetLayout`'s reply for this revision, marshalled once.
     private var cachedLayout: PreparedReply?
@@ -79,6 +105,159 @@ package final class Presentation {
         title = newTitle
         revision &+= 1
         cachedLayout = nil
+        return true
+    }
+
+    // MARK: Phase
+
+    /// On the bus, with the layout and properties `PresentMenu` answers
+    /// with as already signalled. Only from `composing`.
+    @discardableResult
+    func presented(title: String, selectionRect: Rect?) -> Bool {
+        guard phase == .composing else { return false }
+        phase = .presented
+        shownTitle = title
+        shownSelectionRect = selectionRect
+        lastSignalRevision = revision
+        return true
+    }
+
+    /// Refuses a choice once the menu was chosen from or closed.
+    func checkChoosable() throws(BusError) {
+        switch phase {
+        case .composing, .presented:
+            return
+        case .chosen:
+            throw BusError(name: BusError.Standard.unknownObject, message: "the menu was closed by an earlier choice")
+        case .closed:
+            throw BusError(name: BusError.Standard.unknownObject, message: "the menu was closed")
+        }
+    }
+
+    /// An item was chosen that closes the menu: a second choice is refused
+    /// (`checkChoosable`) rather than delivered twice. Only from `presented`.
+    @discardableResult
+    func choose() -> Bool {
+        guard phase == .presented else { return false }
+        phase = .chosen
+        return true
+    }
+
+    /// Closed, from any phase; false when it already was.
+    @discardableResult
+    func close() -> Bool {
+        guard phase != .closed else { return false }
+        phase = .closed
+        return true
+    }
+
+    /// Whether changes of the layout and properties are signalled.
+    var isSignalled: Bool { phase == .presented || phase == .chosen }
+
+    // MARK: Composition
+
+    /// The context, the providers or the owner's undo state changed.
+    func markStale() {
+        isStale = true
+    }
+
+    /// The context's title and selection as composed: the names of the
+    /// properties that changed (signalled only once `isSignalled`).
+    func show(title: String, selectionRect: Rect?) -> [String] {
+        var changed: [String] = []
+        if title != shownTitle {
+            shownTitle = title
+            changed.append("Title")
+        }
+        if selectionRect != shownSelectionRect {
+            shownSelectionRect = selectionRect
+            changed.append("SelectionRect")
+        }
+        return changed
+    }
+
+    // MARK: Deferred elements
+
+    /// The content provided so far, by deferred element id.
+    package var provided: [String: [MenuElement]] {
+        var result: [String: [MenuElement]] = [:]
+        for (id, load) in deferred {
+            if case .provided(let content) = load { result[id] = content }
+        }
+        return result
+    }
+
+    /// The deferred elements whose answer failed.
+    package var failed: Set<String> {
+        Set(deferred.lazy.filter { $0.value == .failed }.map(\.key))
+    }
+
+    /// The composition shows `ids` loading.
+    func showWaiting(_ ids: Set<String>) {
+        waiting = ids
+    }
+
+    /// Whether `id` should be asked of the owner now: true once, when it
+    /// was never asked in this presentation (and it is not closed).
+    func ask(_ id: String) -> Bool {
+        guard phase != .closed, deferred[id] == nil else { return false }
+        deferred[id] = .loading
+        return true
+    }
+
+    /// The owner's content for `id`, counted as `bytes`; refused unless
+    /// `id` is loading. The menu is stale.
+    @discardableResult
+    func provide(_ id: String, content: [MenuElement], bytes: Int) -> Bool {
+        guard phase != .closed, deferred[id] == .loading else { return false }
+        deferred[id] = .provided(content)
+        providedBytes += bytes
+        isStale = true
+        return true
+    }
+
+    /// The owner did not provide `id`; refused unless `id` is loading. The menu is stale.
+    @discardableResult
+    func fail(_ id: String) -> Bool {
+        guard phase != .closed, deferred[id] == .loading else { return false }
+        deferred[id] = .failed
+        isStale = true
+        return true
+    }
+
+    // MARK: Signals
+
+    /// When a requested signal goes out.
+    enum SignalTiming: Equatable {
+        /// Flush now: the last signal is older than the interval.
+        case now
+        /// A flush is scheduled for the end of the interval, this many seconds on.
+        case after(Double)
+        /// A flush was already scheduled; it carries this change too.
+        case scheduled
+    }
+
+    /// A change to signal at `now` (ns), at most one flush per `interval` (ns).
+    func signalRequested(now: UInt64, interval: UInt64) -> SignalTiming {
+        guard !flushScheduled else { return .scheduled }
+        let elapsed = now &- lastSignal
+        if elapsed >= interval { return .now }
+        flushScheduled = true
+        return .after(Double(interval - elapsed) / 1_000_000_000)
+    }
+
+    /// The scheduled flush is due.
+    func flushTimerFired() {
+        flushScheduled = false
+    }
+
+    /// Whether the current revision is yet to be signalled as
+    /// `LayoutChanged`; if so it counts as signalled at `now`. Never
+    /// before the menu is presented nor after it closed.
+    func layoutToSignal(now: UInt64) -> Bool {
+        guard isSignalled, lastSignalRevision != revision else { return false }
+        lastSignal = now
+        lastSignalRevision = revision
         return true
     }
 

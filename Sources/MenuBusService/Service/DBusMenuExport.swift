@@ -1,0 +1,93 @@
+import MenuBusModel
+import MenuBusDBus
+import MenuBusProtocol
+
+/// `com.canonical.dbusmenu` as one presentation serves it: the layout
+/// consumers read, `GetLayout`'s marshalled replies of this revision, and
+/// the `AboutToShow` calls waiting for deferred elements. The interface is
+/// declared in `MenuBusServer+DBusMenu.swift`, the waits in
+/// `MenuBusServer+AboutToShow.swift`.
+final class DBusMenuExport: MenuExport {
+    var current: DBusMenuLayout?
+    var shown: DBusMenuLayout?
+    /// Marshalled `GetLayout` replies of this revision, by query.
+    var layoutReplies: [PresentationExports.LayoutQuery: PreparedReply] = [:]
+    /// GetLayout queries consumers asked at an earlier revision: after a
+    /// `LayoutUpdated` they ask them again, so their replies are prepared
+    /// while the consumers handle the signal.
+    private(set) var recentLayoutQueries: [PresentationExports.LayoutQuery] = []
+    /// Queries prepared ahead of a refetch.
+    static let maxPreparedQueries = 4
+    /// dbusmenu `AboutToShow`/`AboutToShowGroup` calls waiting for deferred
+    /// elements (`MenuBusServer+AboutToShow.swift`).
+    var aboutToShowWaiters: [AboutToShowWaiter] = []
+    /// Calls that may wait at once; more are answered at once.
+    static let maxAboutToShowWaiters = 32
+
+    init() {}
+
+    static func interfaces(_ server: MenuBusServer, _ number: UInt64) -> [Interface] {
+        [server.dbusMenuInterface(number)]
+    }
+
+    static func build(_ elements: [MenuElement], title: String?, ids: inout ExportIDs) -> DBusMenuLayout {
+        DBusMenuLayout(elements, title: title, ids: &ids)
+    }
+
+    /// The queries of the old revision's replies are kept to prepare again.
+    func dropReplies() {
+        if !layoutReplies.isEmpty {
+            let queries = layoutReplies.keys.sorted { ($0.parent, $0.depth, $0.names.count) < ($1.parent, $1.depth, $1.names.count) }
+            recentLayoutQueries = Array(queries.prefix(DBusMenuExport.maxPreparedQueries))
+        }
+        layoutReplies.removeAll()
+    }
+
+    /// Stores a reply under `key` while the cache has room and the key is short.
+    func cacheLayout(_ reply: PreparedReply, for key: PresentationExports.LayoutQuery) {
+        guard layoutReplies.count < PresentationExports.maxCachedReplies,
+              key.names.count <= PresentationExports.maxCachedKeyLength else { return }
+        layoutReplies[key] = reply
+    }
+
+    func revisionChanged(_ presentation: Presentation?) {
+        releaseAboutToShow(presentation)
+    }
+
+    func closing() {
+        releaseAboutToShow(nil)
+    }
+
+    /// `ItemsPropertiesUpdated` and `LayoutUpdated` (broadcast); after a
+    /// `LayoutUpdated`, the `GetLayout` replies consumers asked for before
+    /// are prepared (`MenuBusServer.prepareLayoutReplies`).
+    func emitChanges(from old: DBusMenuLayout, to new: DBusMenuLayout, _ change: ExportChange) {
+        let changes = DBusMenuChanges(from: old, to: new)
+        if changes.propertiesChanged {
+            let arguments = changes.itemsPropertiesUpdated
+            change.connection.emit(DBusMenuAPI.itemsPropertiesUpdated, at: change.path, arguments[0], arguments[1])
+        }
+        for parent in changes.layoutParents {
+            change.connection.emit(DBusMenuAPI.layoutUpdated, at: change.path, change.revision, parent)
+        }
+        if !changes.layoutParents.isEmpty, !change.emptying { change.server.prepareLayoutReplies(change.state) }
+    }
+
+    /// A deferred `AboutToShow` reply: sent once none of `pending` is
+    /// still loading, or at the timeout.
+    struct AboutToShowWaiter {
+        package let reply: PendingReply
+        /// Deferred element ids loading in the menus asked about.
+        package let pending: Set<String>
+        /// `AboutToShowGroup`: the ids needing an update and the unknown ids; nil for `AboutToShow`.
+        package let group: (updates: [Int32], errors: [Int32])?
+
+        package func answer() {
+            if let group {
+                reply.reply(DBusMenuAPI.aboutToShowGroup, group.updates, group.errors)
+            } else {
+                reply.reply(DBusMenuAPI.aboutToShow, true)
+            }
+        }
+    }
+}

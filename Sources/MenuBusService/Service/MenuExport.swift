@@ -1,0 +1,112 @@
+import MenuBusModel
+import MenuBusDBus
+
+/// One of the desktop's menu protocols a presentation is served in at its
+/// path besides `org.menubus.MenuBus1.Menu`. Every presentation holds one
+/// instance of each protocol in `MenuBusServer.menuExports`, inside its
+/// `PresentationExports`, which keeps what they share: the revision shown,
+/// its elements and title, the numbers handed out, whether it is closing.
+///
+/// `MenuBusServer+Exports.swift` drives each protocol through the same steps:
+/// - **build**: `build` maps the shared revision, the first time a consumer
+///   of this protocol reads it (`mapping(in:)`), never before;
+/// - **diff and emit**: at a new revision the mapping consumers read is
+///   kept (`startRevision`), calls held for the old one are answered
+///   (`revisionChanged`), then `emitChanges` signals the difference from it
+///   to the new mapping, or, while closing, that the menu is now empty;
+///   a protocol nobody read signals nothing;
+/// - **closed**: `closing` answers what still waits on the presentation;
+/// - **peer left**: `peerLeft` drops what a connection held.
+///
+/// A new protocol is one file (its conforming type and its interfaces) and
+/// one line in `MenuBusServer.menuExports`.
+protocol MenuExport: AnyObject {
+    /// The protocol's form of one revision.
+    associatedtype Mapping
+
+    init()
+
+    /// The D-Bus interfaces of this protocol at presentation `number`'s path.
+    static func interfaces(_ server: MenuBusServer, _ number: UInt64) -> [Interface]
+
+    /// Maps a revision's elements and title, numbering new ones in `ids`.
+    static func build(_ elements: [MenuElement], title: String?, ids: inout ExportIDs) -> Mapping
+
+    /// The mapping of the current revision, once a consumer read it.
+    var current: Mapping? { get set }
+    /// The mapping consumers read before the revision changed, until its
+    /// change is signalled.
+    var shown: Mapping? { get set }
+
+    /// The replies cached for the old revision go.
+    func dropReplies()
+
+    /// The revision changed (before any signal goes out): calls held until
+    /// `presentation` (nil once it closed) no longer waits are answered.
+    func revisionChanged(_ presentation: Presentation?)
+
+    /// Signals, as this protocol does, the change from `old` to `new`;
+    /// `change.emptying` when the menu closed and is now empty.
+    func emitChanges(from old: Mapping, to new: Mapping, _ change: ExportChange)
+
+    /// The presentation closed: nothing more will arrive for it.
+    func closing()
+
+    /// A connection left the bus: what it held goes. True when it was the
+    /// last consumer holding the menu open (the consumer closed the menu).
+    func peerLeft(_ uniqueName: String) -> Bool
+}
+
+/// The circumstances of one signalled change.
+struct ExportChange {
+    let server: MenuBusServer
+    /// The presentation's exports, at the revision consumers are taken to.
+    let state: PresentationExports
+    let connection: Connection
+    let path: ObjectPath
+    /// The revision consumers are taken to.
+    let revision: UInt32
+    /// The menu closed: every item goes.
+    let emptying: Bool
+}
+
+extension MenuExport {
+    func revisionChanged(_ presentation: Presentation?) {}
+    func closing() {}
+    func peerLeft(_ uniqueName: String) -> Bool { false }
+
+    /// The mapping of `state`'s revision, built on first use.
+    func mapping(in state: PresentationExports) -> Mapping {
+        if let current { return current }
+        let mapping = Self.build(state.elements, title: state.title, ids: &state.ids)
+        current = mapping
+        return mapping
+    }
+
+    /// A new revision: what consumers read is kept to signal from; the
+    /// mapping and the replies of the old one go.
+    func startRevision() {
+        shown = current
+        current = nil
+        dropReplies()
+    }
+
+    /// Whether a consumer read this protocol's last revision.
+    var hasChangeToSignal: Bool { shown != nil }
+
+    /// Signals the change from what consumers read to `state`'s revision
+    /// (built now), if they read anything.
+    func signalChange(_ state: PresentationExports, server: MenuBusServer, path: ObjectPath, emptying: Bool) {
+        guard let old = shown else { return }
+        shown = nil
+        let new = mapping(in: state)
+        emitChanges(from: old, to: new, ExportChange(server: server, state: state, connection: server.connection, path: path,
+                                                     revision: state.revision, emptying: emptying))
+    }
+}
+
+extension MenuBusServer {
+    /// The menu protocols every presentation is served in, in the order
+    /// their changes are signalled (and their mappings numbered).
+    static var menuExports: [any MenuExport.Type] { [DBusMenuExport.self, GMenuExport.self] }
+}
