@@ -17,12 +17,12 @@ final class APIReferenceTests: XCTestCase {
                         "org.menubus.MenuBus1.Provider"]
 
     func testCommittedReferenceIsWhatTheGeneratorMakesOfTheXML() throws {
-        let generated = try run("/usr/bin/python3", ["scripts/build-api-docs", "--stdout"])
+        let generated = try runTool("/usr/bin/python3", ["scripts/build-api-docs", "--stdout"])
         XCTAssertEqual(generated.status, 0, generated.stderr)
         let committed = try String(contentsOf: Repository.root.appendingPathComponent("docs/API.md"), encoding: .utf8)
         XCTAssertFalse(committed.isEmpty)
         XCTAssertTrue(generated.stdout == committed, "docs/API.md is stale: run scripts/build-api-docs")
-        let check = try run("/usr/bin/python3", ["scripts/build-api-docs", "--check"])
+        let check = try runTool("/usr/bin/python3", ["scripts/build-api-docs", "--check"])
         XCTAssertEqual(check.status, 0, check.stderr)
     }
 
@@ -86,7 +86,7 @@ final class APIReferenceTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: output) }
         var checked = 0
         for name in Self.files {
-            let result = try run("/usr/bin/gdbus-codegen", ["--generate-docbook", output.appendingPathComponent("doc").path,
+            let result = try runTool("/usr/bin/gdbus-codegen", ["--generate-docbook", output.appendingPathComponent("doc").path,
                                                             "dbus/\(name).xml"])
             XCTAssertEqual(result.status, 0, result.stderr)
             let docbook = try String(contentsOf: output.appendingPathComponent("doc-\(name).xml"), encoding: .utf8)
@@ -185,16 +185,4 @@ final class APIReferenceTests: XCTestCase {
             .trimmingCharacters(in: .whitespaces)
     }
 
-    private func run(_ executable: String, _ arguments: [String]) throws -> ProcessResult {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: executable)
-        child.arguments = arguments
-        child.currentDirectoryURL = Repository.root
-        let out = Pipe(), err = Pipe()
-        child.standardOutput = out
-        child.standardError = err
-        let running = RunningProcess(process: child, stdout: out, stderr: err)
-        try child.run()
-        return try running.wait(timeout: 60)
-    }
 }

@@ -11,24 +11,6 @@ import XCTest
 
 /// `make install` into a staging prefix, and the files it installs.
 final class PackagingTests: XCTestCase {
-    private func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:],
-                     in directory: URL = Repository.root) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        process.currentDirectoryURL = directory
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                             stderr: String(decoding: errData, as: UTF8.self))
-    }
-
     private func stagingPrefix() throws -> URL {
         let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-install-\(UUID().uuidString)")
         addTeardownBlock { try? FileManager.default.removeItem(at: prefix) }
@@ -37,7 +19,7 @@ final class PackagingTests: XCTestCase {
 
     func testMakeInstallHonoursPrefixAndPointsActivationAtTheInstalledDaemon() throws {
         let prefix = try stagingPrefix()
-        let result = try run("make", ["install", "PREFIX=\(prefix.path)", "BUILDDIR=\(Binaries.directory.path)"])
+        let result = try runTool("make", ["install", "PREFIX=\(prefix.path)", "BUILDDIR=\(Binaries.directory.path)"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let daemon = prefix.appendingPathComponent("bin/menubusd").path
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: daemon))
@@ -52,7 +34,7 @@ final class PackagingTests: XCTestCase {
 
     func testMakeInstallHonoursDestdir() throws {
         let stage = try stagingPrefix()
-        let result = try run("make", ["install", "DESTDIR=\(stage.path)", "PREFIX=/usr", "BUILDDIR=\(Binaries.directory.path)"])
+        let result = try runTool("make", ["install", "DESTDIR=\(stage.path)", "PREFIX=/usr", "BUILDDIR=\(Binaries.directory.path)"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let activation = try String(contentsOf: stage.appendingPathComponent("usr/share/dbus-1/services/org.menubus.MenuBus1.service"), encoding: .utf8)
         XCTAssertTrue(activation.contains("Exec=/usr/bin/menubusd --idle-timeout 300\n"), "DESTDIR stays out of the installed paths")
@@ -66,12 +48,12 @@ final class PackagingTests: XCTestCase {
             throw XCTSkip("systemd-analyze is not installed")
         }
         let prefix = try stagingPrefix()
-        XCTAssertEqual(try run("make", ["install", "PREFIX=\(prefix.path)", "BUILDDIR=\(Binaries.directory.path)"]).status, 0)
+        XCTAssertEqual(try runTool("make", ["install", "PREFIX=\(prefix.path)", "BUILDDIR=\(Binaries.directory.path)"]).status, 0)
         let runtime = prefix.appendingPathComponent("runtime")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let unit = prefix.appendingPathComponent("lib/systemd/user/menubusd.service").path
         // Documentation=man:menubusd(8) is checked with man(1): point it at the staged pages.
-        let result = try run("systemd-analyze", ["verify", "--user", unit],
+        let result = try runTool("systemd-analyze", ["verify", "--user", unit],
                              environment: ["XDG_RUNTIME_DIR": runtime.path, "MANPATH": prefix.appendingPathComponent("share/man").path])
         XCTAssertEqual(result.status, 0, result.stderr + result.stdout)
         XCTAssertEqual(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines), "", "no findings")
@@ -79,26 +61,26 @@ final class PackagingTests: XCTestCase {
 
     func testMakeInstallAddsManPagesAndCompletions() throws {
         let prefix = try stagingPrefix()
-        XCTAssertEqual(try run("make", ["install", "PREFIX=\(prefix.path)", "BUILDDIR=\(Binaries.directory.path)"]).status, 0)
+        XCTAssertEqual(try runTool("make", ["install", "PREFIX=\(prefix.path)", "BUILDDIR=\(Binaries.directory.path)"]).status, 0)
         for path in ["share/man/man8/menubusd.8", "share/man/man1/menubus-cli.1", "share/man/man1/menubus-provider.1",
                      "share/bash-completion/completions/menubus-cli", "share/zsh/site-functions/_menubus-cli"] {
             let size = (try? FileManager.default.attributesOfItem(atPath: prefix.appendingPathComponent(path).path)[.size] as? Int) ?? 0
             XCTAssertGreaterThan(size, 100, path)
         }
-        let man = try run("man", ["-l", prefix.appendingPathComponent("share/man/man1/menubus-cli.1").path],
+        let man = try runTool("man", ["-l", prefix.appendingPathComponent("share/man/man1/menubus-cli.1").path],
                           environment: ["MANWIDTH": "80", "MAN_KEEP_FORMATTING": "0"])
         XCTAssertEqual(man.status, 0, man.stderr)
         XCTAssertTrue(man.stdout.contains("query and debug menubusd"))
     }
 
     private func pkgConfig(_ package: String, _ variable: String) throws -> String {
-        let result = try run("pkg-config", ["--variable=\(variable)", package])
+        let result = try runTool("pkg-config", ["--variable=\(variable)", package])
         XCTAssertEqual(result.status, 0, "pkg-config knows \(package): \(result.stderr)")
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private func makePaths(_ arguments: [String], environment: [String: String] = [:]) throws -> [String: String] {
-        let result = try run("make", ["-s", "print-paths"] + arguments, environment: environment)
+        let result = try runTool("make", ["-s", "print-paths"] + arguments, environment: environment)
         XCTAssertEqual(result.status, 0, result.stderr)
         var paths: [String: String] = [:]
         for line in result.stdout.split(separator: "\n") {
@@ -226,7 +208,7 @@ final class PackagingTests: XCTestCase {
         chmod(log.deletingLastPathComponent().path, 0o777)
         let stage = tree.appendingPathComponent("stage")
         func install(_ extra: [String] = [], environment: [String: String] = [:]) throws -> ProcessResult {
-            try run("make", ["install", "SWIFT=\(fakeSwift.path)", "DESTDIR=\(stage.path)", "PREFIX=/usr"] + extra,
+            try runTool("make", ["install", "SWIFT=\(fakeSwift.path)", "DESTDIR=\(stage.path)", "PREFIX=/usr"] + extra,
                     environment: environment, in: tree)
         }
         let first = try install(environment: ["SUDO_USER": "nobody"])
@@ -249,19 +231,19 @@ final class PackagingTests: XCTestCase {
 
     func testFirstCallStartsTheInstalledDaemonByDBusActivation() throws {
         let prefix = try stagingPrefix()
-        XCTAssertEqual(try run("make", ["install", "PREFIX=\(prefix.path)", "BUILDDIR=\(Binaries.directory.path)"]).status, 0)
+        XCTAssertEqual(try runTool("make", ["install", "PREFIX=\(prefix.path)", "BUILDDIR=\(Binaries.directory.path)"]).status, 0)
         let services = prefix.appendingPathComponent("share/dbus-1/services").path
         let bus = try PrivateBus(configExtra: "<servicedir>\(services)</servicedir>")
         defer {
-            _ = try? run(prefix.appendingPathComponent("bin/menubus-cli").path, ["--address", bus.address, "status"])
+            _ = try? runTool(prefix.appendingPathComponent("bin/menubus-cli").path, ["--address", bus.address, "status"])
             bus.stop()
         }
-        let status = try run(prefix.appendingPathComponent("bin/menubus-cli").path, ["status"],
+        let status = try runTool(prefix.appendingPathComponent("bin/menubus-cli").path, ["status"],
                              environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         XCTAssertEqual(status.status, 0, status.stderr)
         XCTAssertTrue(status.stdout.hasPrefix("menubusd \(MenuBusNames.softwareVersion), API version 1, pid "), status.stdout)
         // The daemon that answered is the installed one, started by the bus.
-        let owner = try run("dbus-send", ["--bus=\(bus.address)", "--print-reply=literal", "--dest=org.freedesktop.DBus",
+        let owner = try runTool("dbus-send", ["--bus=\(bus.address)", "--print-reply=literal", "--dest=org.freedesktop.DBus",
                                           "/org/freedesktop/DBus", "org.freedesktop.DBus.GetConnectionUnixProcessID",
                                           "string:org.menubus.MenuBus1"])
         let pid = owner.stdout.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""

@@ -10,16 +10,8 @@ final class PublicAPITests: XCTestCase {
     private var script: String { Self.repository.appendingPathComponent("scripts/api-symbols").path }
 
     private func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try runTool("python3", [script] + arguments)
+        return (result.status, result.stdout + result.stderr)
     }
 
     func testTheReadmeListsThePublicSymbolsAndTheRoomsHaveNone() throws {

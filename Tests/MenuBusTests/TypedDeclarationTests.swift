@@ -9,14 +9,14 @@ import XCTest
 final class TypedDeclarationTests: XCTestCase {
     private func typecheck(_ snippet: String) throws -> ProcessResult {
         let file = Repository.root.appendingPathComponent("Tests/MenuBusTests/Fixtures/typecheck/\(snippet).swift")
-        let include = try run("pkg-config", ["--cflags-only-I", "dbus-1"]).stdout
+        let include = try runTool("pkg-config", ["--cflags-only-I", "dbus-1"]).stdout
             .split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
         var arguments = ["-typecheck", "-package-name", packageName(),
                          "-I", Binaries.directory.appendingPathComponent("Modules").path,
                          "-I", Repository.root.appendingPathComponent("Sources/CDBus").path,
                          "-I", Repository.root.appendingPathComponent("Sources/CGettext").path]
         for flag in include { arguments += ["-Xcc", flag] }
-        return try run("swiftc", arguments + [file.path])
+        return try runTool("swiftc", arguments + [file.path])
     }
 
     /// The name SwiftPM gives `package` access (`-package-name`), as the build recorded it.
@@ -28,21 +28,6 @@ final class TypedDeclarationTests: XCTestCase {
             return String(text[range].dropFirst(#""-package-name",""#.count).dropLast())
         }
         return Repository.root.lastPathComponent.lowercased()
-    }
-
-    private func run(_ tool: String, _ arguments: [String]) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                             stderr: String(decoding: errData, as: UTF8.self))
     }
 
     func testWellTypedHandlerAndCallCompile() throws {

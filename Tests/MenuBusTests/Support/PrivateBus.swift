@@ -232,6 +232,24 @@ final class RunningProcess: @unchecked Sendable {
     }
 }
 
+/// Runs `tool` (a path, or a name looked up on PATH) to completion, without
+/// a bus, in `directory` with `environment` added; killed and thrown after
+/// `timeout` seconds.
+func runTool(_ tool: String, _ arguments: [String], environment: [String: String] = [:],
+             in directory: URL = Repository.root, timeout: Double = 600) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [tool] + arguments
+    process.currentDirectoryURL = directory
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    let running = RunningProcess(process: process, stdout: out, stderr: err)
+    try process.run()
+    return try running.wait(timeout: timeout)
+}
+
 /// Where `swift build` put the package's executables.
 enum Binaries {
     static var directory: URL {
