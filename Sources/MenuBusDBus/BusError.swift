@@ -34,6 +34,8 @@ extension BusError {
         public static let propertyReadOnly = "org.freedesktop.DBus.Error.PropertyReadOnly"
         public static let accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
         public static let limitsExceeded = "org.freedesktop.DBus.Error.LimitsExceeded"
+        /// A reply or signal whose signature is not its declaration's.
+        public static let invalidSignature = "org.freedesktop.DBus.Error.InvalidSignature"
     }
 
     package static func invalidArgs(_ message: String) -> BusError {

@@ -101,14 +101,9 @@ package struct ArgumentList<each Value>: Sendable {
     }
 
     static func mismatch(_ member: String, _ received: Signature, _ declared: Signature) -> BusError {
-        BusError(name: BusError.invalidSignatureName,
+        BusError(name: BusError.Standard.invalidSignature,
                  message: "\(member) answered '\(received)', declared '\(declared)'")
     }
-}
-
-extension BusError {
-    /// A reply or signal whose signature is not its declaration's.
-    package static let invalidSignatureName = "org.freedesktop.DBus.Error.InvalidSignature"
 }
 
 /// A method of an interface, declared once: name, typed inputs and outputs.

@@ -21,6 +21,11 @@ package enum Log {
 
     nonisolated(unsafe) static var threshold: Level = .info
 
+    /// Turns debug lines on or off (menubusd's `--verbose`).
+    package static func setVerbose(_ verbose: Bool) {
+        threshold = verbose ? .debug : .info
+    }
+
     /// Whether lines carry `<N>` prefixes: decided once, from the environment
     /// the process started with.
     static let prefixesLevels: Bool = stderrIsJournal(getenv("JOURNAL_STREAM").map { String(cString: $0) })

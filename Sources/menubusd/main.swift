@@ -153,13 +153,13 @@ while let argument = arguments.popFirst() {
     }
 }
 
-MenuBusLogging.setVerbose(verbose)
+Log.setVerbose(verbose)
 
 let server: MenuBusServer
 do {
     server = try MenuBusServer(configuration: configuration)
 } catch {
-    MenuBusLogging.error("cannot connect to the bus: \(error)")
+    Log.error("cannot connect to the bus: \(error)")
     exit(1)
 }
 
@@ -169,29 +169,29 @@ server.watchSignals([SIGTERM, SIGINT, SIGHUP])
 do {
     try server.claimName(replace: replace)
 } catch let taken as MenuBusServer.NameTaken {
-    MenuBusLogging.error("\(taken); is another menubusd running? (menubusd --replace takes over from it)")
+    Log.error("\(taken); is another menubusd running? (menubusd --replace takes over from it)")
     server.shutdown()
     exit(3)
 } catch {
-    MenuBusLogging.error("cannot request \(MenuBusNames.busName): \(error)")
+    Log.error("cannot request \(MenuBusNames.busName): \(error)")
     server.shutdown()
     exit(1)
 }
 
-MenuBusLogging.info("menubusd \(MenuBusNames.softwareVersion) serving \(MenuBusNames.busName) as \(server.uniqueName)")
+Log.info("menubusd \(MenuBusNames.softwareVersion) serving \(MenuBusNames.busName) as \(server.uniqueName)")
 let reason = server.run()
 server.shutdown()
 switch reason {
 case .signal(let number):
-    MenuBusLogging.info("stopping on signal \(number)")
+    Log.info("stopping on signal \(number)")
     exit(0)
 case .replaced:
-    MenuBusLogging.info("replaced by another menubusd; exiting")
+    Log.info("replaced by another menubusd; exiting")
     exit(0)
 case .idle:
-    MenuBusLogging.info("idle for \(Int(configuration.idleTimeout ?? 0)) s with no app, menu or provider; exiting")
+    Log.info("idle for \(Int(configuration.idleTimeout ?? 0)) s with no app, menu or provider; exiting")
     exit(0)
 case .disconnected:
-    MenuBusLogging.error("the bus connection was lost")
+    Log.error("the bus connection was lost")
     exit(1)
 }

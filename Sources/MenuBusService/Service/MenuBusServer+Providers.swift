@@ -84,7 +84,7 @@ extension MenuBusServer {
                                  timeout: self.processTimeout(for: provider)) { [weak self] result in
                 guard let self else { return }
                 switch result {
-                case .failure(let error) where error.name == BusError.invalidSignatureName:
+                case .failure(let error) where error.name == BusError.Standard.invalidSignature:
                     Log.warning("provider \(provider.info.id) answered Process with the wrong type")
                     if let answer {
                         self.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: "",

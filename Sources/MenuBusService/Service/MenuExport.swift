@@ -62,12 +62,13 @@ struct ExportChange {
     let server: MenuBusServer
     /// The presentation's exports, at the revision consumers are taken to.
     let state: PresentationExports
-    let connection: Connection
     let path: ObjectPath
     /// The revision consumers are taken to.
     let revision: UInt32
     /// The menu closed: every item goes.
     let emptying: Bool
+
+    var connection: Connection { server.connection }
 }
 
 extension MenuExport {
@@ -100,7 +101,7 @@ extension MenuExport {
         guard let old = shown else { return }
         shown = nil
         let new = mapping(in: state)
-        emitChanges(from: old, to: new, ExportChange(server: server, state: state, connection: server.connection, path: path,
+        emitChanges(from: old, to: new, ExportChange(server: server, state: state, path: path,
                                                      revision: state.revision, emptying: emptying))
     }
 }
