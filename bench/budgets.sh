@@ -9,8 +9,12 @@
 #        bench/budgets.sh --latency RUNS [MENUBUSD...]   only the GetEditMenu rows:
 #        RUNS rounds of (quiet, during compaction) for each binary in turn (default
 #        the release build of this tree), a fresh daemon and store each round;
-#        prints every round and the medians per binary; with --floor also the
-#        same 1 MiB calls refused before decoding (what the bus alone costs)
+#        prints every round and the medians per binary: quiet, while another
+#        app's 40 MiB document compacts taking 1 MiB steps, and the same with
+#        --step-kib N KiB steps (default 64: the compaction with little on the
+#        bus); with --floor also the same 1 MiB calls refused before decoding,
+#        and a minimal C libdbus server's Ping quiet and during those calls
+#        (what the bus alone costs any server)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TMP="$(mktemp -d /tmp/menubus-budgets.XXXXXX)"
@@ -22,11 +26,15 @@ cleanup() { stop "$DAEMON_PID"; stop "${BUS_PID:-}"; rm -rf "$TMP"; }
 trap cleanup EXIT
 PY=/usr/bin/python3
 
-LATENCY_RUNS=0; BINARIES=()
+LATENCY_RUNS=0; BINARIES=(); STEP_KIB=64; RQ99=""; RB99=""; RQ50=""; RB50=""
 if [ "${1:-}" = "--latency" ]; then
-    LATENCY_RUNS="${2:?--latency RUNS [--floor] [MENUBUSD...]}"; shift 2
+    LATENCY_RUNS="${2:?--latency RUNS [--floor] [--step-kib N] [MENUBUSD...]}"; shift 2
     FLOOR=0; [ "${1:-}" = "--floor" ] && { FLOOR=1; shift; }
+    [ "${1:-}" = "--step-kib" ] && { STEP_KIB="${2:?--step-kib N}"; shift 2; }
     BINARIES=("$@")
+    if [ "$FLOOR" = 1 ]; then
+        gcc -O2 -o "$TMP/c-baseline-server" bench/c-baseline-server.c $(pkg-config --cflags --libs dbus-1)
+    fi
 fi
 if [ "${#BINARIES[@]}" = 0 ]; then
     echo "building (swift build -c release --product menubusd)..." >&2
@@ -80,32 +88,57 @@ median() { tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1
 if [ "$LATENCY_RUNS" -gt 0 ]; then
     # field NAME LINE: the value of NAME= in undo-load.py's "p50=… p99=… max=…".
     field() { echo "$2" | tr ' ' '\n' | awk -F= -v k="$1" '$1 == k { print $2 }'; }
-    declare -A QP50 QP99 BP50 BP99 FP50 FP99
-    echo "| round | menubusd | quiet p50 / p99 ms | during compaction p50 / p99 ms | p99 ratio | floor p50 / p99 ms |"
-    echo "| --- | --- | --- | --- | --- | --- |"
+    ratio() { awk -v b="$1" -v q="$2" 'BEGIN { if (b == "-" || q == "-") print "-"; else printf "%.1f", b / q }'; }
+    pair() { echo "$(field p50 "$1") / $(field p99 "$1")"; }
+    declare -A QP50 QP99 BP50 BP99 SP50 SP99 FP50 FP99
+    SMALL="p50=- p99=-"; FLOOR_LINE="p50=- p99=-"
+    echo "| round | menubusd | quiet p50 / p99 ms | compaction, 1 MiB steps p50 / p99 ms | p99 ratio | compaction, $STEP_KIB KiB steps p50 / p99 ms | p99 ratio | floor p50 / p99 ms |"
+    echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
     for run in $(seq 1 "$LATENCY_RUNS"); do
         for MENUBUSD in "${BINARIES[@]}"; do
             start_daemon "$TMP/state-latency-$run-$(basename "$MENUBUSD")"
             quiet=$("$PY" bench/undo-load.py "$ADDR" latency 1000)
             busy=$("$PY" bench/undo-load.py "$ADDR" latency 1000 churn)
-            floor="p50=- p99=-"
-            [ "$FLOOR" = 1 ] && floor=$("$PY" bench/undo-load.py "$ADDR" latency 1000 floor)
+            stop "$DAEMON_PID"; DAEMON_PID=""
+            rm -rf "$TMP/state-latency-$run-$(basename "$MENUBUSD")"
+            # The same 40 MiB compacting, in small steps: a fresh store, so
+            # the 1 MiB document's journal is not in the way.
+            start_daemon "$TMP/state-latency-$run-$(basename "$MENUBUSD")"
+            SMALL=$("$PY" bench/undo-load.py "$ADDR" latency 1000 churn $((STEP_KIB << 10)))
+            [ "$FLOOR" = 1 ] && FLOOR_LINE=$("$PY" bench/undo-load.py "$ADDR" latency 1000 floor)
             stop "$DAEMON_PID"; DAEMON_PID=""
             rm -rf "$TMP/state-latency-$run-$(basename "$MENUBUSD")"
             QP50[$MENUBUSD]+=" $(field p50 "$quiet")"; QP99[$MENUBUSD]+=" $(field p99 "$quiet")"
             BP50[$MENUBUSD]+=" $(field p50 "$busy")"; BP99[$MENUBUSD]+=" $(field p99 "$busy")"
-            FP50[$MENUBUSD]+=" $(field p50 "$floor")"; FP99[$MENUBUSD]+=" $(field p99 "$floor")"
-            ratio=$(awk -v b="$(field p99 "$busy")" -v q="$(field p99 "$quiet")" 'BEGIN { printf "%.1f", b / q }')
-            echo "| $run | $MENUBUSD | $(field p50 "$quiet") / $(field p99 "$quiet") | $(field p50 "$busy") / $(field p99 "$busy") | ${ratio}× | $(field p50 "$floor") / $(field p99 "$floor") |"
+            SP50[$MENUBUSD]+=" $(field p50 "$SMALL")"; SP99[$MENUBUSD]+=" $(field p99 "$SMALL")"
+            FP50[$MENUBUSD]+=" $(field p50 "$FLOOR_LINE")"; FP99[$MENUBUSD]+=" $(field p99 "$FLOOR_LINE")"
+            q99=$(field p99 "$quiet")
+            echo "| $run | $MENUBUSD | $(pair "$quiet") | $(pair "$busy") | $(ratio "$(field p99 "$busy")" "$q99")× | $(pair "$SMALL") | $(ratio "$(field p99 "$SMALL")" "$q99")× | $(pair "$FLOOR_LINE") |"
         done
+        if [ "$FLOOR" = 1 ]; then
+            # The bus alone: a minimal C libdbus server (bench/c-baseline-server.c)
+            # owns the name; Peer.Ping quiet and during the same 1 MiB calls.
+            "$TMP/c-baseline-server" --address "$ADDR" org.menubus.MenuBus1 2>/dev/null &
+            DAEMON_PID=$!
+            for _ in $(seq 1 200); do has_owner org.menubus.MenuBus1 && break; sleep 0.01; done
+            rquiet=$("$PY" bench/undo-load.py "$ADDR" ping-latency 1000)
+            rbusy=$("$PY" bench/undo-load.py "$ADDR" ping-latency 1000 floor)
+            stop "$DAEMON_PID"; DAEMON_PID=""
+            RQ99+=" $(field p99 "$rquiet")"; RB99+=" $(field p99 "$rbusy")"; RQ50+=" $(field p50 "$rquiet")"; RB50+=" $(field p50 "$rbusy")"
+            echo "| $run | C libdbus server, Ping | $(pair "$rquiet") | - | - | - | - | $(pair "$rbusy") ($(ratio "$(field p99 "$rbusy")" "$(field p99 "$rquiet")")× its quiet p99) |"
+        fi
     done
     echo
-    echo "| menubusd | median quiet p50 / p99 ms | median during compaction p50 / p99 ms | ratio of median p99s | median floor p50 / p99 ms |"
-    echo "| --- | --- | --- | --- | --- |"
+    echo "| menubusd | median quiet p50 / p99 ms | compaction, 1 MiB steps | ratio of median p99s | compaction, $STEP_KIB KiB steps | ratio of median p99s | median floor p50 / p99 ms |"
+    echo "| --- | --- | --- | --- | --- | --- | --- |"
     for MENUBUSD in "${BINARIES[@]}"; do
-        q99=$(echo ${QP99[$MENUBUSD]} | median); b99=$(echo ${BP99[$MENUBUSD]} | median)
-        echo "| $MENUBUSD | $(echo ${QP50[$MENUBUSD]} | median) / $q99 | $(echo ${BP50[$MENUBUSD]} | median) / $b99 | $(awk -v b="$b99" -v q="$q99" 'BEGIN { printf "%.1f", b / q }')× | $(echo ${FP50[$MENUBUSD]} | median) / $(echo ${FP99[$MENUBUSD]} | median) |"
+        q99=$(echo ${QP99[$MENUBUSD]} | median); b99=$(echo ${BP99[$MENUBUSD]} | median); s99=$(echo ${SP99[$MENUBUSD]} | median)
+        echo "| $MENUBUSD | $(echo ${QP50[$MENUBUSD]} | median) / $q99 | $(echo ${BP50[$MENUBUSD]} | median) / $b99 | $(ratio "$b99" "$q99")× | $(echo ${SP50[$MENUBUSD]} | median) / $s99 | $(ratio "$s99" "$q99")× | $(echo ${FP50[$MENUBUSD]} | median) / $(echo ${FP99[$MENUBUSD]} | median) |"
     done
+    if [ "$FLOOR" = 1 ]; then
+        rq99=$(echo $RQ99 | median); rb99=$(echo $RB99 | median)
+        echo "| C libdbus server, Ping | $(echo $RQ50 | median) / $rq99 | - | - | - | - | $(echo $RB50 | median) / $rb99 ($(ratio "$rb99" "$rq99")×) |"
+    fi
     exit 0
 fi
 

@@ -207,12 +207,34 @@ package final class Connection {
         return dbus_connection_has_messages_to_send(raw) != 0
     }
 
+    /// Reads and writes what the socket allows. libdbus reads at most about
+    /// 4 KiB a call, so a large message would otherwise take one loop round
+    /// (timers, every socket's poll, dispatch) per 4 KiB, and a small call
+    /// queued behind it by the bus would wait for all of them. While no
+    /// message is complete and the socket still has input, this goes on
+    /// reading here, up to `drainReads` calls before the loop has its turn.
     func readWrite() {
         guard let raw else { return }
-        if dbus_connection_read_write(raw, 0) == 0 {
-            dispatchAll()
-            connectionLost()
-        }
+        var reads = 0
+        repeat {
+            if dbus_connection_read_write(raw, 0) == 0 {
+                dispatchAll()
+                connectionLost()
+                return
+            }
+            reads += 1
+        } while reads < Connection.drainReads && !hasQueuedInput && socketHasInput(raw)
+    }
+
+    /// About 1 MiB of input, after which timers and the other sockets get
+    /// their turn before this one is read on.
+    static let drainReads = 256
+
+    private func socketHasInput(_ raw: OpaquePointer) -> Bool {
+        var fd: Int32 = -1
+        guard dbus_connection_get_socket(raw, &fd) != 0 else { return false }
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0 && entry.revents & Int16(POLLIN) != 0
     }
 
     func dispatchAll() {

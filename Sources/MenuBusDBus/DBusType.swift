@@ -139,16 +139,18 @@ extension Array: DBusType where Element: DBusType {
     package static var dbusSignature: Signature { "a" + Element.dbusSignature }
 
     package var dbusValue: DBusValue {
-        // `as? [UInt8]` alone would also match an empty array of any type.
-        if Element.self == UInt8.self, let bytes = self as? [UInt8] { return .bytes(bytes) }
+        // Byte arrays stay one buffer. With Element known to be UInt8 the
+        // bit cast is the identity; `as? [UInt8]` would convert element by
+        // element (a 1 MiB undo payload took milliseconds of the loop).
+        if Element.self == UInt8.self { return .bytes(unsafeBitCast(self, to: [UInt8].self)) }
         return .array(Element.dbusSignature, map(\.dbusValue))
     }
 
     package init(dbusValue value: DBusValue) throws {
         switch value {
         case .bytes(let bytes) where Element.self == UInt8.self:
-            // The cast cannot fail: Element is UInt8.
-            self = (bytes as? [Element]) ?? []
+            // The identity, as in `dbusValue`: no copy, no per-byte cast.
+            self = unsafeBitCast(bytes, to: [Element].self)
         case .array(let element, let items) where element == Element.dbusSignature:
             self = try items.map(Element.init(dbusValue:))
         default:
