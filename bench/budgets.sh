@@ -89,7 +89,11 @@ if [ "$LATENCY_RUNS" -gt 0 ]; then
     # field NAME LINE: the value of NAME= in undo-load.py's "p50=… p99=… max=…".
     field() { echo "$2" | tr ' ' '\n' | awk -F= -v k="$1" '$1 == k { print $2 }'; }
     ratio() { awk -v b="$1" -v q="$2" 'BEGIN { if (b == "-" || q == "-") print "-"; else printf "%.1f", b / q }'; }
-    pair() { echo "$(field p50 "$1") / $(field p99 "$1")"; }
+    # "p50 / p99", and the compactions finished while measuring if counted.
+    pair() {
+        local c; c=$(field compactions "$1")
+        echo "$(field p50 "$1") / $(field p99 "$1")${c:+ ($c compactions)}"
+    }
     declare -A QP50 QP99 BP50 BP99 SP50 SP99 FP50 FP99
     SMALL="p50=- p99=-"; FLOOR_LINE="p50=- p99=-"
     echo "| round | menubusd | quiet p50 / p99 ms | compaction, 1 MiB steps p50 / p99 ms | p99 ratio | compaction, $STEP_KIB KiB steps p50 / p99 ms | p99 ratio | floor p50 / p99 ms |"
@@ -98,13 +102,15 @@ if [ "$LATENCY_RUNS" -gt 0 ]; then
         for MENUBUSD in "${BINARIES[@]}"; do
             start_daemon "$TMP/state-latency-$run-$(basename "$MENUBUSD")"
             quiet=$("$PY" bench/undo-load.py "$ADDR" latency 1000)
-            busy=$("$PY" bench/undo-load.py "$ADDR" latency 1000 churn)
+            busy=$(UNDO_LOAD_STATE_DIR="$TMP/state-latency-$run-$(basename "$MENUBUSD")" \
+                "$PY" bench/undo-load.py "$ADDR" latency 1000 churn)
             stop "$DAEMON_PID"; DAEMON_PID=""
             rm -rf "$TMP/state-latency-$run-$(basename "$MENUBUSD")"
             # The same 40 MiB compacting, in small steps: a fresh store, so
             # the 1 MiB document's journal is not in the way.
             start_daemon "$TMP/state-latency-$run-$(basename "$MENUBUSD")"
-            SMALL=$("$PY" bench/undo-load.py "$ADDR" latency 1000 churn $((STEP_KIB << 10)))
+            SMALL=$(UNDO_LOAD_STATE_DIR="$TMP/state-latency-$run-$(basename "$MENUBUSD")" \
+                "$PY" bench/undo-load.py "$ADDR" latency 1000 churn $((STEP_KIB << 10)))
             [ "$FLOOR" = 1 ] && FLOOR_LINE=$("$PY" bench/undo-load.py "$ADDR" latency 1000 floor)
             stop "$DAEMON_PID"; DAEMON_PID=""
             rm -rf "$TMP/state-latency-$run-$(basename "$MENUBUSD")"

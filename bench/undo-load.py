@@ -15,6 +15,7 @@
                                                owns org.menubus.MenuBus1 (a reference
                                                server), optionally during the floor's
                                                1 MiB calls"""
+import os
 import sys
 import subprocess
 import threading
@@ -109,6 +110,7 @@ def latency(address, calls, load, ping=False):
     if load:
         worker = subprocess.Popen([sys.executable, __file__, address] + load)
         time.sleep(1.0)  # the document reaches its quota before measuring
+    renames = count_renames(os.environ.get("UNDO_LOAD_STATE_DIR"))
     samples = []
     for _ in range(calls):
         start = time.perf_counter()
@@ -123,7 +125,44 @@ def latency(address, calls, load, ping=False):
         worker.terminate()
         worker.wait()
     samples.sort()
-    print(f"p50={samples[len(samples) // 2]:.3f} p99={samples[int(len(samples) * 0.99)]:.3f} max={samples[-1]:.3f}")
+    compactions = f" compactions={renames()}" if renames else ""
+    print(f"p50={samples[len(samples) // 2]:.3f} p99={samples[int(len(samples) * 0.99)]:.3f} max={samples[-1]:.3f}"
+          + compactions)
+
+
+def count_renames(state_dir):
+    """Watches the journals under state_dir (every 5 ms, in a thread): a
+    finished compaction renames a new file over its journal, so the name
+    gets a new inode. Returns a function that stops and gives the count."""
+    if not state_dir:
+        return None
+    inodes, count, stop = {}, [0], threading.Event()
+
+    def scan():
+        for root, _, files in os.walk(state_dir):
+            for name in files:
+                path = os.path.join(root, name)
+                try:
+                    inode = os.stat(path).st_ino
+                except FileNotFoundError:
+                    continue
+                if inodes.get(path, inode) != inode:
+                    count[0] += 1
+                inodes[path] = inode
+
+    def watch():
+        while not stop.wait(0.005):
+            scan()
+
+    scan()
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+
+    def finish():
+        stop.set()
+        thread.join()
+        return count[0]
+    return finish
 
 
 if __name__ == "__main__":

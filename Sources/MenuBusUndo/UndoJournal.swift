@@ -38,6 +38,14 @@ package final class UndoJournal {
     private(set) var rewrites = 0
     /// A background compaction is writing a snapshot of this journal.
     var compacting = false
+    /// The journal's size when that snapshot was taken.
+    var compactionStartSize = 0
+    /// The document's appends wait for that compaction to finish: the
+    /// journal grew too far while it ran (`UndoStore`).
+    var holdsAppends = false
+    /// Its finish waits for the document's appends in flight (no hold then:
+    /// it comes next).
+    var finishQueued = false
     /// The file's name (creation) or its replacement (compaction) may not
     /// be durable until the directory is synced.
     var needsDirectorySync = false

@@ -84,7 +84,10 @@ import MenuBusSupport
 /// document, about 0.2–0.4 s for one at a full 64 MiB quota (BENCHMARKS.md;
 /// the default is now 48 MiB). menubusd sets `compactor`, `tailCopier` and
 /// `compactionFinisher`: the snapshot, the tail and the rename are written
-/// off the loop, the rename while the document's appends wait.
+/// off the loop, the rename while the document's appends wait. Once the
+/// journal has grown by as much as the live document while a compaction
+/// runs, the document's appends wait for it too, so an app appending
+/// faster than the disk copies cannot keep it from finishing.
 ///
 /// **Removal and retention.** `ClearUndo` removes the document, as the issue
 /// asks: `remove(appId:documentId:)`, then signal `UndoStack().state` (the
@@ -153,7 +156,10 @@ package final class UndoStore {
     private var appendingBytes = 0
 
     private struct Lane {
-        var busy = false
+        /// Disk work in flight: an append or a compaction's rename, and a
+        /// compaction holding the document's appends.
+        var holds = 0
+        var busy: Bool { holds > 0 }
         var waiting: [() -> Void] = []
     }
     /// Record bytes of the operation being written, reused.
@@ -379,6 +385,7 @@ package final class UndoStore {
         if touch { documents.values[index].journaledTouch = now }
         memoryBytes += documents.values[index].stack.totalBytes - bytesBefore
         compactIfNeeded(at: index)
+        holdAppendsIfCompactionLags(key, journal, live: documents.values[index].stack.totalBytes)
         let after = documents.values[index].stack.state
         noteUse(key)
         enforceMemoryBudget(keeping: key)
@@ -404,14 +411,14 @@ package final class UndoStore {
     var hasWorkInFlight: Bool { !lanes.isEmpty }
 
     private func beginDiskWork(_ key: UndoDocumentKey) {
-        lanes[key, default: Lane()].busy = true
+        lanes[key, default: Lane()].holds += 1
     }
 
     /// The document's disk work is done: runs what waited, in order, until
     /// one of them starts disk work again.
     private func endDiskWork(_ key: UndoDocumentKey) {
         guard lanes[key] != nil else { return }
-        lanes[key]?.busy = false
+        lanes[key]?.holds -= 1
         while let lane = lanes[key], !lane.busy, !lane.waiting.isEmpty {
             let next = lanes[key]?.waiting.removeFirst()
             next?()
@@ -718,6 +725,25 @@ package final class UndoStore {
         }
     }
 
+    /// A compaction off the loop copies what was appended while it ran; an
+    /// app appending faster than that would keep it from finishing and
+    /// grow the journal without bound. Once the journal has grown by as
+    /// much as the live document since the snapshot began, the document's
+    /// appends wait (their replies too) until the compaction is renamed.
+    private func holdAppendsIfCompactionLags(_ key: UndoDocumentKey, _ journal: UndoJournal, live: Int) {
+        guard journal.compacting, !journal.holdsAppends, !journal.finishQueued,
+              journal.size - journal.compactionStartSize > live + Self.compactionSlackBytes else { return }
+        journal.holdsAppends = true
+        beginDiskWork(key)
+    }
+
+    /// Ends the hold of `holdAppendsIfCompactionLags`, if any.
+    private func releaseAppends(_ key: UndoDocumentKey, _ journal: UndoJournal) {
+        guard journal.holdsAppends else { return }
+        journal.holdsAppends = false
+        endDiskWork(key)
+    }
+
     private func compactIfNeeded(at index: Dictionary<UndoDocumentKey, UndoDocument>.Index) {
         let journal = documents.values[index].journal
         let live = documents.values[index].stack.totalBytes
@@ -725,6 +751,7 @@ package final class UndoStore {
               journal.size >= journal.compactionRetrySize, !journal.compacting else { return }
         if let compactor {
             journal.compacting = true
+            journal.compactionStartSize = journal.size
             compactor(CompactionJob(document: documents.values[index], journal: journal))
             return
         }
@@ -786,8 +813,14 @@ package final class UndoStore {
         guard documents[job.key]?.journal === journal else {
             // The document went meanwhile: only the temporary file is left.
             journal.compacting = false
+            releaseAppends(job.key, journal)
             if job.fd >= 0 { UndoFiles.close(job.fd) }
             try? UndoFiles.remove(job.temporary)
+            return
+        }
+        if journal.holdsAppends, compactionFinisher != nil {
+            // The appends wait already: the last tail and the rename now.
+            finishHeldCompaction(job)
             return
         }
         if let tailCopier, journal.wantsTailRound(job) {
@@ -798,20 +831,11 @@ package final class UndoStore {
         }
         if let compactionFinisher {
             // The rename must not race an append: after the document's disk work.
+            journal.finishQueued = true
             whenIdle(job.key) { [self] in
-                guard documents[job.key]?.journal === journal, journal.compactionIsCurrent(job) else {
-                    let failure = job.error
-                    journal.discardCompaction(job)
-                    if let failure {
-                        journal.compactionRetrySize = journal.size + Self.compactionSlackBytes
-                        problems.append(UndoStorageProblem(activity: "compaction", key: job.key, error: failure))
-                    }
-                    return
-                }
-                job.finalSize = journal.size
-                job.oldFd = journal.detachDescriptor()
+                journal.finishQueued = false
                 beginDiskWork(job.key)
-                compactionFinisher(job)
+                startFinish(job, compactionFinisher)
             }
             return
         }
@@ -822,6 +846,33 @@ package final class UndoStore {
             problems.append(UndoStorageProblem(activity: "compaction", key: job.key, error: error))
         }
         if journal.needsDirectorySync { directoryNeedsSync = true }
+    }
+
+    /// The document's appends are held (`holdAppendsIfCompactionLags`), so
+    /// nothing is in flight for it: the finish starts at once, in the hold.
+    private func finishHeldCompaction(_ job: CompactionJob) {
+        guard let compactionFinisher else { return }
+        startFinish(job, compactionFinisher)
+    }
+
+    /// With the document's lane held: the last tail copy and the rename off
+    /// the loop, or the compaction given up (then the lane is let go).
+    private func startFinish(_ job: CompactionJob, _ compactionFinisher: (CompactionJob) -> Void) {
+        let journal = job.journal
+        guard documents[job.key]?.journal === journal, journal.compactionIsCurrent(job) else {
+            let failure = job.error
+            journal.discardCompaction(job)
+            if let failure {
+                journal.compactionRetrySize = journal.size + Self.compactionSlackBytes
+                problems.append(UndoStorageProblem(activity: "compaction", key: job.key, error: failure))
+            }
+            if journal.holdsAppends { journal.holdsAppends = false }
+            endDiskWork(job.key)
+            return
+        }
+        job.finalSize = journal.size
+        job.oldFd = journal.detachDescriptor()
+        compactionFinisher(job)
     }
 
     /// Back on the loop after `compactionFinisher`: the renamed snapshot
@@ -835,6 +886,7 @@ package final class UndoStore {
             problems.append(UndoStorageProblem(activity: "compaction", key: job.key, error: error))
         }
         if journal.needsDirectorySync { directoryNeedsSync = true }
+        journal.holdsAppends = false
         endDiskWork(job.key)
     }
 

@@ -171,6 +171,50 @@ final class UndoAppendOffTheLoopTests: XCTestCase {
         XCTAssertEqual(state.undoActionName, "During the rename")
     }
 
+    func testAppendsFasterThanACompactionWaitForItOnceTheJournalOutgrowsTheDocument() throws {
+        let (directory, store, disk) = try makeStore()
+        try store.perform(.setLimit(levels: 2), appId: app, documentId: "doc", now: Time.start)
+        var index = 0
+        while disk.compactions.isEmpty, index < 200 {
+            store.submit(step("Step \(index)", 64 << 10), appId: app, documentId: "doc", now: Time.start) { _ in }
+            try disk.writeNext(store)
+            index += 1
+        }
+        let job = try XCTUnwrap(disk.compactions.first, "a compaction was asked for")
+        let live = try XCTUnwrap(store.documents.values.first?.stack.totalBytes)
+        // The snapshot is slow (not run yet); the app goes on appending.
+        var answered = 0
+        var appended = 0
+        while appended < 200 {
+            store.submit(step("Fast \(appended)", 64 << 10), appId: app, documentId: "doc", now: Time.start) { _ in answered += 1 }
+            appended += 1
+            if disk.appends.isEmpty { break }
+            try disk.writeNext(store)
+        }
+        XCTAssertLessThan(appended, 200, "the appends were held")
+        XCTAssertTrue(disk.appends.isEmpty, "the last submitted append waits, not written")
+        XCTAssertEqual(answered, appended - 1)
+        let grown = job.journal.size - job.startSize
+        XCTAssertGreaterThan(grown, live, "held once the journal grew by more than the live document …")
+        XCTAssertLessThan(grown, live + (64 << 10) + (128 << 10), "… and not much further")
+        // The snapshot finishes: the last tail and the rename go at once (no
+        // tail round off the loop), the held append after them.
+        disk.queue.sync { UndoJournal.runCompaction(job) }
+        store.finishCompaction(job)
+        XCTAssertEqual(disk.finishes.count, 1)
+        XCTAssertEqual(job.tailRounds, 0)
+        disk.queue.sync { UndoJournal.runFinish(job) }
+        store.finishRenamedCompaction(job)
+        XCTAssertTrue(store.takeProblems().isEmpty)
+        XCTAssertEqual(disk.appends.count, 1, "the held append is written now")
+        try disk.writeNext(store)
+        XCTAssertEqual(answered, appended)
+        XCTAssertFalse(store.hasWorkInFlight)
+        store.sync()
+        XCTAssertEqual(reloaded(directory), store.state(appId: app, documentId: "doc"))
+        XCTAssertEqual(store.state(appId: app, documentId: "doc")?.undoActionName, "Fast \(appended - 1)")
+    }
+
     func testClosingOpenGroupsWaitsForTheOperationsInFlight() throws {
         let (_, store, disk) = try makeStore()
         store.waitForDisk = { [unowned disk, unowned store] in
