@@ -731,7 +731,7 @@ package final class UndoStore {
     /// much as the live document since the snapshot began, the document's
     /// appends wait (their replies too) until the compaction is renamed.
     private func holdAppendsIfCompactionLags(_ key: UndoDocumentKey, _ journal: UndoJournal, live: Int) {
-        guard journal.compacting, !journal.holdsAppends, !journal.finishQueued,
+        guard compactionFinisher != nil, journal.compacting, !journal.holdsAppends, !journal.finishQueued,
               journal.size - journal.compactionStartSize > live + Self.compactionSlackBytes else { return }
         journal.holdsAppends = true
         beginDiskWork(key)
@@ -818,7 +818,7 @@ package final class UndoStore {
             try? UndoFiles.remove(job.temporary)
             return
         }
-        if journal.holdsAppends, compactionFinisher != nil {
+        if journal.holdsAppends {
             // The appends wait already: the last tail and the rename now.
             finishHeldCompaction(job)
             return
