@@ -50,6 +50,19 @@ final class UndoAppendOffTheLoopTests: XCTestCase {
         return again.state(appId: app, documentId: "doc")
     }
 
+    /// Two undo levels and 64 KiB steps, written one by one, until the
+    /// journal outgrows the document and a compaction is asked for.
+    private func stepsUntilACompaction(_ store: UndoStore, _ disk: Disk) throws -> CompactionJob {
+        try store.perform(.setLimit(levels: 2), appId: app, documentId: "doc", now: Time.start)
+        var index = 0
+        while disk.compactions.isEmpty, index < 200 {
+            store.submit(step("Step \(index)", 64 << 10), appId: app, documentId: "doc", now: Time.start) { _ in }
+            try disk.writeNext(store)
+            index += 1
+        }
+        return try XCTUnwrap(disk.compactions.first, "a compaction was asked for")
+    }
+
     private func makeStore() throws -> (TemporaryDirectory, UndoStore, Disk) {
         let directory = try TemporaryDirectory()
         let store = UndoStore(stateDirectory: directory.path)
@@ -137,14 +150,7 @@ final class UndoAppendOffTheLoopTests: XCTestCase {
 
     func testTheRenameOfACompactionWaitsForTheAppendInFlightAndTheNextAppendWaitsForIt() throws {
         let (directory, store, disk) = try makeStore()
-        try store.perform(.setLimit(levels: 2), appId: app, documentId: "doc", now: Time.start)
-        var index = 0
-        while disk.compactions.isEmpty, index < 200 {
-            store.submit(step("Step \(index)", 64 << 10), appId: app, documentId: "doc", now: Time.start) { _ in }
-            try disk.writeNext(store)
-            index += 1
-        }
-        let job = try XCTUnwrap(disk.compactions.first, "a compaction was asked for")
+        let job = try stepsUntilACompaction(store, disk)
         let sizeBefore = try directory.size(of: job.journal.fileName)
         disk.queue.sync { UndoJournal.runCompaction(job) }
         var answers: [String] = []
@@ -173,14 +179,7 @@ final class UndoAppendOffTheLoopTests: XCTestCase {
 
     func testAppendsFasterThanACompactionWaitForItOnceTheJournalOutgrowsTheDocument() throws {
         let (directory, store, disk) = try makeStore()
-        try store.perform(.setLimit(levels: 2), appId: app, documentId: "doc", now: Time.start)
-        var index = 0
-        while disk.compactions.isEmpty, index < 200 {
-            store.submit(step("Step \(index)", 64 << 10), appId: app, documentId: "doc", now: Time.start) { _ in }
-            try disk.writeNext(store)
-            index += 1
-        }
-        let job = try XCTUnwrap(disk.compactions.first, "a compaction was asked for")
+        let job = try stepsUntilACompaction(store, disk)
         let live = try XCTUnwrap(store.documents.values.first?.stack.totalBytes)
         // The snapshot is slow (not run yet); the app goes on appending.
         var answered = 0
