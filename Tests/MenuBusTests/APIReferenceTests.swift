@@ -123,7 +123,7 @@ final class APIReferenceTests: XCTestCase {
         selection.uris = ["file:///a"]
         var provider = ProviderInfo(id: "p", title: "P")
         provider.icon = "i"; provider.role = .translate; provider.returnsText = true; provider.requiresEditable = true
-        let undoState = UndoStack().state.wireValue
+        let undoState = UndoStack().state.wireValue()
         let cases: [(String, DBusValue)] = [
             ("## Menu elements", element.wireProperties),
             ("## Context keys", Wire.encode(context)),

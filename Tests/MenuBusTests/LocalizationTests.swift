@@ -123,6 +123,27 @@ final class LocalizationTests: BusTestCase {
         XCTAssertEqual(try presenter.layout(of: presented).element("menubus:cut")?.title, "Couper")
     }
 
+    func testUndoStateTitlesAreInTheSessionsLanguageAndTheNamesAsRegistered() throws {
+        _ = try startDaemon(extraEnvironment: ["LANGUAGE": "ru"])
+        let app = try app("org.example.Notes")
+        var signalled: [UndoState] = []
+        try app.observeUndoState { _, state in signalled.append(state) }
+        _ = try app.registerUndo(document: "note", actionName: "Typing", undo: [1], redo: [2])
+        let raw = try callDaemon(app.connection, "GetUndoState", [.string("note")])
+        var state: [String: DBusValue] = [:]
+        for entry in raw.first?.dictEntries ?? [] { if case .string(let key) = entry.key { state[key] = entry.value.unwrapped } }
+        XCTAssertEqual(state["undo-title"], .string("Отменить Typing"), "as the edit menu titles it")
+        XCTAssertEqual(state["redo-title"], .string("Повторить"), "nothing to redo: the command alone")
+        XCTAssertEqual(state["undo-name"], .string("Typing"))
+        XCTAssertEqual(state["redo-name"], .string(""))
+        // The client reads the names, not the translated titles.
+        let read = try app.undoState(document: "note")
+        XCTAssertEqual(read.undoActionName, "Typing")
+        XCTAssertNil(read.redoActionName)
+        XCTAssertTrue(app.run(until: { !signalled.isEmpty }, timeout: 5))
+        XCTAssertEqual(signalled.last?.undoActionName, "Typing")
+    }
+
     // MARK: Acceptance: real consumers
 
     private func readThroughConsumers(language: String) throws -> [String: Any] {

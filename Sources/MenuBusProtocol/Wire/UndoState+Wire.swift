@@ -3,17 +3,20 @@ import MenuBusDBus
 
 /// The undo state `a{sv}` of `GetUndoState` and `UndoStateChanged`:
 /// `can-undo` b, `can-redo` b, `undo-title` s, `redo-title` s,
-/// `undo-count` u, `redo-count` u, `clean` b, `dropped` u, `group-depth` u,
-/// `group-name` s (`""` when no group is open). The titles are the action
-/// names with the command before them ("Undo Typing"; "Undo" for an unnamed
-/// step or none), so the names read back from them.
+/// `undo-name` s, `redo-name` s, `undo-count` u, `redo-count` u, `clean` b,
+/// `dropped` u, `group-depth` u, `group-name` s (`""` when no group is
+/// open). The titles are the edit menu's, in `titles`' language ("Undo
+/// Typing", ru "Отменить Typing"; "Undo" for an unnamed step or none); the
+/// names are the steps' own action names (`""` when none).
 extension UndoState {
-    package var wireValue: DBusValue {
+    package func wireValue(titles: SystemTitles = .english) -> DBusValue {
         .array("{sv}", [
             WireValue.entry("can-undo", .boolean(canUndo)),
             WireValue.entry("can-redo", .boolean(canRedo)),
-            WireValue.entry("undo-title", .string(undoTitle)),
-            WireValue.entry("redo-title", .string(redoTitle)),
+            WireValue.entry("undo-title", .string(titles.undo(undoActionName))),
+            WireValue.entry("redo-title", .string(titles.redo(redoActionName))),
+            WireValue.entry("undo-name", .string(undoActionName ?? "")),
+            WireValue.entry("redo-name", .string(redoActionName ?? "")),
             WireValue.entry("undo-count", .uint32(UInt32(clamping: undoCount))),
             WireValue.entry("redo-count", .uint32(UInt32(clamping: redoCount))),
             WireValue.entry("clean", .boolean(clean)),
@@ -25,6 +28,8 @@ extension UndoState {
 
     /// Reads the daemon's answer; a missing or mistyped key of the eight
     /// docs/API.md promises is `Failed`, the group keys default to none.
+    /// The names come from `undo-name`/`redo-name`; from a daemon without
+    /// them, out of English titles.
     package init(wire value: DBusValue) throws(BusError) {
         let dict: [String: DBusValue]
         do { dict = try [String: DBusValue](dbusValue: value) } catch { throw .failed("undo state: not an a{sv}") }
@@ -40,12 +45,16 @@ extension UndoState {
         func name(_ title: String, _ command: StandardCommand) -> String? {
             title.hasPrefix(command.title + " ") ? String(title.dropFirst(command.title.count + 1)) : nil
         }
+        func actionName(_ key: String, _ title: String, _ command: StandardCommand) -> String? {
+            guard let stated = dict[key].flatMap(string) else { return name(title, command) }
+            return stated.isEmpty ? nil : stated
+        }
         let canUndo = try get("can-undo", bool), canRedo = try get("can-redo", bool)
         let undoTitle = try get("undo-title", string), redoTitle = try get("redo-title", string)
         let group = dict["group-name"].flatMap(string) ?? ""
         self.init(canUndo: canUndo, canRedo: canRedo,
-                  undoActionName: canUndo ? name(undoTitle, .undo) : nil,
-                  redoActionName: canRedo ? name(redoTitle, .redo) : nil,
+                  undoActionName: canUndo ? actionName("undo-name", undoTitle, .undo) : nil,
+                  redoActionName: canRedo ? actionName("redo-name", redoTitle, .redo) : nil,
                   undoCount: try get("undo-count", count), redoCount: try get("redo-count", count),
                   clean: try get("clean", bool), dropped: try get("dropped", count),
                   groupDepth: dict["group-depth"].flatMap(count) ?? 0, openGroup: group.isEmpty ? nil : group)

@@ -110,7 +110,7 @@ extension MenuBusServer {
     /// `UndoStateChanged` to the app id's own connections (never to other
     /// apps: a document's titles are its owner's), and live edit menus.
     func undoStateChanged(appId: String, documentId: String, _ state: UndoState) {
-        let value = state.wireValue
+        let value = state.wireValue(titles: Localization.shared.titles())
         for app in apps.values where app.appId == appId {
             connection.emit(MenuBusAPI.Manager.undoStateChanged, at: MenuBusNames.managerPath,
                             appId, documentId, value, destination: app.uniqueName)
@@ -150,7 +150,7 @@ extension MenuBusServer {
         guard let state = loaded else {
             throw BusError(.noSuchDocument, "documentId: \(ModelError.quoted(documentId)) has no undo history")
         }
-        return state.wireValue
+        return state.wireValue(titles: Localization.shared.titles())
     }
 
     /// `ClearUndo`: the document goes, journal and all.
