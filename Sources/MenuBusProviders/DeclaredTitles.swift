@@ -1,6 +1,6 @@
-import Foundation
 import MenuBusModel
 import MenuBusDBus
+import MenuBusSupport
 
 /// The titles the installed key files declare, translated for a locale: a
 /// provider that ships a key file registers under the same title the
@@ -10,7 +10,7 @@ package enum DeclaredTitles {
     /// Provider id to title, from the key files `environment`'s XDG folders
     /// hold, translated for `environment`'s locale (`LANGUAGE`, `LC_ALL`,
     /// `LC_MESSAGES`, `LANG`), as menubusd reads them.
-    package static func read(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+    package static func read(environment: [String: String] = Files.environment()) -> [String: String] {
         let catalog = ProviderCatalog(environment: environment)
         catalog.reload()
         var titles: [String: String] = [:]

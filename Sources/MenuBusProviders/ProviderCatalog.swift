@@ -1,4 +1,3 @@
-import Foundation
 import MenuBusModel
 import MenuBusDBus
 import MenuBusSupport
@@ -23,7 +22,7 @@ package final class ProviderCatalog {
     package private(set) var policy = ProviderPolicy()
     private var reported: Set<String> = []
 
-    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = Files.environment()) {
         directories = ProviderCatalog.directories(environment: environment)
         policyPath = ProviderPolicy.defaultPath(environment: environment)
         locales = KeyFile.locales(environment: environment)
@@ -46,7 +45,7 @@ package final class ProviderCatalog {
 
     /// Folders to watch: the provider folders and the policy's folder.
     package var watchedDirectories: [String] {
-        directories + [URL(fileURLWithPath: policyPath).deletingLastPathComponent().path]
+        directories + [Files.parent(of: policyPath)]
     }
 
     /// Declarations read at most, as many as may be registered at once
@@ -59,7 +58,7 @@ package final class ProviderCatalog {
         var found: [ProviderDeclaration] = []
         var names: Set<String> = []
         for directory in directories {
-            let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+            let files = (Files.names(in: directory) ?? [])
                 .filter { $0.hasSuffix(ProviderCatalog.fileExtension) && !$0.hasPrefix(".") }.sorted()
             for name in files where !names.contains(name) {
                 names.insert(name)
@@ -89,14 +88,13 @@ package final class ProviderCatalog {
     }
 
     private func read(_ path: String) -> ProviderDeclaration? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              attributes[.type] as? FileAttributeType == .typeRegular else { return nil }
-        if let size = attributes[.size] as? Int, size > ProviderCatalog.maxFileBytes {
+        guard let size = Files.regularFileSize(path) else { return nil }
+        if size > ProviderCatalog.maxFileBytes {
             warnOnce(path, "larger than \(ProviderCatalog.maxFileBytes) bytes; skipped")
             return nil
         }
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        guard let text = String(validatingUTF8: Array(data.map { CChar(bitPattern: $0) }) + [0]) else {
+        guard let data = Files.contents(path, maxBytes: ProviderCatalog.maxFileBytes) else { return nil }
+        guard !data.contains(0), let text = String(validating: data, as: UTF8.self) else {
             warnOnce(path, "line 1: not UTF-8; skipped")
             return nil
         }

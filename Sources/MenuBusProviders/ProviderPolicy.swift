@@ -1,4 +1,4 @@
-import Foundation
+import MenuBusSupport
 import MenuBusModel
 import MenuBusDBus
 
@@ -26,7 +26,7 @@ package struct ProviderPolicy: Equatable, Sendable {
     package init() {}
 
     /// `$XDG_CONFIG_HOME/menubus/providers.conf`, else `~/.config/menubus/providers.conf`.
-    package static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func defaultPath(environment: [String: String] = Files.environment()) -> String {
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
             return config + "/menubus/providers.conf"
         }
@@ -53,7 +53,12 @@ package struct ProviderPolicy: Equatable, Sendable {
 
     /// Reads `path`; a missing file is the empty policy.
     package static func load(path: String) throws -> ProviderPolicy {
-        guard let data = FileManager.default.contents(atPath: path) else { return ProviderPolicy() }
+        guard let data = Files.contents(path, maxBytes: ProviderCatalog.maxFileBytes) else {
+            guard Files.regularFileSize(path) == nil else {
+                throw PolicyError(description: "larger than \(ProviderCatalog.maxFileBytes) bytes or unreadable")
+            }
+            return ProviderPolicy()
+        }
         return try ProviderPolicy(parsing: String(decoding: data, as: UTF8.self))
     }
 
@@ -70,9 +75,8 @@ package struct ProviderPolicy: Equatable, Sendable {
 
     /// Writes the file atomically (a rename), making its folder if needed.
     package func save(path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url, options: .atomic)
+        try Files.makeDirectories(Files.parent(of: path))
+        try Files.writeAtomically(Array(text.utf8), to: path)
     }
 
     /// Provider ids are 1–255 bytes of `[A-Za-z0-9._:-]`, so lists need no escapes.

@@ -87,4 +87,15 @@ final class PublicAPITests: XCTestCase {
                          "\(file.path) imports CDBus")
         }
     }
+
+    /// menubusd is built without Foundation (with its ICU data it doubled
+    /// the daemon's resident memory at start): its ELF file needs no
+    /// Foundation library. The client tools may use it.
+    func testTheDaemonLinksNoFoundation() throws {
+        let result = try runTool("readelf", ["-d", Binaries.url("menubusd").path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let needed = result.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        XCTAssertTrue(needed.contains { $0.contains("libswiftCore") }, "readelf lists the libraries: \(needed)")
+        XCTAssertFalse(needed.contains { $0.contains("Foundation") }, "\(needed)")
+    }
 }
