@@ -51,6 +51,22 @@ package final class CompactionJob: @unchecked Sendable {
     }
 }
 
+/// The phases of a compaction off the loop, as the loop sees them.
+enum CompactionPhase: Equatable {
+    case none
+    /// The snapshot or a tail copy is written off the loop; the journal was
+    /// `startSize` bytes long when the snapshot was taken.
+    case copying(startSize: Int)
+    /// The same, and the document's appends wait for the compaction: the
+    /// journal outgrew the document meanwhile. The wait holds the
+    /// document's lane until the rename is adopted.
+    case holdingAppends
+    /// The finish waits its turn behind the document's appends in flight.
+    case finishQueued
+    /// The last tail and the rename are written off the loop, the lane held.
+    case finishing
+}
+
 extension UndoJournal {
     /// Runs on the background queue: the snapshot into the temporary file, fsynced.
     package static func runCompaction(_ job: CompactionJob) {
@@ -137,7 +153,7 @@ extension UndoJournal {
 
     /// On the loop: gives up a compaction, its temporary file removed.
     func discardCompaction(_ job: CompactionJob) {
-        compacting = false
+        compaction = .none
         if job.fd >= 0 { UndoFiles.close(job.fd) }
         job.fd = -1
         if !job.renamed { try? UndoFiles.remove(job.temporary) }
@@ -152,7 +168,7 @@ extension UndoJournal {
             discardCompaction(job)
             throw job.error ?? .io("rename", path)
         }
-        compacting = false
+        compaction = .none
         closeFile()
         adoptCompacted(fd: job.fd, size: job.written + (job.finalSize - job.startSize), directorySynced: job.directorySynced)
     }
@@ -160,7 +176,7 @@ extension UndoJournal {
     /// On the loop: the tail written since the snapshot, then the rename.
     /// Throws (and leaves the journal as it was) when any step fails.
     package func finishCompaction(_ job: CompactionJob) throws(UndoFileError) {
-        defer { compacting = false }
+        defer { compaction = .none }
         func discard() {
             if job.fd >= 0 { UndoFiles.close(job.fd) }
             try? UndoFiles.remove(job.temporary)

@@ -36,16 +36,11 @@ package final class UndoJournal {
     private(set) var writeCount = 0
     /// Whole-file rewrites so far (a compaction in flight checks it).
     private(set) var rewrites = 0
-    /// A background compaction is writing a snapshot of this journal.
-    var compacting = false
-    /// The journal's size when that snapshot was taken.
-    var compactionStartSize = 0
-    /// The document's appends wait for that compaction to finish: the
-    /// journal grew too far while it ran (`UndoStore`).
-    var holdsAppends = false
-    /// Its finish waits for the document's appends in flight (no hold then:
-    /// it comes next).
-    var finishQueued = false
+    /// Where a background compaction of this journal stands (`UndoStore`
+    /// moves it; a compaction is one snapshot, tail copies, then a finish).
+    var compaction: CompactionPhase = .none
+    /// A background compaction is under way.
+    var compacting: Bool { compaction != .none }
     /// The file's name (creation) or its replacement (compaction) may not
     /// be durable until the directory is synced.
     var needsDirectorySync = false

@@ -727,21 +727,16 @@ package final class UndoStore {
 
     /// A compaction off the loop copies what was appended while it ran; an
     /// app appending faster than that would keep it from finishing and
-    /// grow the journal without bound. Once the journal has grown by as
-    /// much as the live document since the snapshot began, the document's
-    /// appends wait (their replies too) until the compaction is renamed.
+    /// grow the journal without bound. Once the journal has grown by half
+    /// the live document since the snapshot began, the document's appends
+    /// wait (their replies too) until the compaction is renamed. (Half, so
+    /// the compacted file, about 1.5× the document, is below the next
+    /// compaction's 2×: compactions do not follow each other at once.)
     private func holdAppendsIfCompactionLags(_ key: UndoDocumentKey, _ journal: UndoJournal, live: Int) {
-        guard compactionFinisher != nil, journal.compacting, !journal.holdsAppends, !journal.finishQueued,
-              journal.size - journal.compactionStartSize > live + Self.compactionSlackBytes else { return }
-        journal.holdsAppends = true
+        guard compactionFinisher != nil, case .copying(let startSize) = journal.compaction,
+              journal.size - startSize > live / 2 + Self.compactionSlackBytes else { return }
+        journal.compaction = .holdingAppends
         beginDiskWork(key)
-    }
-
-    /// Ends the hold of `holdAppendsIfCompactionLags`, if any.
-    private func releaseAppends(_ key: UndoDocumentKey, _ journal: UndoJournal) {
-        guard journal.holdsAppends else { return }
-        journal.holdsAppends = false
-        endDiskWork(key)
     }
 
     private func compactIfNeeded(at index: Dictionary<UndoDocumentKey, UndoDocument>.Index) {
@@ -750,8 +745,7 @@ package final class UndoStore {
         guard journal.size > Self.compactionFactor * live + Self.compactionSlackBytes,
               journal.size >= journal.compactionRetrySize, !journal.compacting else { return }
         if let compactor {
-            journal.compacting = true
-            journal.compactionStartSize = journal.size
+            journal.compaction = .copying(startSize: journal.size)
             compactor(CompactionJob(document: documents.values[index], journal: journal))
             return
         }
@@ -812,15 +806,15 @@ package final class UndoStore {
         let journal = job.journal
         guard documents[job.key]?.journal === journal else {
             // The document went meanwhile: only the temporary file is left.
-            journal.compacting = false
-            releaseAppends(job.key, journal)
+            if journal.compaction == .holdingAppends { endDiskWork(job.key) }
+            journal.compaction = .none
             if job.fd >= 0 { UndoFiles.close(job.fd) }
             try? UndoFiles.remove(job.temporary)
             return
         }
-        if journal.holdsAppends {
+        if journal.compaction == .holdingAppends, let compactionFinisher {
             // The appends wait already: the last tail and the rename now.
-            finishHeldCompaction(job)
+            startFinish(job, compactionFinisher)
             return
         }
         if let tailCopier, journal.wantsTailRound(job) {
@@ -831,9 +825,8 @@ package final class UndoStore {
         }
         if let compactionFinisher {
             // The rename must not race an append: after the document's disk work.
-            journal.finishQueued = true
+            journal.compaction = .finishQueued
             whenIdle(job.key) { [self] in
-                journal.finishQueued = false
                 beginDiskWork(job.key)
                 startFinish(job, compactionFinisher)
             }
@@ -848,15 +841,9 @@ package final class UndoStore {
         if journal.needsDirectorySync { directoryNeedsSync = true }
     }
 
-    /// The document's appends are held (`holdAppendsIfCompactionLags`), so
-    /// nothing is in flight for it: the finish starts at once, in the hold.
-    private func finishHeldCompaction(_ job: CompactionJob) {
-        guard let compactionFinisher else { return }
-        startFinish(job, compactionFinisher)
-    }
-
-    /// With the document's lane held: the last tail copy and the rename off
-    /// the loop, or the compaction given up (then the lane is let go).
+    /// With the document's lane held (its turn came, or its appends are
+    /// held): the last tail copy and the rename off the loop, or the
+    /// compaction given up (then the lane is let go).
     private func startFinish(_ job: CompactionJob, _ compactionFinisher: (CompactionJob) -> Void) {
         let journal = job.journal
         guard documents[job.key]?.journal === journal, journal.compactionIsCurrent(job) else {
@@ -866,10 +853,10 @@ package final class UndoStore {
                 journal.compactionRetrySize = journal.size + Self.compactionSlackBytes
                 problems.append(UndoStorageProblem(activity: "compaction", key: job.key, error: failure))
             }
-            if journal.holdsAppends { journal.holdsAppends = false }
             endDiskWork(job.key)
             return
         }
+        journal.compaction = .finishing
         job.finalSize = journal.size
         job.oldFd = journal.detachDescriptor()
         compactionFinisher(job)
@@ -886,7 +873,6 @@ package final class UndoStore {
             problems.append(UndoStorageProblem(activity: "compaction", key: job.key, error: error))
         }
         if journal.needsDirectorySync { directoryNeedsSync = true }
-        journal.holdsAppends = false
         endDiskWork(job.key)
     }
 

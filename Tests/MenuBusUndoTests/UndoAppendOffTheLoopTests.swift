@@ -183,19 +183,13 @@ final class UndoAppendOffTheLoopTests: XCTestCase {
         let live = try XCTUnwrap(store.documents.values.first?.stack.totalBytes)
         // The snapshot is slow (not run yet); the app goes on appending.
         var answered = 0
-        var appended = 0
-        while appended < 200 {
-            store.submit(step("Fast \(appended)", 64 << 10), appId: app, documentId: "doc", now: Time.start) { _ in answered += 1 }
-            appended += 1
-            if disk.appends.isEmpty { break }
-            try disk.writeNext(store)
-        }
+        let appended = try appendUntilHeld(store, disk) { answered += 1 }
         XCTAssertLessThan(appended, 200, "the appends were held")
         XCTAssertTrue(disk.appends.isEmpty, "the last submitted append waits, not written")
         XCTAssertEqual(answered, appended - 1)
         let grown = job.journal.size - job.startSize
-        XCTAssertGreaterThan(grown, live, "held once the journal grew by more than the live document …")
-        XCTAssertLessThan(grown, live + (64 << 10) + (128 << 10), "… and not much further")
+        XCTAssertGreaterThan(grown, live / 2, "held once the journal grew by more than half the live document …")
+        XCTAssertLessThan(grown, live / 2 + (64 << 10) + (128 << 10), "… and not much further")
         // The snapshot finishes: the last tail and the rename go at once (no
         // tail round off the loop), the held append after them.
         disk.queue.sync { UndoJournal.runCompaction(job) }
@@ -211,6 +205,61 @@ final class UndoAppendOffTheLoopTests: XCTestCase {
         XCTAssertFalse(store.hasWorkInFlight)
         store.sync()
         XCTAssertEqual(reloaded(directory), store.state(appId: app, documentId: "doc"))
+        XCTAssertEqual(store.state(appId: app, documentId: "doc")?.undoActionName, "Fast \(appended - 1)")
+    }
+
+    /// Appends 64 KiB steps, each written, until the compaction holds them;
+    /// returns how many were submitted (the last one waits, unwritten).
+    private func appendUntilHeld(_ store: UndoStore, _ disk: Disk, answered: @escaping () -> Void = {}) throws -> Int {
+        var appended = 0
+        while appended < 200 {
+            store.submit(step("Fast \(appended)", 64 << 10), appId: app, documentId: "doc", now: Time.start) { _ in answered() }
+            appended += 1
+            if disk.appends.isEmpty { break }
+            try disk.writeNext(store)
+        }
+        return appended
+    }
+
+    func testAFinishWaitingForTheAppendInFlightIsNotHeldBehindIt() throws {
+        let (directory, store, disk) = try makeStore()
+        let job = try stepsUntilACompaction(store, disk)
+        // An append in flight when the snapshot is done: the finish waits for it …
+        store.submit(step("Large", 256 << 10), appId: app, documentId: "doc", now: Time.start) { _ in }
+        XCTAssertEqual(disk.appends.count, 1)
+        disk.queue.sync { UndoJournal.runCompaction(job) }
+        store.finishCompaction(job)
+        XCTAssertTrue(disk.finishes.isEmpty)
+        // … and that append grows the journal past the hold's mark: the
+        // queued finish must still come next, not wait behind a hold.
+        try disk.writeNext(store)
+        XCTAssertEqual(disk.finishes.count, 1, "the finish runs once the append is written")
+        disk.queue.sync { UndoJournal.runFinish(job) }
+        store.finishRenamedCompaction(job)
+        XCTAssertTrue(store.takeProblems().isEmpty)
+        XCTAssertFalse(store.hasWorkInFlight)
+        store.submit(step("After"), appId: app, documentId: "doc", now: Time.start) { _ in }
+        XCTAssertEqual(disk.appends.count, 1, "appends go straight to the disk again")
+        try disk.writeNext(store)
+        store.sync()
+        XCTAssertEqual(reloaded(directory), store.state(appId: app, documentId: "doc"))
+    }
+
+    func testASnapshotFailingWhileAppendsAreHeldLetsThemGo() throws {
+        let (directory, store, disk) = try makeStore()
+        let job = try stepsUntilACompaction(store, disk)
+        let appended = try appendUntilHeld(store, disk)
+        XCTAssertLessThan(appended, 200, "the appends were held")
+        XCTAssertTrue(disk.appends.isEmpty)
+        job.error = .io("write", job.temporary)
+        store.finishCompaction(job)
+        XCTAssertTrue(disk.finishes.isEmpty, "nothing to rename")
+        XCTAssertEqual(store.takeProblems().map(\.activity), ["compaction"])
+        XCTAssertFalse(job.journal.compacting)
+        XCTAssertEqual(disk.appends.count, 1, "the held append is written now")
+        try disk.writeNext(store)
+        XCTAssertFalse(store.hasWorkInFlight)
+        XCTAssertEqual(try directory.journalNames().filter { $0.hasSuffix(".tmp") }, [], "the temporary file is removed")
         XCTAssertEqual(store.state(appId: app, documentId: "doc")?.undoActionName, "Fast \(appended - 1)")
     }
 
