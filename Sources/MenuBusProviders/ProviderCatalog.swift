@@ -93,7 +93,14 @@ package final class ProviderCatalog {
             warnOnce(path, "larger than \(ProviderCatalog.maxFileBytes) bytes; skipped")
             return nil
         }
-        guard let data = Files.contents(path, maxBytes: ProviderCatalog.maxFileBytes) else { return nil }
+        let data: [UInt8]
+        do throws(Files.FileError) {
+            guard let read = try Files.contents(path, maxBytes: ProviderCatalog.maxFileBytes) else { return nil }
+            data = read
+        } catch {
+            warnOnce(path, "\(error.problem); skipped")
+            return nil
+        }
         guard !data.contains(0), let text = String(validating: data, as: UTF8.self) else {
             warnOnce(path, "line 1: not UTF-8; skipped")
             return nil

@@ -53,12 +53,13 @@ package struct ProviderPolicy: Equatable, Sendable {
 
     /// Reads `path`; a missing file is the empty policy.
     package static func load(path: String) throws -> ProviderPolicy {
-        guard let data = Files.contents(path, maxBytes: ProviderCatalog.maxFileBytes) else {
-            guard Files.regularFileSize(path) == nil else {
-                throw PolicyError(description: "larger than \(ProviderCatalog.maxFileBytes) bytes or unreadable")
-            }
-            return ProviderPolicy()
+        let read: [UInt8]?
+        do throws(Files.FileError) {
+            read = try Files.contents(path, maxBytes: ProviderCatalog.maxFileBytes)
+        } catch {
+            throw PolicyError(description: error.problem)
         }
+        guard let data = read else { return ProviderPolicy() }
         return try ProviderPolicy(parsing: String(decoding: data, as: UTF8.self))
     }
 
@@ -75,8 +76,12 @@ package struct ProviderPolicy: Equatable, Sendable {
 
     /// Writes the file atomically (a rename), making its folder if needed.
     package func save(path: String) throws {
+        let bytes = Array(text.utf8)
+        guard bytes.count <= ProviderCatalog.maxFileBytes else {
+            throw PolicyError(description: "\(path): the settings would take \(bytes.count) bytes, more than the \(ProviderCatalog.maxFileBytes) menubusd reads")
+        }
         try Files.makeDirectories(Files.parent(of: path))
-        try Files.writeAtomically(Array(text.utf8), to: path)
+        try Files.writeAtomically(bytes, to: path)
     }
 
     /// Provider ids are 1–255 bytes of `[A-Za-z0-9._:-]`, so lists need no escapes.

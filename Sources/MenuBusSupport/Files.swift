@@ -35,7 +35,8 @@ package enum Files {
         return names
     }
 
-    /// The size of a regular file (symbolic links followed); nil for
+    /// The size of a regular file, symbolic links followed (key files
+    /// linked into a folder count, as `.desktop` files do); nil for
     /// anything else or a file that is not there.
     package static func regularFileSize(_ path: String) -> Int? {
         var info = stat()
@@ -43,22 +44,32 @@ package enum Files {
         return Int(info.st_size)
     }
 
-    /// A file's bytes, at most `maxBytes` (nil when it cannot be read or is longer).
-    package static func contents(_ path: String, maxBytes: Int = 1 << 20) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+    /// A regular file's bytes (symbolic links followed), at most
+    /// `maxBytes`; nil when there is no such file. Anything else that is
+    /// not a readable regular file of at most `maxBytes` throws: a folder,
+    /// a FIFO (opened without blocking, so it cannot stall the caller), a
+    /// file it may not read, one that is longer.
+    package static func contents(_ path: String, maxBytes: Int) throws(FileError) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw FileError(path: path, code: errno)
+        }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileError(path: path, code: errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw FileError(path: path, problem: "not a regular file") }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 << 10)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                return nil
+                throw FileError(path: path, code: errno)
             }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[..<count])
-            if bytes.count > maxBytes { return nil }
+            if bytes.count > maxBytes { throw FileError(path: path, problem: "larger than \(maxBytes) bytes") }
         }
     }
 
@@ -80,38 +91,62 @@ package enum Files {
         if mkdir(path, 0o700) != 0 && errno != EEXIST { throw FileError(path: path, code: errno) }
     }
 
-    /// Writes `bytes` to a temporary file beside `path`, syncs it and
-    /// renames it over `path`, so readers see the old file or the new one.
+    /// Writes `bytes` to a new temporary file beside `path` (a hidden,
+    /// unique name), syncs it, gives it the mode the old file had (else
+    /// 0666 less the umask), renames it over `path` and syncs the folder:
+    /// readers see the old file or the new one, never a part.
     package static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileError(path: temporary, code: errno) }
+        let folder = parent(of: path)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        var template = Array((folder + "/." + name + ".XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw FileError(path: folder, code: errno) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let temporary = String(cString: template)
+        func fail(_ code: Int32) -> FileError {
+            close(fd)
+            unlink(temporary)
+            return FileError(path: path, code: code)
+        }
+        var old = stat()
+        let mask = umask(0o022)
+        umask(mask)
+        let mode = stat(path, &old) == 0 ? old.st_mode & 0o7777 : 0o666 & ~mask
+        guard fchmod(fd, mode) == 0 else { throw fail(errno) }
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
             if count < 0 {
                 if errno == EINTR { continue }
-                let code = errno
-                close(fd)
-                unlink(temporary)
-                throw FileError(path: temporary, code: code)
+                throw fail(errno)
             }
             written += count
         }
-        let synced = fsync(fd) == 0 ? 0 : errno
+        guard fsync(fd) == 0 else { throw fail(errno) }
+        guard rename(temporary, path) == 0 else { throw fail(errno) }
         close(fd)
-        if synced != 0 || rename(temporary, path) != 0 {
-            let code = synced != 0 ? synced : errno
-            unlink(temporary)
-            throw FileError(path: path, code: code)
+        let folderFd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderFd >= 0 {
+            _ = fsync(folderFd)
+            close(folderFd)
         }
     }
 
-    /// A failed file call: the path and `strerror` of its errno.
+    /// A failed file call: the path and `strerror` of its errno, or a problem found.
     package struct FileError: Error, CustomStringConvertible, Sendable {
         package let path: String
-        package let code: Int32
+        package let problem: String
 
-        package var description: String { "\(path): \(String(cString: strerror(code)))" }
+        package init(path: String, code: Int32) {
+            self.path = path
+            problem = String(cString: strerror(code))
+        }
+
+        package init(path: String, problem: String) {
+            self.path = path
+            self.problem = problem
+        }
+
+        package var description: String { "\(path): \(problem)" }
     }
 }

@@ -29,11 +29,27 @@ final class FilesTests: XCTestCase {
         XCTAssertEqual(Files.regularFileSize(directory + "/a.provider"), 3)
         XCTAssertNil(Files.regularFileSize(directory + "/sub"), "a folder is not a regular file")
         XCTAssertNil(Files.regularFileSize(directory + "/missing"))
-        XCTAssertEqual(Files.contents(directory + "/a.provider"), Array("one".utf8))
-        XCTAssertNil(Files.contents(directory + "/a.provider", maxBytes: 2), "longer than allowed: nothing, not a prefix")
+        XCTAssertEqual(try Files.contents(directory + "/a.provider", maxBytes: 10), Array("one".utf8))
+        XCTAssertNil(try Files.contents(directory + "/missing", maxBytes: 10), "no file: nil")
+        XCTAssertThrowsError(try Files.contents(directory + "/a.provider", maxBytes: 2), "longer than allowed: an error, not a prefix")
+        XCTAssertThrowsError(try Files.contents(directory + "/sub", maxBytes: 10), "a folder")
         let large = [UInt8](repeating: 7, count: 100_000)
         try Data(large).write(to: URL(fileURLWithPath: directory + "/large"))
-        XCTAssertEqual(Files.contents(directory + "/large"), large, "read across chunks")
+        XCTAssertEqual(try Files.contents(directory + "/large", maxBytes: 200_000), large, "read across chunks")
+    }
+
+    func testLinksAreFollowedAndAFifoDoesNotBlock() throws {
+        try Data("linked".utf8).write(to: URL(fileURLWithPath: directory + "/target"))
+        XCTAssertEqual(symlink(directory + "/target", directory + "/link.provider"), 0)
+        XCTAssertEqual(Files.regularFileSize(directory + "/link.provider"), 6, "a key file linked into the folder counts")
+        XCTAssertEqual(try Files.contents(directory + "/link.provider", maxBytes: 10), Array("linked".utf8))
+        XCTAssertEqual(symlink(directory + "/nowhere", directory + "/dangling"), 0)
+        XCTAssertNil(Files.regularFileSize(directory + "/dangling"))
+        XCTAssertEqual(mkfifo(directory + "/fifo", 0o600), 0)
+        XCTAssertNil(Files.regularFileSize(directory + "/fifo"))
+        XCTAssertThrowsError(try Files.contents(directory + "/fifo", maxBytes: 10), "opened without blocking, refused") { error in
+            XCTAssertTrue("\(error)".contains("not a regular file"), "\(error)")
+        }
     }
 
     func testFoldersAndAtomicWrites() throws {
@@ -44,6 +60,15 @@ final class FilesTests: XCTestCase {
         try Files.writeAtomically(Array("new".utf8), to: path)
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "new")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory + "/x/y"), ["providers.conf"], "no temporary file left")
+        var info = stat()
+        XCTAssertEqual(stat(path, &info), 0)
+        let mask = umask(0o022)
+        umask(mask)
+        XCTAssertEqual(info.st_mode & 0o777, 0o666 & ~mask, "a new file: 0666 less the umask")
+        XCTAssertEqual(chmod(path, 0o640), 0)
+        try Files.writeAtomically(Array("again".utf8), to: path)
+        XCTAssertEqual(stat(path, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o640, "the old file's mode is kept")
         XCTAssertThrowsError(try Files.makeDirectories(path + "/below"), "a file is in the way") { error in
             XCTAssertTrue("\(error)".contains("Not a directory"), "\(error)")
         }
