@@ -22,13 +22,13 @@ enum UndoState {
         try arguments.finish()
         let client = try CommandLineTool.connect(options)
         try client.register(appId: app, clientPath: "/org/menubus/Cli")
-        let state = try client.undoState(document: document)
+        let (state, undoTitle, redoTitle) = try client.undoStateAndTitles(document: document)
         if options.json {
-            Output.out("{\"can-undo\": \(state.canUndo), \"can-redo\": \(state.canRedo), \"undo-title\": \(MenuJSON.quote(state.undoTitle)), \"redo-title\": \(MenuJSON.quote(state.redoTitle)), \"undo-count\": \(state.undoCount), \"redo-count\": \(state.redoCount), \"clean\": \(state.clean), \"dropped\": \(state.dropped)}\n")
+            Output.out("{\"can-undo\": \(state.canUndo), \"can-redo\": \(state.canRedo), \"undo-title\": \(MenuJSON.quote(undoTitle)), \"redo-title\": \(MenuJSON.quote(redoTitle)), \"undo-count\": \(state.undoCount), \"redo-count\": \(state.redoCount), \"clean\": \(state.clean), \"dropped\": \(state.dropped)}\n")
         } else {
             Output.out(Output.styled("\(app) › \(document)", .bold) + "\n")
-            Output.out("  undo      \(state.canUndo ? state.undoTitle : "(nothing to undo)")  \(state.undoCount) step\(state.undoCount == 1 ? "" : "s")\n")
-            Output.out("  redo      \(state.canRedo ? state.redoTitle : "(nothing to redo)")  \(state.redoCount) step\(state.redoCount == 1 ? "" : "s")\n")
+            Output.out("  undo      \(state.canUndo ? undoTitle : "(nothing to undo)")  \(state.undoCount) step\(state.undoCount == 1 ? "" : "s")\n")
+            Output.out("  redo      \(state.canRedo ? redoTitle : "(nothing to redo)")  \(state.redoCount) step\(state.redoCount == 1 ? "" : "s")\n")
             Output.out("  clean     \(state.clean ? "yes" : "no")\n")
             Output.out("  dropped   \(state.dropped)\n")
         }

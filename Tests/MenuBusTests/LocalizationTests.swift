@@ -142,6 +142,11 @@ final class LocalizationTests: BusTestCase {
         XCTAssertNil(read.redoActionName)
         XCTAssertTrue(app.run(until: { !signalled.isEmpty }, timeout: 5))
         XCTAssertEqual(signalled.last?.undoActionName, "Typing")
+        // menubus-cli shows the titles menubusd gave, whatever its own language.
+        let cli = try bus.run("menubus-cli", ["undo-state", "org.example.Notes", "note", "--json"],
+                              extraEnvironment: ["LANGUAGE": "", "LANG": "C.UTF-8", "NO_COLOR": "1"])
+        XCTAssertEqual(cli.status, 0, cli.stderr)
+        XCTAssertTrue(cli.stdout.contains(#""undo-title": "Отменить Typing""#), cli.stdout)
     }
 
     // MARK: Acceptance: real consumers

@@ -26,6 +26,16 @@ extension UndoState {
         ])
     }
 
+    /// The `undo-title` and `redo-title` of a wire state, as sent.
+    package static func wireTitles(_ value: DBusValue) -> (undo: String?, redo: String?) {
+        var undo: String?, redo: String?
+        for entry in value.dictEntries ?? [] {
+            guard case .string(let key) = entry.key, case .string(let title) = entry.value.unwrapped else { continue }
+            if key == "undo-title" { undo = title } else if key == "redo-title" { redo = title }
+        }
+        return (undo, redo)
+    }
+
     /// Reads the daemon's answer; a missing or mistyped key of the eight
     /// docs/API.md promises is `Failed`, the group keys default to none.
     /// The names come from `undo-name`/`redo-name`; from a daemon without
