@@ -131,16 +131,31 @@ def latency(address, calls, load, ping=False):
 
 
 def count_renames(state_dir):
-    """Watches the journals under state_dir (every 5 ms, in a thread): a
-    finished compaction renames a new file over its journal, so the name
-    gets a new inode. Returns a function that stops and gives the count."""
+    """Counts finished compactions in its own process (a thread here would
+    take this one's interpreter lock from the calls it times): a compaction
+    renames a new file over its journal, so a `*.undo` name gets a new
+    inode. Returns a function that stops the watcher and gives the count."""
     if not state_dir:
         return None
+    watcher = subprocess.Popen([sys.executable, __file__, state_dir, "watch-journals"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def finish():
+        out, _ = watcher.communicate("stop\n")
+        return int(out.strip() or 0)
+    return finish
+
+
+def watch_journals(state_dir):
+    """Every 5 ms until stdin closes or says stop: prints how many times a
+    journal (`*.undo`) under state_dir got a new inode."""
     inodes, count, stop = {}, [0], threading.Event()
 
     def scan():
         for root, _, files in os.walk(state_dir):
             for name in files:
+                if not name.endswith(".undo"):
+                    continue
                 path = os.path.join(root, name)
                 try:
                     inode = os.stat(path).st_ino
@@ -150,19 +165,15 @@ def count_renames(state_dir):
                     count[0] += 1
                 inodes[path] = inode
 
-    def watch():
-        while not stop.wait(0.005):
-            scan()
-
-    scan()
-    thread = threading.Thread(target=watch, daemon=True)
-    thread.start()
-
-    def finish():
+    def wait_for_stop():
+        sys.stdin.readline()
         stop.set()
-        thread.join()
-        return count[0]
-    return finish
+
+    threading.Thread(target=wait_for_stop, daemon=True).start()
+    scan()
+    while not stop.wait(0.005):
+        scan()
+    print(count[0])
 
 
 if __name__ == "__main__":
@@ -173,6 +184,8 @@ if __name__ == "__main__":
         floor(address, threading.Event())
     elif mode == "floor-any-error":
         floor(address, threading.Event(), expected=None)
+    elif mode == "watch-journals":
+        watch_journals(address)  # the first argument is the state directory here
     elif mode == "fill":
         fill(address, int(sys.argv[3]), int(sys.argv[4]))
     elif mode == "ping-latency":
