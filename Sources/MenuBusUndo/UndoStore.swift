@@ -458,24 +458,35 @@ package final class UndoStore {
 
     /// Ends every open group of `appId`'s documents (every app's when nil),
     /// journaled like `EndUndoGroup`: an app that left cannot end them, and
-    /// they would block Undo forever. Returns the documents changed.
-    package func closeOpenGroups(appId: String?, now: Int64) -> [(key: UndoDocumentKey, state: UndoState)] {
-        var changed: [(key: UndoDocumentKey, state: UndoState)] = []
-        // Operations in flight or waiting may open or close a group: let them land first.
-        for key in lanes.keys where appId == nil || key.appId == appId { settle(key) }
-        for (key, gone) in evicted where gone.openGroup && (appId == nil || key.appId == appId) {
-            try? makeResident(key)
+    /// they would block Undo forever. `closed` hears of each document
+    /// changed: at once for the idle ones; a document with operations in
+    /// flight or waiting (they may open or close a group) closes after
+    /// them, in its turn, so the loop never waits on the disk for it.
+    package func closeOpenGroups(appId: String?, now: Int64,
+                                 closed: @escaping (_ key: UndoDocumentKey, _ state: UndoState) -> Void) {
+        let busy = lanes.keys.filter { appId == nil || $0.appId == appId }
+        for key in busy {
+            whenIdle(key) { [self] in closeGroups(of: key, now: now, closed) }
         }
-        let open = documents.filter { (appId == nil || $0.key.appId == appId) && $0.value.stack.groupDepth > 0 }.keys
-        for key in open.sorted(by: { ($0.appId, $0.documentId) < ($1.appId, $1.documentId) }) {
-            var state: UndoState?
-            while let depth = documents[key]?.stack.groupDepth, depth > 0 {
-                guard let outcome = try? perform(.endGroup, appId: key.appId, documentId: key.documentId, now: now) else { break }
-                state = outcome.state
-            }
-            if let state { changed.append((key, state)) }
+        let open = documents.filter { $0.value.stack.groupDepth > 0 }.map(\.key)
+            + evicted.filter { $0.value.openGroup }.map(\.key)
+        for key in open.sorted(by: { ($0.appId, $0.documentId) < ($1.appId, $1.documentId) })
+        where (appId == nil || key.appId == appId) && lanes[key] == nil {
+            closeGroups(of: key, now: now, closed)
         }
-        return changed
+    }
+
+    /// Ends the document's open groups (reading it back if it was dropped
+    /// from memory); tells `closed` when it changed.
+    private func closeGroups(of key: UndoDocumentKey, now: Int64,
+                             _ closed: (_ key: UndoDocumentKey, _ state: UndoState) -> Void) {
+        if documents[key] == nil, evicted[key]?.openGroup == true { try? makeResident(key) }
+        var state: UndoState?
+        while let depth = documents[key]?.stack.groupDepth, depth > 0 {
+            guard let outcome = try? perform(.endGroup, appId: key.appId, documentId: key.documentId, now: now) else { break }
+            state = outcome.state
+        }
+        if let state { closed(key, state) }
     }
 
     /// Forgets a document and removes its journal; false when there was none.

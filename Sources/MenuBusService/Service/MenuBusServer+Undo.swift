@@ -44,11 +44,10 @@ extension MenuBusServer {
     /// Ends the open undo groups of an app whose last connection left (of
     /// every app at start, when no app is connected), and says so.
     func closeOpenUndoGroups(appId: String?) {
-        let closed = undoStore.closeOpenGroups(appId: appId, now: MenuBusServer.wallClock())
-        guard !closed.isEmpty else { return }
-        scheduleUndoSync()
-        logStorageProblems()
-        for (key, state) in closed {
+        undoStore.closeOpenGroups(appId: appId, now: MenuBusServer.wallClock()) { [weak self] key, state in
+            guard let self else { return }
+            scheduleUndoSync()
+            logStorageProblems()
             Log.info("ended the undo groups \(key.appId) left open in a document")
             undoStateChanged(appId: key.appId, documentId: key.documentId, state)
         }
