@@ -246,18 +246,18 @@ package enum Names {
     }
 
     static func isValidInterface(_ name: String) -> Bool {
-        !name.utf8.contains(0) && dbus_validate_interface(name, nil) != 0
+        !name.containsNUL && dbus_validate_interface(name, nil) != 0
     }
 
     static func isValidMember(_ name: String) -> Bool {
-        !name.utf8.contains(0) && dbus_validate_member(name, nil) != 0
+        !name.containsNUL && dbus_validate_member(name, nil) != 0
     }
 
     package static func isValidBusName(_ name: String) -> Bool {
-        !name.utf8.contains(0) && dbus_validate_bus_name(name, nil) != 0
+        !name.containsNUL && dbus_validate_bus_name(name, nil) != 0
     }
 
     static func isValidErrorName(_ name: String) -> Bool {
-        !name.utf8.contains(0) && dbus_validate_error_name(name, nil) != 0
+        !name.containsNUL && dbus_validate_error_name(name, nil) != 0
     }
 }

@@ -3,7 +3,11 @@ internal import CDBus
 /// Reads `DBusValue`s from a libdbus message iterator.
 enum MessageReader {
     static func read(_ iter: inout DBusMessageIter) throws -> DBusValue {
-        let type = dbus_message_iter_get_arg_type(&iter)
+        try read(&iter, type: dbus_message_iter_get_arg_type(&iter))
+    }
+
+    /// The value at `iter`, whose type code the caller has just read.
+    private static func read(_ iter: inout DBusMessageIter, type: Int32) throws -> DBusValue {
         switch type {
         case MB_TYPE_BYTE:
             var v: UInt8 = 0
@@ -56,9 +60,12 @@ enum MessageReader {
             var sub = DBusMessageIter()
             dbus_message_iter_recurse(&iter, &sub)
             var members: [DBusValue] = []
-            while dbus_message_iter_get_arg_type(&sub) != MB_TYPE_INVALID {
-                members.append(try read(&sub))
+            members.reserveCapacity(4)
+            var member = dbus_message_iter_get_arg_type(&sub)
+            while member != MB_TYPE_INVALID {
+                members.append(try read(&sub, type: member))
                 dbus_message_iter_next(&sub)
+                member = dbus_message_iter_get_arg_type(&sub)
             }
             return .structure(members)
         case MB_TYPE_DICT_ENTRY:
@@ -86,9 +93,11 @@ enum MessageReader {
             return .bytes(Array(UnsafeRawBufferPointer(start: pointer, count: Int(count))))
         }
         var items: [DBusValue] = []
-        while dbus_message_iter_get_arg_type(&sub) != MB_TYPE_INVALID {
-            items.append(try read(&sub))
+        var item = dbus_message_iter_get_arg_type(&sub)
+        while item != MB_TYPE_INVALID {
+            items.append(try read(&sub, type: item))
             dbus_message_iter_next(&sub)
+            item = dbus_message_iter_get_arg_type(&sub)
         }
         // The first element tells the element type without asking libdbus
         // for a malloc'd signature; only an empty array needs that.
