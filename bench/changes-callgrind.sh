@@ -8,9 +8,9 @@
 # Runs a release menubusd under valgrind --tool=callgrind on a private bus
 # while bench/changes.py makes N rounds of its changes (without the KDE
 # follower: dbusmenu signals are broadcast, so it changes nothing before
-# the first signal). callgrind zeroes its counters where a method call's
-# dispatch starts and dumps them before every dbus_connection_send, so each
-# dump is the work up to one message sent; bench/changes-callgrind.py sorts
+# the first signal). callgrind dumps its counters where a method call's
+# dispatch starts and before every dbus_connection_send, so each dump is
+# the work up to one message sent; bench/changes-callgrind.py sorts
 # the dumps by change and protocol and prints medians per change. With
 # --keep DIR the dumps stay in DIR (callgrind_annotate --inclusive=yes on
 # one shows where its instructions go). Needs valgrind; installs nothing.
