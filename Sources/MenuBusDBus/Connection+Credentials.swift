@@ -49,7 +49,14 @@ extension Connection {
         while dbus_message_iter_get_arg_type(&entries) == MB_TYPE_DICT_ENTRY {
             var entry = DBusMessageIter()
             dbus_message_iter_recurse(&entries, &entry)
-            if case .string(let key) = try MessageReader.read(&entry), dbus_message_iter_next(&entry) != 0 {
+            guard dbus_message_iter_get_arg_type(&entry) == MB_TYPE_STRING else {
+                dbus_message_iter_next(&entries)
+                continue
+            }
+            var keyPointer: UnsafePointer<CChar>? = nil
+            dbus_message_iter_get_basic(&entry, &keyPointer)
+            let key = keyPointer.map { String(cString: $0) } ?? ""
+            if dbus_message_iter_next(&entry) != 0 {
                 var variant = DBusMessageIter()
                 dbus_message_iter_recurse(&entry, &variant)
                 if dbus_message_iter_get_arg_type(&variant) == MB_TYPE_UNIX_FD {
@@ -60,15 +67,20 @@ extension Connection {
                         let handle = ProcessHandle(fd: fd)
                         if key == "ProcessFD" { credentials.process = handle }
                     }
-                } else {
-                    let value = try MessageReader.read(&variant)
-                    switch (key, value) {
-                    case ("ProcessID", .uint32(let pid)): credentials.processId = pid
-                    case ("UnixUserID", .uint32(let uid)): credentials.userId = uid
-                    case ("LinuxSecurityLabel", .bytes(let bytes)):
-                        credentials.securityLabel = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-                    default: break
-                    }
+                } else if dbus_message_iter_get_arg_type(&variant) == MB_TYPE_UINT32 {
+                    var number: UInt32 = 0
+                    dbus_message_iter_get_basic(&variant, &number)
+                    if key == "ProcessID" { credentials.processId = number }
+                    if key == "UnixUserID" { credentials.userId = number }
+                } else if key == "LinuxSecurityLabel", dbus_message_iter_get_arg_type(&variant) == MB_TYPE_ARRAY,
+                          dbus_message_iter_get_element_type(&variant) == MB_TYPE_BYTE {
+                    var bytes = DBusMessageIter()
+                    dbus_message_iter_recurse(&variant, &bytes)
+                    var pointer: UnsafeMutableRawPointer? = nil
+                    var count: Int32 = 0
+                    dbus_message_iter_get_fixed_array(&bytes, &pointer, &count)
+                    let label = pointer.map { UnsafeRawBufferPointer(start: $0, count: Int(count)) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+                    credentials.securityLabel = String(decoding: label.prefix { $0 != 0 }, as: UTF8.self)
                 }
             }
             dbus_message_iter_next(&entries)

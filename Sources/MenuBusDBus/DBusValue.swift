@@ -44,10 +44,31 @@ public enum DBusValue: Hashable, Sendable {
         case .variant: "v"
         case .array(let element, _): Signature(unchecked: "a" + element.rawValue)
         case .bytes: "ay"
+        case .structure, .dictEntry:
+            Signature(unchecked: containerSignature)
+        }
+    }
+
+    /// The signature of a struct or dict entry, built into one string.
+    private var containerSignature: String {
+        var text = ""
+        appendSignature(to: &text)
+        return text
+    }
+
+    private func appendSignature(to text: inout String) {
+        switch self {
         case .structure(let members):
-            Signature(unchecked: "(" + members.map(\.signature.rawValue).joined() + ")")
+            text.append("(")
+            for member in members { member.appendSignature(to: &text) }
+            text.append(")")
         case .dictEntry(let key, let value):
-            Signature(unchecked: "{" + key.signature.rawValue + value.signature.rawValue + "}")
+            text.append("{")
+            key.appendSignature(to: &text)
+            value.appendSignature(to: &text)
+            text.append("}")
+        default:
+            text.append(signature.rawValue)
         }
     }
 
@@ -64,9 +85,12 @@ public enum DBusValue: Hashable, Sendable {
     /// checks before it opens the variant (at most 255 bytes, arrays and
     /// structs each nested at most 32 deep): past either, libdbus would abort
     /// the process or a bus would drop the connection.
+    ///
+    /// With `checking` false only the bytes are counted: for a value read
+    /// off the wire, which libdbus has already held to all of the above.
     @discardableResult
-    package func validate(depth: Int = 0) throws -> Int {
-        guard depth <= DBusValue.maxTotalDepth else { throw BusError.invalidArgs("value nested deeper than D-Bus allows (\(DBusValue.maxTotalDepth) containers)") }
+    package func validate(depth: Int = 0, checking: Bool = true) throws -> Int {
+        guard !checking || depth <= DBusValue.maxTotalDepth else { throw BusError.invalidArgs("value nested deeper than D-Bus allows (\(DBusValue.maxTotalDepth) containers)") }
         switch self {
         case .byte:
             return 1
@@ -77,17 +101,17 @@ public enum DBusValue: Hashable, Sendable {
         case .int64, .uint64, .double:
             return 8
         case .string(let text):
-            guard !text.utf8.contains(0) else {
+            guard !checking || !text.containsNUL else {
                 throw BusError.invalidArgs("a string contains a NUL byte")
             }
             return 5 + text.utf8.count
         case .objectPath(let path):
-            guard ObjectPath.isValid(path.rawValue) else {
+            guard !checking || ObjectPath.isValid(path.rawValue) else {
                 throw BusError.invalidArgs("'\(path.rawValue)' is not a valid object path")
             }
             return 5 + path.rawValue.utf8.count
         case .signature(let signature):
-            guard Signature.completeTypes(in: signature.rawValue) != nil, signature.rawValue.utf8.count <= 255 else {
+            guard !checking || (Signature.completeTypes(in: signature.rawValue) != nil && signature.rawValue.utf8.count <= 255) else {
                 throw BusError.invalidArgs("'\(signature.rawValue)' is not a valid signature")
             }
             return 2 + signature.rawValue.utf8.count
@@ -96,41 +120,43 @@ public enum DBusValue: Hashable, Sendable {
             var signatureBytes = 1
             if !inner.isBasic {
                 // Sized before it is built, so a huge tree costs no huge string.
-                let inner = try inner.variantSignature()
-                signatureBytes = inner.utf8.count
+                signatureBytes = checking ? try inner.variantSignature().utf8.count : inner.signature.rawValue.utf8.count
             }
-            return 3 + signatureBytes + (try inner.validate(depth: depth + 1))
+            return 3 + signatureBytes + (try inner.validate(depth: depth + 1, checking: checking))
         case .bytes(let bytes):
             return 4 + bytes.count
         case .array(let element, let items):
             // A non-empty array's items prove the element signature is one
             // complete type (each matches it to the last byte); only an empty
             // one needs it parsed.
-            if items.isEmpty, !Signature(unchecked: "a" + element.rawValue).isSingleCompleteType {
+            if checking, items.isEmpty, !Signature(unchecked: "a" + element.rawValue).isSingleCompleteType {
                 throw BusError.invalidArgs("array element signature '\(element.rawValue)' is not one complete type")
             }
-            let elementBytes = Array(element.rawValue.utf8)
+            let elementBytes = checking ? Array(element.rawValue.utf8) : []
             var size = 4
             for item in items {
-                var index = 0
-                guard item.hasType(elementBytes, &index), index == elementBytes.count else {
-                    throw BusError.invalidArgs("array of '\(element.rawValue)' holds a '\(item.signature.rawValue)'")
+                if checking {
+                    var index = 0
+                    guard item.hasType(elementBytes, &index), index == elementBytes.count else {
+                        throw BusError.invalidArgs("array of '\(element.rawValue)' holds a '\(item.signature.rawValue)'")
+                    }
                 }
                 if case .dictEntry(let key, let value) = item {
                     // The entry is a level of its own, as libdbus counts it.
-                    guard depth + 1 <= DBusValue.maxTotalDepth else {
+                    guard !checking || depth + 1 <= DBusValue.maxTotalDepth else {
                         throw BusError.invalidArgs("value nested deeper than D-Bus allows (\(DBusValue.maxTotalDepth) containers)")
                     }
-                    size += try key.validate(depth: depth + 2) + value.validate(depth: depth + 2)
+                    size += try key.validate(depth: depth + 2, checking: checking)
+                        + value.validate(depth: depth + 2, checking: checking)
                 } else {
-                    size += try item.validate(depth: depth + 1)
+                    size += try item.validate(depth: depth + 1, checking: checking)
                 }
             }
             return size
         case .structure(let members):
-            guard !members.isEmpty else { throw BusError.invalidArgs("empty struct") }
+            guard !checking || !members.isEmpty else { throw BusError.invalidArgs("empty struct") }
             var size = 0
-            for member in members { size += try member.validate(depth: depth + 1) }
+            for member in members { size += try member.validate(depth: depth + 1, checking: checking) }
             return size
         case .dictEntry:
             throw BusError.invalidArgs("a dict entry outside an array")
@@ -229,6 +255,14 @@ public enum DBusValue: Hashable, Sendable {
         case .variant, .array, .bytes, .structure, .dictEntry: false
         default: true
         }
+    }
+}
+
+extension String {
+    /// Whether a NUL byte is in the string (libdbus would cut it there),
+    /// checked over its contiguous UTF-8 at once rather than by index.
+    var containsNUL: Bool {
+        utf8.withContiguousStorageIfAvailable { $0.contains(0) } ?? utf8.contains(0)
     }
 }
 

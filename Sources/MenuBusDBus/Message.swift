@@ -42,13 +42,7 @@ package final class Message {
     /// The arguments, decoded. libdbus has validated everything that came off
     /// the wire, so this only fails on types MenuBus does not speak (unix fds).
     package func arguments() throws -> [DBusValue] {
-        var iter = DBusMessageIter()
-        guard dbus_message_iter_init(raw, &iter) != 0 else { return [] }
-        var values: [DBusValue] = []
-        repeat {
-            values.append(try MessageReader.read(&iter))
-        } while dbus_message_iter_next(&iter) != 0
-        return values
+        try MessageReader.arguments(of: self)
     }
 
     /// About the bytes the body holds, from the top-level arguments' lengths
@@ -156,14 +150,21 @@ package final class Message {
             throw BusError(name: BusError.Standard.noMemory, message: "out of memory while marshalling")
         }
         defer { dbus_free(bytes) }
+        return try Message(marshalled: UnsafeRawBufferPointer(start: bytes, count: Int(length)))
+    }
+
+    /// A message from its bytes on the wire, checked by libdbus's loader as
+    /// a received one is (tests feed it messages other peers would send).
+    package convenience init(marshalled bytes: UnsafeRawBufferPointer) throws {
         var error = DBusError()
         dbus_error_init(&error)
         defer { dbus_error_free(&error) }
-        guard let loaded = dbus_message_demarshal(bytes, length, &error) else {
+        let start = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+        guard let loaded = dbus_message_demarshal(start, Int32(clamping: bytes.count), &error) else {
             let text = error.message.map { String(cString: $0) } ?? "refused"
             throw BusError(name: BusError.Standard.invalidArgs, message: "libdbus refused the message: \(text)")
         }
-        return Message(owning: loaded)
+        self.init(owning: loaded)
     }
 
     package static func methodCall(destination: String?, path: ObjectPath, interface: String?, member: String) throws -> Message {
@@ -246,18 +247,18 @@ package enum Names {
     }
 
     static func isValidInterface(_ name: String) -> Bool {
-        !name.utf8.contains(0) && dbus_validate_interface(name, nil) != 0
+        !name.containsNUL && dbus_validate_interface(name, nil) != 0
     }
 
     static func isValidMember(_ name: String) -> Bool {
-        !name.utf8.contains(0) && dbus_validate_member(name, nil) != 0
+        !name.containsNUL && dbus_validate_member(name, nil) != 0
     }
 
     package static func isValidBusName(_ name: String) -> Bool {
-        !name.utf8.contains(0) && dbus_validate_bus_name(name, nil) != 0
+        !name.containsNUL && dbus_validate_bus_name(name, nil) != 0
     }
 
     static func isValidErrorName(_ name: String) -> Bool {
-        !name.utf8.contains(0) && dbus_validate_error_name(name, nil) != 0
+        !name.containsNUL && dbus_validate_error_name(name, nil) != 0
     }
 }

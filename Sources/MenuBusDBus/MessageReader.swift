@@ -1,106 +1,189 @@
 internal import CDBus
 
-/// Reads `DBusValue`s from a libdbus message iterator.
-enum MessageReader {
-    static func read(_ iter: inout DBusMessageIter) throws -> DBusValue {
-        let type = dbus_message_iter_get_arg_type(&iter)
-        switch type {
-        case MB_TYPE_BYTE:
-            var v: UInt8 = 0
-            dbus_message_iter_get_basic(&iter, &v)
-            return .byte(v)
-        case MB_TYPE_BOOLEAN:
-            var v: dbus_bool_t = 0
-            dbus_message_iter_get_basic(&iter, &v)
-            return .boolean(v != 0)
-        case MB_TYPE_INT16:
-            var v: Int16 = 0
-            dbus_message_iter_get_basic(&iter, &v)
-            return .int16(v)
-        case MB_TYPE_UINT16:
-            var v: UInt16 = 0
-            dbus_message_iter_get_basic(&iter, &v)
-            return .uint16(v)
-        case MB_TYPE_INT32:
-            var v: Int32 = 0
-            dbus_message_iter_get_basic(&iter, &v)
-            return .int32(v)
-        case MB_TYPE_UINT32:
-            var v: UInt32 = 0
-            dbus_message_iter_get_basic(&iter, &v)
-            return .uint32(v)
-        case MB_TYPE_INT64:
-            var v: Int64 = 0
-            dbus_message_iter_get_basic(&iter, &v)
-            return .int64(v)
-        case MB_TYPE_UINT64:
-            var v: UInt64 = 0
-            dbus_message_iter_get_basic(&iter, &v)
-            return .uint64(v)
-        case MB_TYPE_DOUBLE:
-            var v: Double = 0
-            dbus_message_iter_get_basic(&iter, &v)
-            return .double(v)
-        case MB_TYPE_STRING, MB_TYPE_OBJECT_PATH, MB_TYPE_SIGNATURE:
-            var pointer: UnsafePointer<CChar>? = nil
-            dbus_message_iter_get_basic(&iter, &pointer)
-            let text = pointer.map { String(cString: $0) } ?? ""
-            if type == MB_TYPE_STRING { return .string(text) }
-            if type == MB_TYPE_OBJECT_PATH { return .objectPath(ObjectPath(stringLiteral: text)) }
-            return .signature(Signature(unchecked: text))
-        case MB_TYPE_VARIANT:
-            var sub = DBusMessageIter()
-            dbus_message_iter_recurse(&iter, &sub)
-            return .variant(try read(&sub))
-        case MB_TYPE_STRUCT:
-            var sub = DBusMessageIter()
-            dbus_message_iter_recurse(&iter, &sub)
+/// Reads a message's body into `DBusValue`s straight from its marshalled
+/// bytes, following the body's signature: one pass over memory instead of
+/// several libdbus iterator calls per value (what a live change's call
+/// spent most of its decoding on).
+///
+/// libdbus has validated every message it hands out (the loader checks the
+/// body against its signature, alignment, UTF-8, nesting); every read here
+/// is still checked against the body's end and the signature, so a body
+/// that does not add up is an error, never a crash. Unix fds travel outside
+/// the body and are not read here (`Connection+Credentials` reads the one
+/// reply that carries one).
+struct MessageReader {
+    private let body: UnsafeRawBufferPointer
+    private let littleEndian: Bool
+    private var offset = 0
+
+    /// The arguments of `message`, in order.
+    static func arguments(of message: Message) throws -> [DBusValue] {
+        let signature = Array(message.signature.rawValue.utf8)
+        guard !signature.isEmpty else { return [] }
+        var buffer: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        guard dbus_message_marshal(message.raw, &buffer, &length) != 0, let buffer else {
+            throw BusError(name: BusError.Standard.noMemory, message: "out of memory")
+        }
+        defer { dbus_free(buffer) }
+        let bytes = UnsafeRawBufferPointer(start: buffer, count: Int(length))
+        // Fixed header: byte order, type, flags, version, body length (u32).
+        guard bytes.count >= 16 else { throw MessageReader.malformed }
+        let littleEndian = bytes[0] == UInt8(ascii: "l")
+        var header = MessageReader(body: bytes, littleEndian: littleEndian)
+        header.offset = 4
+        let bodyLength = Int(try header.uint32())
+        // The body is the message's tail; it starts 8-aligned, so alignment
+        // within it is alignment within the message.
+        guard bodyLength <= bytes.count - 16 else { throw MessageReader.malformed }
+        var reader = MessageReader(body: UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - bodyLength)...]),
+                                   littleEndian: littleEndian)
+        var values: [DBusValue] = []
+        var position = 0
+        while position < signature.count {
+            values.append(try reader.value(signature, &position))
+        }
+        return values
+    }
+
+    private init(body: UnsafeRawBufferPointer, littleEndian: Bool) {
+        self.body = body
+        self.littleEndian = littleEndian
+    }
+
+    static let malformed = BusError.invalidArgs("the message body does not match its signature")
+
+    /// The value of the complete type at `signature[position...]`; moves
+    /// `position` past that type.
+    private mutating func value(_ signature: [UInt8], _ position: inout Int) throws -> DBusValue {
+        guard position < signature.count else { throw MessageReader.malformed }
+        let code = signature[position]
+        position += 1
+        switch code {
+        case UInt8(ascii: "y"): return .byte(try fixed(1, UInt8.self))
+        case UInt8(ascii: "b"): return .boolean(try uint32() != 0)
+        case UInt8(ascii: "n"): return .int16(Int16(bitPattern: try fixed(2, UInt16.self)))
+        case UInt8(ascii: "q"): return .uint16(try fixed(2, UInt16.self))
+        case UInt8(ascii: "i"): return .int32(Int32(bitPattern: try uint32()))
+        case UInt8(ascii: "u"): return .uint32(try uint32())
+        case UInt8(ascii: "x"): return .int64(Int64(bitPattern: try fixed(8, UInt64.self)))
+        case UInt8(ascii: "t"): return .uint64(try fixed(8, UInt64.self))
+        case UInt8(ascii: "d"): return .double(Double(bitPattern: try fixed(8, UInt64.self)))
+        case UInt8(ascii: "s"): return .string(try string(lengthBytes: 4))
+        case UInt8(ascii: "o"): return .objectPath(ObjectPath(stringLiteral: try string(lengthBytes: 4)))
+        case UInt8(ascii: "g"): return .signature(Signature(unchecked: try string(lengthBytes: 1)))
+        case UInt8(ascii: "v"):
+            let contained = Array(try string(lengthBytes: 1).utf8)
+            var inner = 0
+            let value = try value(contained, &inner)
+            guard inner == contained.count else { throw MessageReader.malformed }
+            return .variant(value)
+        case UInt8(ascii: "a"):
+            return try array(signature, &position)
+        case UInt8(ascii: "("):
+            try align(8)
             var members: [DBusValue] = []
-            while dbus_message_iter_get_arg_type(&sub) != MB_TYPE_INVALID {
-                members.append(try read(&sub))
-                dbus_message_iter_next(&sub)
+            members.reserveCapacity(4)
+            while position < signature.count, signature[position] != UInt8(ascii: ")") {
+                members.append(try value(signature, &position))
             }
+            guard position < signature.count, !members.isEmpty else { throw MessageReader.malformed }
+            position += 1
             return .structure(members)
-        case MB_TYPE_DICT_ENTRY:
-            var sub = DBusMessageIter()
-            dbus_message_iter_recurse(&iter, &sub)
-            let key = try read(&sub)
-            dbus_message_iter_next(&sub)
-            let value = try read(&sub)
-            return .dictEntry(key, value)
-        case MB_TYPE_ARRAY:
-            return try readArray(&iter)
+        case UInt8(ascii: "{"):
+            try align(8)
+            let key = try value(signature, &position)
+            let item = try value(signature, &position)
+            guard position < signature.count, signature[position] == UInt8(ascii: "}") else { throw MessageReader.malformed }
+            position += 1
+            return .dictEntry(key, item)
         default:
-            throw BusError.invalidArgs("unsupported D-Bus type code \(type)")
+            throw BusError.invalidArgs("unsupported D-Bus type code \(code)")
         }
     }
 
-    private static func readArray(_ iter: inout DBusMessageIter) throws -> DBusValue {
-        var sub = DBusMessageIter()
-        dbus_message_iter_recurse(&iter, &sub)
-        if dbus_message_iter_get_element_type(&iter) == MB_TYPE_BYTE {
-            var pointer: UnsafeMutableRawPointer? = nil
-            var count: Int32 = 0
-            dbus_message_iter_get_fixed_array(&sub, &pointer, &count)
-            guard let pointer, count > 0 else { return .bytes([]) }
-            return .bytes(Array(UnsafeRawBufferPointer(start: pointer, count: Int(count))))
+    /// An array whose element type starts at `signature[position]`; `ay` stays flat.
+    private mutating func array(_ signature: [UInt8], _ position: inout Int) throws -> DBusValue {
+        let length = Int(try uint32())
+        let elementStart = position
+        let elementEnd = try MessageReader.endOfType(signature, at: elementStart)
+        // Elements start aligned to their type even when there are none.
+        try align(MessageReader.alignment(of: signature[elementStart]))
+        guard length <= body.count - offset else { throw MessageReader.malformed }
+        let end = offset + length
+        position = elementEnd
+        if elementEnd - elementStart == 1, signature[elementStart] == UInt8(ascii: "y") {
+            defer { offset = end }
+            return .bytes(Array(body[offset..<end]))
         }
         var items: [DBusValue] = []
-        while dbus_message_iter_get_arg_type(&sub) != MB_TYPE_INVALID {
-            items.append(try read(&sub))
-            dbus_message_iter_next(&sub)
+        while offset < end {
+            var element = elementStart
+            items.append(try value(signature, &element))
         }
-        // The first element tells the element type without asking libdbus
-        // for a malloc'd signature; only an empty array needs that.
-        let element: Signature
-        if let first = items.first {
-            element = first.signature
-        } else if let full = dbus_message_iter_get_signature(&iter) {
-            element = Signature(unchecked: String(String(cString: full).dropFirst()))
-            dbus_free(full)
-        } else {
-            throw BusError(name: BusError.Standard.noMemory, message: "out of memory")
+        guard offset == end else { throw MessageReader.malformed }
+        let element = String(decoding: signature[elementStart..<elementEnd], as: UTF8.self)
+        return .array(Signature(unchecked: element), items)
+    }
+
+    /// Where the complete type starting at `signature[start]` ends.
+    private static func endOfType(_ signature: [UInt8], at start: Int) throws -> Int {
+        var index = start
+        // An array's element type follows its `a`.
+        while index < signature.count, signature[index] == UInt8(ascii: "a") { index += 1 }
+        guard index < signature.count else { throw MessageReader.malformed }
+        let code = signature[index]
+        index += 1
+        guard code == UInt8(ascii: "(") || code == UInt8(ascii: "{") else { return index }
+        var open = 1
+        while open > 0 {
+            guard index < signature.count else { throw MessageReader.malformed }
+            switch signature[index] {
+            case UInt8(ascii: "("), UInt8(ascii: "{"): open += 1
+            case UInt8(ascii: ")"), UInt8(ascii: "}"): open -= 1
+            default: break
+            }
+            index += 1
         }
-        return .array(element, items)
+        return index
+    }
+
+    /// The alignment of values of the type whose code is `code`.
+    private static func alignment(of code: UInt8) -> Int {
+        switch code {
+        case UInt8(ascii: "y"), UInt8(ascii: "g"), UInt8(ascii: "v"): 1
+        case UInt8(ascii: "n"), UInt8(ascii: "q"): 2
+        case UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"), UInt8(ascii: "("), UInt8(ascii: "{"): 8
+        default: 4
+        }
+    }
+
+    private mutating func align(_ boundary: Int) throws {
+        let aligned = (offset + boundary - 1) & ~(boundary - 1)
+        guard aligned <= body.count else { throw MessageReader.malformed }
+        offset = aligned
+    }
+
+    private mutating func uint32() throws -> UInt32 {
+        try fixed(4, UInt32.self)
+    }
+
+    /// A fixed-size integer of `size` bytes, aligned to its size, in the message's byte order.
+    private mutating func fixed<T: FixedWidthInteger>(_ size: Int, _ type: T.Type) throws -> T {
+        try align(size)
+        guard size <= body.count - offset else { throw MessageReader.malformed }
+        let raw = body.loadUnaligned(fromByteOffset: offset, as: T.self)
+        offset += size
+        return littleEndian ? T(littleEndian: raw) : T(bigEndian: raw)
+    }
+
+    /// A string, object path or signature: its length (`lengthBytes`
+    /// wide), its bytes, a NUL.
+    private mutating func string(lengthBytes: Int) throws -> String {
+        let length = lengthBytes == 1 ? Int(try fixed(1, UInt8.self)) : Int(try uint32())
+        guard length < body.count - offset, body[offset + length] == 0 else { throw MessageReader.malformed }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: body[offset..<(offset + length)]), as: UTF8.self)
+        offset += length + 1
+        return text
     }
 }

@@ -100,34 +100,51 @@ enum TitleStyle {
     /// spaces and tabs, each trimmed of leading and trailing characters that
     /// are neither letters nor digits, joined by one space, lower-cased.
     private static func asciiComparable(_ title: String) -> String? {
-        var result: [UInt8] = []
-        result.reserveCapacity(title.utf8.count)
-        var word: [UInt8] = []
-        func flush() {
-            guard let first = word.firstIndex(where: isAlphanumeric),
-                  let last = word.lastIndex(where: isAlphanumeric) else { word.removeAll(keepingCapacity: true); return }
-            if !result.isEmpty { result.append(0x20) }
-            for byte in word[first...last] { result.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
-            word.removeAll(keepingCapacity: true)
-        }
-        let bytes = Array(title.utf8)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            index += 1
-            if byte >= 0x80 {
-                // "…" (E2 80 A6), common at the end of titles, is punctuation; any other non-ASCII: the general path.
-                guard byte == 0xE2, index + 1 < bytes.count, bytes[index] == 0x80, bytes[index + 1] == 0xA6 else { return nil }
-                index += 2
-                word.append(UInt8(ascii: "."))
-            } else if byte == 0x20 || byte == 0x09 {
-                flush()
-            } else {
-                word.append(byte)
+        var title = title
+        // One pass over the UTF-8 in place: a word is the bytes from its
+        // first to its last letter or digit; "…" counts as punctuation.
+        return title.withUTF8 { bytes -> String? in
+            var result: [UInt8] = []
+            result.reserveCapacity(bytes.count)
+            var wordStart = -1, wordEnd = -1  // the word's first and last alphanumeric byte
+            func flush() {
+                guard wordStart >= 0 else { return }
+                if !result.isEmpty { result.append(0x20) }
+                var position = wordStart
+                while position <= wordEnd {
+                    let byte = bytes[position]
+                    if byte >= 0x80 {
+                        // A "…" inside the word (checked below) reads as ".".
+                        result.append(UInt8(ascii: "."))
+                        position += 3
+                        continue
+                    }
+                    result.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+                    position += 1
+                }
+                wordStart = -1
+                wordEnd = -1
             }
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte >= 0x80 {
+                    // Any non-ASCII other than "…" (E2 80 A6): the general path.
+                    guard byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA6 else { return nil }
+                    index += 3
+                    continue
+                }
+                if byte == 0x20 || byte == 0x09 {
+                    flush()
+                } else if isAlphanumeric(byte) {
+                    if wordStart < 0 { wordStart = index }
+                    wordEnd = index
+                }
+                index += 1
+            }
+            flush()
+            return String(decoding: result, as: UTF8.self)
         }
-        flush()
-        return String(decoding: result, as: UTF8.self)
     }
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {

@@ -29,7 +29,9 @@ struct Accelerator: Equatable {
             rest = rest[rest.index(after: close)...]
         }
         let key = rest.trimmingSpaces()
-        guard !key.isEmpty, !key.contains("<"), !key.contains(">") else { return nil }
+        // Characters, not substrings: searching for a string would go
+        // through Foundation's much slower `range(of:)`.
+        guard !key.isEmpty, !key.contains("<" as Character), !key.contains(">" as Character) else { return nil }
         self.modifiers = modifiers
         self.key = String(key)
     }

@@ -49,11 +49,29 @@ struct GtkActions: Equatable {
         let message: String
     }
 
+    /// The actions in the order they were added, and their names.
     private(set) var names: [String] = []
-    private(set) var actions: [String: Action] = [:]
+    private var entries: [Action] = []
+    /// Where each name is in `names` and `entries`.
+    private var positions: [String: Int] = [:]
+
+    /// Room for the actions of `count` items, so the table does not grow
+    /// (and hash every name again) while a menu is mapped.
+    init(capacity count: Int = 0) {
+        names.reserveCapacity(count)
+        entries.reserveCapacity(count)
+        positions.reserveCapacity(count)
+    }
 
     func action(_ name: String) -> Action? {
-        actions[name]
+        positions[name].map { entries[$0] }
+    }
+
+    /// The action named `names[index]` of `other`, when this table has it
+    /// at the same position (a menu mapped again mostly does), else by name.
+    private func action(_ name: String, at index: Int, in other: GtkActions) -> Action? {
+        if index < other.names.count, other.names[index] == name { return other.entries[index] }
+        return other.action(name)
     }
 
     /// Adds the action of an item; returns its name and the item's `target`.
@@ -65,33 +83,38 @@ struct GtkActions: Equatable {
             let target = DBusValue.string(element.id)
             let onValue = DBusValue.string(element.state == .on ? element.id : "")
             if enabled, let parent {
-                let name = "choice-\(ids.item(parent.id))"
-                if var existing = actions[name], case .choice(let choices) = existing.route {
-                    existing.route = .choice(choices + [element.id])
-                    if existing.state == .string(""), element.state == .on { existing.state = onValue }
-                    actions[name] = existing
+                let name = "choice-" + String(ids.item(parent.id))
+                if let position = positions[name], case .choice(let choices) = entries[position].route {
+                    entries[position].route = .choice(choices + [element.id])
+                    if entries[position].state == .string(""), element.state == .on { entries[position].state = onValue }
                 } else {
                     insert(name, Action(enabled: true, parameterType: "s", state: onValue, route: .choice([element.id])))
                 }
                 return (name, target)
             }
-            let name = "item-\(ids.item(element.id))"
+            let name = "item-" + String(ids.item(element.id))
             insert(name, Action(enabled: enabled, parameterType: "s", state: onValue, route: .item(element.id)))
             return (name, target)
         case .checkmark:
-            let name = "item-\(ids.item(element.id))"
+            let name = "item-" + String(ids.item(element.id))
             insert(name, Action(enabled: enabled, parameterType: "", state: .boolean(element.state == .on),
                                 route: .item(element.id)))
             return (name, nil)
         case .none:
-            let name = "item-\(ids.item(element.id))"
+            let name = "item-" + String(ids.item(element.id))
             insert(name, Action(enabled: enabled, parameterType: "", state: nil, route: .item(element.id)))
             return (name, nil)
         }
     }
 
     private mutating func insert(_ name: String, _ action: Action) {
-        if actions.updateValue(action, forKey: name) == nil { names.append(name) }
+        if let position = positions[name] {
+            entries[position] = action
+        } else {
+            positions[name] = names.count
+            names.append(name)
+            entries.append(action)
+        }
     }
 
     /// `as` for `List`.
@@ -101,14 +124,12 @@ struct GtkActions: Equatable {
 
     /// `a{s(bgav)}` for `DescribeAll`.
     var describeAll: DBusValue {
-        .array("{s(bgav)}", names.compactMap { name in
-            actions[name].map { .dictEntry(.string(name), $0.description) }
-        })
+        .array("{s(bgav)}", zip(names, entries).map { .dictEntry(.string($0), $1.description) })
     }
 
     /// The element to choose for `Activate(name, parameters)`.
     func activation(_ name: String, parameters: [DBusValue]) throws(Refusal) -> String {
-        guard let action = actions[name] else { throw Refusal(message: "no action named '\(name)'") }
+        guard let action = action(name) else { throw Refusal(message: "no action named '\(name)'") }
         switch (action.route, action.parameterType) {
         case (.item(let id), ""):
             guard parameters.isEmpty else {
@@ -133,7 +154,7 @@ struct GtkActions: Equatable {
     /// action already has that state. A checkmark changes by choosing its
     /// item, a radio action by choosing the item the value names.
     func stateChange(_ name: String, to value: DBusValue) throws(Refusal) -> String? {
-        guard let action = actions[name] else { throw Refusal(message: "no action named '\(name)'") }
+        guard let action = action(name) else { throw Refusal(message: "no action named '\(name)'") }
         guard let state = action.state else { throw Refusal(message: "action '\(name)' has no state") }
         guard value.signature == state.signature else {
             throw Refusal(message: "action '\(name)' has a state of type '\(state.signature)', got '\(value.signature)'")
@@ -163,9 +184,9 @@ struct GtkActions: Equatable {
     func changes(from old: GtkActions) -> (before: [DBusValue]?, after: [DBusValue]?) {
         var reshaped: [DBusValue] = [], gone: [DBusValue] = []
         var enabled: [DBusValue] = [], states: [DBusValue] = [], added: [DBusValue] = []
-        for name in old.names {
-            guard let before = old.actions[name] else { continue }
-            guard let after = actions[name] else {
+        for (index, name) in old.names.enumerated() {
+            let before = old.entries[index]
+            guard let after = action(name, at: index, in: self) else {
                 gone.append(.string(name))
                 continue
             }
@@ -177,8 +198,8 @@ struct GtkActions: Equatable {
             if after.enabled != before.enabled { enabled.append(.dictEntry(.string(name), .boolean(after.enabled))) }
             if let state = after.state, state != before.state { states.append(.dictEntry(.string(name), .variant(state))) }
         }
-        for name in names where old.actions[name] == nil {
-            if let after = actions[name] { added.append(.dictEntry(.string(name), after.description)) }
+        for (index, name) in names.enumerated() where action(name, at: index, in: old) == nil {
+            added.append(.dictEntry(.string(name), entries[index].description))
         }
         let first: [DBusValue]? = reshaped.isEmpty && enabled.isEmpty && states.isEmpty && added.isEmpty ? nil
             : [.array("s", reshaped), .array("{sb}", enabled), .array("{sv}", states), .array("{s(bgav)}", added)]

@@ -44,6 +44,8 @@ package struct GtkMenusExport: Equatable {
     /// Maps `elements`, numbering new groups, menus and items in `ids`.
     init(_ elements: [MenuElement], title: String? = nil, ids: inout ExportIDs) {
         let tree = ExportTree(elements)
+        actions = GtkActions(capacity: elements.count)
+        menus.reserveCapacity(8)
         let root = MenuID(group: 0, menu: 0)
         if let title, !title.isEmpty {
             let top = MenuID(group: 0, menu: ids.menu(forSection: GtkMenusExport.titleSectionKey))
