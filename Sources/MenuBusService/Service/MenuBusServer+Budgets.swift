@@ -63,13 +63,44 @@ extension MenuBusServer {
         (context.heldBytes + provided + 4096) * Budgets.presentationFactor
     }
 
-    /// Hands freed memory back to the system after a large release, so a
-    /// connection that filled its budget and left does not leave menubusd
-    /// resident at its peak.
+    /// Hands freed memory back to the system once a mebibyte or more was
+    /// released, so connections that filled their budgets and left do not
+    /// leave menubusd resident at its peak: once the releases pause for
+    /// `MemoryRelease.quietSeconds` (a burst of connections leaving trims
+    /// once, after the last), and at least every `maxWaitSeconds`.
     func releasedMemory(_ bytes: Int) {
-        guard bytes >= 1 << 20 else { return }
-        _ = glibcMallocTrim(0)
+        guard bytes > 0 else { return }
+        let now = MessageLoop.now()
+        memoryRelease.pendingBytes += bytes
+        memoryRelease.lastRelease = now
+        if memoryRelease.firstRelease == nil { memoryRelease.firstRelease = now }
+        guard memoryRelease.pendingBytes >= MemoryRelease.threshold, !memoryRelease.scheduled else { return }
+        memoryRelease.scheduled = true
+        scheduleTrim()
     }
+
+    private func scheduleTrim() {
+        _ = loop.addTimer(after: MemoryRelease.quietSeconds) { [weak self] in
+            guard let self else { return }
+            let now = MessageLoop.now()
+            let quiet = now &- memoryRelease.lastRelease >= MessageLoop.nanoseconds(MemoryRelease.quietSeconds)
+            let waited = now &- (memoryRelease.firstRelease ?? now) >= MessageLoop.nanoseconds(MemoryRelease.maxWaitSeconds)
+            guard quiet || waited else { return scheduleTrim() }
+            memoryRelease = MemoryRelease()
+            _ = glibcMallocTrim(0)
+        }
+    }
+}
+
+/// Released bytes waiting for `malloc_trim`.
+struct MemoryRelease {
+    static let threshold = 1 << 20
+    static let quietSeconds = 0.1
+    static let maxWaitSeconds = 1.0
+    var pendingBytes = 0
+    var firstRelease: UInt64?
+    var lastRelease: UInt64 = 0
+    var scheduled = false
 }
 
 /// glibc's `malloc_trim(3)`, which the Glibc module does not import.

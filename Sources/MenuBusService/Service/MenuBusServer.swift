@@ -118,6 +118,8 @@ package final class MenuBusServer {
     /// Undo documents and their journals.
     let undoStore: UndoStore
     var undoSyncScheduled = false
+    /// Freed memory not yet handed back to the system (MenuBusServer+Budgets.swift).
+    var memoryRelease = MemoryRelease()
     /// Runs journal syncs off the loop (UndoSyncer.swift).
     lazy var undoSyncer: UndoSyncer? = UndoSyncer(loop: loop)
 
