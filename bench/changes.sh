@@ -50,23 +50,9 @@ TMP="$(mktemp -d "${TMPDIR:-/tmp}/menubus-changes.XXXXXX")"
 BUS_PID="" MENUBUSD_PID="" JOB_PID=""
 # shellcheck source=bench/lib.sh
 . "$BENCH/lib.sh"
-cleanup() {
-    set +e
-    stop "$JOB_PID"
-    stop "$MENUBUSD_PID"
-    stop "$BUS_PID"
-    rm -rf "$TMP"
-}
-trap cleanup EXIT
+trap stop_everything EXIT
 trap 'exit 130' INT TERM
-
-if [ "$BUILD" = 1 ]; then
-    echo "building menubusd (swift build -c release --product menubusd --scratch-path $SCRATCH)..." >&2
-    job timeout 900 swift build -c release --product menubusd --scratch-path "$SCRATCH" >"$TMP/build.log" 2>&1 \
-        || { tail -n 30 "$TMP/build.log" >&2; exit 1; }
-fi
-MENUBUSD="$SCRATCH/release/menubusd"
-[ -x "$MENUBUSD" ] || { echo "changes.sh: no release menubusd at $MENUBUSD" >&2; exit 1; }
+release_menubusd changes.sh
 
 KDE_FOLLOWER=()
 if [ "$KDE" = 1 ]; then

@@ -50,3 +50,25 @@ has_owner() {
         --dest=org.freedesktop.DBus /org/freedesktop/DBus \
         org.freedesktop.DBus.NameHasOwner "string:$1" 2>/dev/null | grep -q true
 }
+
+# stop_everything: the cleanup of a script that sets JOB_PID, MENUBUSD_PID
+# and BUS_PID: stops them and removes TMP (for `trap stop_everything EXIT`).
+stop_everything() {
+    set +e
+    stop "$JOB_PID"
+    stop "${MENUBUSD_PID:-}"
+    stop "${BUS_PID:-}"
+    rm -rf "$TMP"
+}
+
+# release_menubusd NAME: builds the release menubusd under SCRATCH when
+# BUILD is 1 (log in TMP), then sets MENUBUSD to it, or exits with NAME's error.
+release_menubusd() {
+    if [ "$BUILD" = 1 ]; then
+        echo "building menubusd (swift build -c release --product menubusd --scratch-path $SCRATCH)..." >&2
+        job timeout 900 swift build -c release --product menubusd --scratch-path "$SCRATCH" >"$TMP/build.log" 2>&1 \
+            || { tail -n 30 "$TMP/build.log" >&2; exit 1; }
+    fi
+    MENUBUSD="$SCRATCH/release/menubusd"
+    [ -x "$MENUBUSD" ] || { echo "$1: no release menubusd at $MENUBUSD" >&2; exit 1; }
+}
