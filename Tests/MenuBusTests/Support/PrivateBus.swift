@@ -161,29 +161,31 @@ final class RunningProcess: @unchecked Sendable {
     private var openPipes = 2
     private var exitSeen: Date?
 
+    /// Each pipe is read by a thread of its own with blocking reads until
+    /// its end. (Not `readabilityHandler`: its dispatch source is cancelled
+    /// asynchronously, and the descriptor closing meanwhile can crash
+    /// libdispatch's event loop when the number is reused at once.)
     init(process: Process, stdout: Pipe, stderr: Pipe) {
         self.process = process
-        stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self else { return }
-            self.received(data, from: handle, into: \.outData)
-        }
-        stderr.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self else { return }
-            self.received(data, from: handle, into: \.errData)
-        }
+        read(stdout.fileHandleForReading, isStdout: true)
+        read(stderr.fileHandleForReading, isStdout: false)
     }
 
-    /// Empty data is the end of a pipe: the process closed it (or exited).
-    private func received(_ data: Data, from handle: FileHandle, into buffer: ReferenceWritableKeyPath<RunningProcess, Data>) {
-        lock.lock(); defer { lock.unlock() }
-        if data.isEmpty {
-            handle.readabilityHandler = nil
-            openPipes -= 1
-        } else {
-            self[keyPath: buffer].append(data)
+    private func read(_ handle: FileHandle, isStdout: Bool) {
+        let reader = Thread { [self] in
+            while true {
+                let data = handle.availableData
+                lock.lock()
+                if data.isEmpty {
+                    openPipes -= 1
+                    lock.unlock()
+                    return
+                }
+                if isStdout { outData.append(data) } else { errData.append(data) }
+                lock.unlock()
+            }
         }
+        reader.start()
     }
 
     var pid: Int32 { process.processIdentifier }
