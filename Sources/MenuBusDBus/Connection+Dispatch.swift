@@ -112,7 +112,7 @@ extension Connection {
                 "\(interface.name).\(member) expects arguments '\(method.inSignature)', got '\(received)'"))
             return
         }
-        if let limit = maxCallBytes, message.bodyBytesBeforeDecoding > limit {
+        if let limit = maxCallBytes, message.bodyBytesBeforeDecoding(stoppingAbove: limit) > limit {
             sendError(to: message, BusError.limitExceeded(
                 "\(interface.name).\(member): the call holds more than \(limit) bytes, the largest any call may be under menubusd's budgets"))
             return
