@@ -119,7 +119,7 @@ extension Connection {
         }
         let arguments: [DBusValue]
         do {
-            arguments = try message.arguments()
+            arguments = try message.arguments(named: method.inputs.map(\.name))
         } catch let error as BusError {
             sendError(to: message, error)
             return

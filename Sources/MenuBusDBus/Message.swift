@@ -45,6 +45,12 @@ package final class Message {
         try MessageReader.arguments(of: self)
     }
 
+    /// The arguments, decoded; a failure names the argument by `names`
+    /// (a method's declared argument names).
+    func arguments(named names: [String]) throws -> [DBusValue] {
+        try MessageReader.arguments(of: self, names: names)
+    }
+
     /// About the bytes the body holds, from the lengths of its arrays and
     /// strings (whose contents are not read): how big a call is before it
     /// is decoded, so an oversized one costs nothing to refuse. Variants,
