@@ -112,14 +112,14 @@ extension Connection {
                 "\(interface.name).\(member) expects arguments '\(method.inSignature)', got '\(received)'"))
             return
         }
-        if let limit = maxCallBytes, message.bodyBytesBeforeDecoding > limit {
+        if let limit = maxCallBytes, message.bodyBytesBeforeDecoding(stoppingAbove: limit) > limit {
             sendError(to: message, BusError.limitExceeded(
                 "\(interface.name).\(member): the call holds more than \(limit) bytes, the largest any call may be under menubusd's budgets"))
             return
         }
         let arguments: [DBusValue]
         do {
-            arguments = try message.arguments()
+            arguments = try message.arguments(named: method.inputs.map(\.name))
         } catch let error as BusError {
             sendError(to: message, error)
             return

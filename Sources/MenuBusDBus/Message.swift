@@ -45,35 +45,57 @@ package final class Message {
         try MessageReader.arguments(of: self)
     }
 
-    /// About the bytes the body holds, from the top-level arguments' lengths
-    /// (arrays and strings are not read): how big a call is before it is
-    /// decoded, so an oversized one costs nothing to refuse.
-    var bodyBytesBeforeDecoding: Int {
+    /// The arguments, decoded; a failure names the argument by `names`
+    /// (a method's declared argument names).
+    func arguments(named names: [String]) throws -> [DBusValue] {
+        try MessageReader.arguments(of: self, names: names)
+    }
+
+    /// About the bytes the body holds, from the lengths of its arrays and
+    /// strings (whose contents are not read): how big a call is before it
+    /// is decoded, so an oversized one costs nothing to refuse. Variants,
+    /// structs and dict entries are walked into at every depth, so no array
+    /// hides from the count inside them.
+    var bodyBytesBeforeDecoding: Int { bodyBytesBeforeDecoding(stoppingAbove: .max) }
+
+    /// As `bodyBytesBeforeDecoding`, but the walk stops as soon as the count
+    /// passes `limit` (then the answer is only known to be above it). Every
+    /// value walked counts at least one byte, so a refused call costs at
+    /// most `limit` steps, and an accepted one no more than it holds.
+    func bodyBytesBeforeDecoding(stoppingAbove limit: Int) -> Int {
         var iter = DBusMessageIter()
         guard dbus_message_iter_init(raw, &iter) != 0 else { return 0 }
         var total = 0
+        Message.countBytes(&iter, into: &total, limit: limit)
+        return total
+    }
+
+    /// Adds the bytes of the values from `iter` to the end of its container.
+    /// Arrays count by their length word (everything inside them included);
+    /// other containers are walked into: they hold a bounded number of
+    /// values each (a variant one, a struct its signature's), nested at most
+    /// 64 deep by D-Bus's rules.
+    private static func countBytes(_ iter: inout DBusMessageIter, into total: inout Int, limit: Int) {
         repeat {
-            let type = dbus_message_iter_get_arg_type(&iter)
-            switch type {
+            switch dbus_message_iter_get_arg_type(&iter) {
+            case MB_TYPE_INVALID:
+                return
             case MB_TYPE_ARRAY:
                 total += 4 + Message.arrayBytes(&iter)
             case MB_TYPE_STRING, MB_TYPE_OBJECT_PATH, MB_TYPE_SIGNATURE:
                 var pointer: UnsafePointer<CChar>? = nil
                 dbus_message_iter_get_basic(&iter, &pointer)
                 total += 5 + (pointer.map { strlen($0) } ?? 0)
-            case MB_TYPE_VARIANT, MB_TYPE_STRUCT:
-                // Nested: count the arrays one level down, where the bulk is.
+            case MB_TYPE_VARIANT, MB_TYPE_STRUCT, MB_TYPE_DICT_ENTRY:
                 var sub = DBusMessageIter()
                 dbus_message_iter_recurse(&iter, &sub)
-                while dbus_message_iter_get_arg_type(&sub) != MB_TYPE_INVALID {
-                    total += dbus_message_iter_get_arg_type(&sub) == MB_TYPE_ARRAY ? 4 + Message.arrayBytes(&sub) : 8
-                    dbus_message_iter_next(&sub)
-                }
+                total += 1
+                countBytes(&sub, into: &total, limit: limit)
             default:
                 total += 8
             }
+            if total > limit { return }
         } while dbus_message_iter_next(&iter) != 0
-        return total
     }
 
     /// The byte length of the array `iter` points at (libdbus answers it

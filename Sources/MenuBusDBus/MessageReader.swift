@@ -16,8 +16,9 @@ struct MessageReader {
     private let littleEndian: Bool
     private var offset = 0
 
-    /// The arguments of `message`, in order.
-    static func arguments(of message: Message) throws -> [DBusValue] {
+    /// The arguments of `message`, in order. A failure names the argument it
+    /// was in, by its name in `names` when the caller gives them.
+    static func arguments(of message: Message, names: [String] = []) throws -> [DBusValue] {
         let signature = Array(message.signature.rawValue.utf8)
         guard !signature.isEmpty else { return [] }
         var buffer: UnsafeMutablePointer<CChar>?
@@ -41,7 +42,12 @@ struct MessageReader {
         var values: [DBusValue] = []
         var position = 0
         while position < signature.count {
-            values.append(try reader.value(signature, &position))
+            do {
+                values.append(try reader.value(signature, &position))
+            } catch let error as BusError {
+                let name = values.count < names.count ? names[values.count] : "argument \(values.count)"
+                throw BusError(name: error.name, message: "\(name): \(error.message)")
+            }
         }
         return values
     }
@@ -97,8 +103,10 @@ struct MessageReader {
             guard position < signature.count, signature[position] == UInt8(ascii: "}") else { throw MessageReader.malformed }
             position += 1
             return .dictEntry(key, item)
+        case UInt8(ascii: "h"):
+            throw BusError.invalidArgs("a unix file descriptor ('h') is not accepted")
         default:
-            throw BusError.invalidArgs("unsupported D-Bus type code \(code)")
+            throw BusError.invalidArgs("unsupported D-Bus type '\(Character(UnicodeScalar(code)))'")
         }
     }
 

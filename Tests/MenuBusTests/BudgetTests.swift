@@ -83,6 +83,28 @@ final class BudgetTests: BusTestCase {
         assertBusError(BusError.Domain.noSuchContext.errorName) { _ = try app.contextMenu(contextId: "a") }
     }
 
+    /// The size check sees through variants: the bulk of a dbusmenu Event's
+    /// data two variants down is refused before it is read, as it is at the top.
+    func testACallHidingItsBulkInNestedVariantsIsRefusedBeforeItIsRead() throws {
+        try budgetDaemon()
+        let owner = try app("org.example.Owner")
+        try owner.publishContext("a", ContextInfo(kind: .file), items: [MenuElement(id: "one", title: "One")])
+        let presenter = try client()
+        let menu = try presenter.present(owner: "org.example.Owner", contextId: "a", kind: .context)
+        let probe = try connect()
+        let bulk = DBusValue.array("i", Array(repeating: .int32(1), count: 768 << 10))  // 3 MiB
+        for data in [bulk, .variant(bulk), .variant(.variant(bulk)), .structure([.string("x"), .variant(.structure([bulk]))])] {
+            let refused = assertBusError(BusError.Domain.limitExceeded.errorName) {
+                _ = try self.callDaemon(probe, path: menu.path, interface: "com.canonical.dbusmenu", "Event",
+                                        [.int32(0), .string("clicked"), .variant(data), .uint32(0)])
+            }
+            XCTAssertTrue(refused?.message.contains("the call holds more than") == true, "\(data.signature): \(refused?.message ?? "")")
+        }
+        // A small call still answers.
+        _ = try callDaemon(probe, path: menu.path, interface: "com.canonical.dbusmenu", "Event",
+                           [.int32(0), .string("opened"), .variant(.variant(.int32(1))), .uint32(0)])
+    }
+
     func testHelpNamesTheBudgetsAndTheirDefaults() throws {
         let help = try bus.run("menubusd", ["--help"])
         XCTAssertTrue(help.stdout.contains("--connection-budget MIB"), help.stdout)

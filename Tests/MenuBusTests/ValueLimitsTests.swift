@@ -186,3 +186,24 @@ extension ValueLimitsTests {
         XCTAssertLessThan(size, 110_000)
     }
 }
+
+extension ValueLimitsTests {
+    /// Containers other than arrays are walked into at every depth: an
+    /// array two variants down, or inside a struct in a variant, counts.
+    func testAnArrayNestedInVariantsAndStructsCountsTowardsACallsSize() throws {
+        let bulk = DBusValue.bytes(Array(repeating: 1, count: 100_000))
+        let hidden: [DBusValue] = [
+            .variant(.variant(bulk)),
+            .variant(.structure([.int32(1), .variant(.variant(.structure([bulk])))])),
+            .structure([.string("x"), .variant(.array("i", Array(repeating: .int32(7), count: 25_000)))]),
+        ]
+        for value in hidden {
+            let received = try append([.int32(1), value]).throughTheWire()
+            let size = received.bodyBytesBeforeDecoding
+            XCTAssertGreaterThanOrEqual(size, 100_000, "\(value.signature)")
+            XCTAssertLessThan(size, 100_200, "\(value.signature)")
+            // The walk can stop early, once the answer is known to be over a limit.
+            XCTAssertGreaterThan(received.bodyBytesBeforeDecoding(stoppingAbove: 50_000), 50_000, "\(value.signature)")
+        }
+    }
+}
