@@ -152,6 +152,15 @@ UNDO_ONLY=0; [ "${1:-}" = "--undo" ] && UNDO_ONLY=1
 if [ "$UNDO_ONLY" = 0 ]; then
     read -r s1 p1 f1 a1 rest1 < <(hostile 1)
     read -r s50 p50 f50 a50 rest50 < <(hostile 50)
+    # Large calls refused once decoded: nothing stored, all of it freed.
+    start_daemon "$TMP/state-large"
+    sleep 0.5
+    sl=$(kib VmRSS)
+    "$PY" bench/hostile.py "$ADDR" large-calls >/dev/null
+    pl=$(kib VmHWM)
+    sleep 2
+    al=$(kib VmRSS)
+    stop "$DAEMON_PID"; DAEMON_PID=""
 fi
 
 # Start-up: empty store, then 48 documents of 8 MiB each (384 MiB of journals);
@@ -185,6 +194,7 @@ echo "| --- | --- |"
 | RSS at start (50 hostile run) | $((s50 / 1024)) MiB |
 | RSS, 50 hostile connections at their budgets | $((f50 / 1024)) MiB (peak $((p50 / 1024)) MiB; $rest50) |
 | RSS 2 s after they left | $((a50 / 1024)) MiB ($(( (a50 - s50) * 100 / s50 ))% over start) |
+| RSS 2 s after five 2 MiB calls decoded and refused | $((al / 1024)) MiB (start $((sl / 1024)) MiB, peak $((pl / 1024)) MiB; $(( (al - sl) * 100 / sl ))% over start) |
 TABLE
 cat <<TABLE
 | start-up, empty store (median of 5) | ${empty_ms} ms (runs:${empty_runs}; RSS $((empty_rss / 1024)) MiB) |

@@ -2,7 +2,11 @@
 """Hostile connections for bench/budgets.sh: each registers, publishes the
 largest contexts menubusd takes until it answers LimitExceeded, presents
 them until LimitExceeded, then prints FULL and holds everything until stdin
-closes. Usage: hostile.py ADDRESS CONNECTIONS"""
+closes. Usage: hostile.py ADDRESS CONNECTIONS
+       hostile.py ADDRESS large-calls   five 2 MiB Lint calls of 2,500 items,
+                                        each refused (too many items) once
+                                        menubusd has decoded it: nothing is
+                                        stored, what was decoded is freed"""
 import sys
 
 from gi.repository import Gio, GLib
@@ -55,9 +59,23 @@ def fill(conn, index):
     return stored, presented, None
 
 
+def large_calls(address, flags):
+    conn = Gio.DBusConnection.new_for_address_sync(address, flags, None, None)
+    note = GLib.Variant("v", GLib.Variant("ai", list(range(200))))
+    body = ("context", [(f"i{i}", f"Title {i}", {"note": note}) for i in range(2500)])
+    for _ in range(5):
+        try:
+            call(conn, "Lint", "(sa(ssa{sv}))", body)
+        except GLib.Error as error:
+            refused(error)
+    print("DONE", flush=True)
+
+
 def main():
-    address, count = sys.argv[1], int(sys.argv[2])
     flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
+    if sys.argv[2] == "large-calls":
+        return large_calls(sys.argv[1], flags)
+    address, count = sys.argv[1], int(sys.argv[2])
     connections, totals = [], [0, 0]
     for index in range(count):
         conn = Gio.DBusConnection.new_for_address_sync(address, flags, None, None)

@@ -112,7 +112,8 @@ extension Connection {
                 "\(interface.name).\(member) expects arguments '\(method.inSignature)', got '\(received)'"))
             return
         }
-        if let limit = maxCallBytes, message.bodyBytesBeforeDecoding(stoppingAbove: limit) > limit {
+        let size = maxCallBytes.map { message.bodyBytesBeforeDecoding(stoppingAbove: $0) }
+        if let limit = maxCallBytes, let size, size > limit {
             sendError(to: message, BusError.limitExceeded(
                 "\(interface.name).\(member): the call holds more than \(limit) bytes, the largest any call may be under menubusd's budgets"))
             return
@@ -129,6 +130,7 @@ extension Connection {
         }
         let call = MethodCall(message: message, sender: message.sender ?? "", path: path, interface: interface.name,
                               member: member, arguments: arguments, outSignature: method.outSignature, connection: self)
+        defer { if let size, size >= Connection.largeCallBytes { largeCallHandled?(size) } }
         do {
             let values = try method.handler(call)
             if !call.isDeferred { sendReply(to: call, values) }

@@ -52,6 +52,11 @@ package final class Connection {
     /// Calls whose body is larger than this are refused before they are
     /// decoded (`LimitExceeded`); nil takes anything D-Bus carries.
     package var maxCallBytes: Int?
+    /// Told the size of each call of `largeCallBytes` or more once its
+    /// handler returned (with `maxCallBytes` set): its decoded arguments
+    /// are being freed, a moment to hand memory back to the system.
+    package var largeCallHandled: ((Int) -> Void)?
+    static let largeCallBytes = 1 << 20
 
     /// Bounds what libdbus queues from the bus before this process reads it:
     /// past `bytes`, it stops reading the socket until the queue drains (the
