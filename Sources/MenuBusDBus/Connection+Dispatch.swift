@@ -113,6 +113,8 @@ extension Connection {
             return
         }
         let size = maxCallBytes.map { message.bodyBytesBeforeDecoding(stoppingAbove: $0) }
+        // Decoded (or refused while decoding), a large call's values are freed on return.
+        defer { if let size, size >= Connection.largeCallBytes { largeCallHandled?(size) } }
         if let limit = maxCallBytes, let size, size > limit {
             sendError(to: message, BusError.limitExceeded(
                 "\(interface.name).\(member): the call holds more than \(limit) bytes, the largest any call may be under menubusd's budgets"))
@@ -120,7 +122,7 @@ extension Connection {
         }
         let arguments: [DBusValue]
         do {
-            arguments = try message.arguments(named: method.inputs.map(\.name))
+            arguments = try message.arguments(named: method.inputs.map(\.name), maxValues: maxCallValues ?? .max)
         } catch let error as BusError {
             sendError(to: message, error)
             return
@@ -130,7 +132,6 @@ extension Connection {
         }
         let call = MethodCall(message: message, sender: message.sender ?? "", path: path, interface: interface.name,
                               member: member, arguments: arguments, outSignature: method.outSignature, connection: self)
-        defer { if let size, size >= Connection.largeCallBytes { largeCallHandled?(size) } }
         do {
             let values = try method.handler(call)
             if !call.isDeferred { sendReply(to: call, values) }

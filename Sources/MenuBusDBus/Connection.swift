@@ -56,6 +56,9 @@ package final class Connection {
     /// handler returned (with `maxCallBytes` set): its decoded arguments
     /// are being freed, a moment to hand memory back to the system.
     package var largeCallHandled: ((Int) -> Void)?
+    /// Calls that would decode into more values than this are refused
+    /// (`LimitExceeded`) once the reader counts past it; nil takes any number.
+    package var maxCallValues: Int?
     static let largeCallBytes = 1 << 20
 
     /// Bounds what libdbus queues from the bus before this process reads it:

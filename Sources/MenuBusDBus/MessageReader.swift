@@ -15,10 +15,16 @@ struct MessageReader {
     private let body: UnsafeRawBufferPointer
     private let littleEndian: Bool
     private var offset = 0
+    /// Values this message may still decode into (`maxValues`).
+    private var valuesLeft = Int.max
 
     /// The arguments of `message`, in order. A failure names the argument it
-    /// was in, by its name in `names` when the caller gives them.
-    static func arguments(of message: Message, names: [String] = []) throws -> [DBusValue] {
+    /// was in, by its name in `names` when the caller gives them. More than
+    /// `maxValues` values (every value and container counts one; a byte
+    /// array one) is `LimitExceeded`: decoded values take some 30 times
+    /// their marshalled bytes, so a call's byte limit alone would let one
+    /// call of a few MiB take hundreds.
+    static func arguments(of message: Message, names: [String] = [], maxValues: Int = .max) throws -> [DBusValue] {
         let signature = Array(message.signature.rawValue.utf8)
         guard !signature.isEmpty else { return [] }
         var buffer: UnsafeMutablePointer<CChar>?
@@ -39,6 +45,7 @@ struct MessageReader {
         guard bodyLength <= bytes.count - 16 else { throw MessageReader.malformed }
         var reader = MessageReader(body: UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - bodyLength)...]),
                                    littleEndian: littleEndian)
+        reader.valuesLeft = maxValues
         var values: [DBusValue] = []
         var position = 0
         while position < signature.count {
@@ -63,6 +70,10 @@ struct MessageReader {
     /// `position` past that type.
     private mutating func value(_ signature: [UInt8], _ position: inout Int) throws -> DBusValue {
         guard position < signature.count else { throw MessageReader.malformed }
+        guard valuesLeft > 0 else {
+            throw BusError.limitExceeded("the call holds more values than the most any call may (the decoding stopped)")
+        }
+        valuesLeft -= 1
         let code = signature[position]
         position += 1
         switch code {

@@ -105,6 +105,26 @@ final class BudgetTests: BusTestCase {
                            [.int32(0), .string("opened"), .variant(.variant(.int32(1))), .uint32(0)])
     }
 
+    func testACallOfTooManyTinyValuesIsRefusedWhileItIsRead() throws {
+        _ = try startDaemon()
+        let probe = try connect()
+        // 1.1 million values in about 4.4 MB, within the byte limit: each
+        // decoded value takes some 30 times its bytes.
+        let tiny = DBusValue.array("v", Array(repeating: .variant(.byte(1)), count: 550_000))
+        let items = DBusValue.array("(ssa{sv})", [.structure([.string("e"), .string("E"), .array("{sv}", [
+            .dictEntry(.string("note"), .variant(tiny)),
+        ])])])
+        let refused = assertBusError(BusError.Domain.limitExceeded.errorName) {
+            _ = try self.callDaemon(probe, "Lint", [.string("context"), items])
+        }
+        XCTAssertTrue(refused?.message.hasPrefix("items: the call holds more values") == true, refused?.message ?? "")
+        // The same shape, smaller, is read and answered.
+        let small = DBusValue.array("(ssa{sv})", [.structure([.string("e"), .string("E"), .array("{sv}", [
+            .dictEntry(.string("note"), .variant(.array("v", Array(repeating: .variant(.byte(1)), count: 1_000)))),
+        ])])])
+        _ = try callDaemon(probe, "Lint", [.string("context"), small])
+    }
+
     func testHelpNamesTheBudgetsAndTheirDefaults() throws {
         let help = try bus.run("menubusd", ["--help"])
         XCTAssertTrue(help.stdout.contains("--connection-budget MIB"), help.stdout)

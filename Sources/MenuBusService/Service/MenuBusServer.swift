@@ -153,6 +153,7 @@ package final class MenuBusServer {
         connection = try Connection(address: configuration.address, loop: loop)
         connection.maxCallBytes = configuration.budgets.maxCallBytes
         connection.largeCallHandled = { [weak self] bytes in self?.releasedMemory(bytes) }
+        connection.maxCallValues = ServiceLimits.maxCallValues
         connection.limitIncomingQueue(bytes: 2 * configuration.budgets.maxCallBytes)
         connection.disconnected = { [unowned self] in
             self.stopReason = .disconnected

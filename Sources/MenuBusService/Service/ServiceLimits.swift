@@ -6,6 +6,11 @@ import MenuBusProtocol
 
 /// Bounds the service puts on callers, beyond those of the menu model (`Limits`).
 package enum ServiceLimits {
+    /// Values one call may decode into. The element limits let a call carry
+    /// about 300,000 (1,000 elements of 64 properties, lists included); a
+    /// call within the byte limit could otherwise hold some 4 million tiny
+    /// ones (`av` of `v(y)`), 1.3 s of the loop and 220 MB decoded.
+    static let maxCallValues = 1 << 20
     /// Live presentations one presenter connection may hold.
     static let maxPresentationsPerPresenter = 64
     /// Entries in `Register`'s options and `Activate`'s platform data.
