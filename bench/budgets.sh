@@ -161,6 +161,15 @@ if [ "$UNDO_ONLY" = 0 ]; then
     sleep 2
     al=$(kib VmRSS)
     stop "$DAEMON_PID"; DAEMON_PID=""
+    # One call of 1.9 million tiny values, within the byte limit.
+    start_daemon "$TMP/state-values"
+    sleep 0.5
+    sv=$(kib VmRSS)
+    "$PY" bench/hostile.py "$ADDR" many-values >/dev/null
+    pv=$(kib VmHWM)
+    sleep 2
+    av=$(kib VmRSS)
+    stop "$DAEMON_PID"; DAEMON_PID=""
 fi
 
 # Start-up: empty store, then 48 documents of 8 MiB each (384 MiB of journals);
@@ -195,6 +204,7 @@ echo "| --- | --- |"
 | RSS, 50 hostile connections at their budgets | $((f50 / 1024)) MiB (peak $((p50 / 1024)) MiB; $rest50) |
 | RSS 2 s after they left | $((a50 / 1024)) MiB ($(( (a50 - s50) * 100 / s50 ))% over start) |
 | RSS 2 s after five 2 MiB calls decoded and refused | $((al / 1024)) MiB (start $((sl / 1024)) MiB, peak $((pl / 1024)) MiB; $(( (al - sl) * 100 / sl ))% over start) |
+| RSS 2 s after one call of 1.9 million tiny values, refused | $((av / 1024)) MiB (start $((sv / 1024)) MiB, peak $((pv / 1024)) MiB) |
 TABLE
 cat <<TABLE
 | start-up, empty store (median of 5) | ${empty_ms} ms (runs:${empty_runs}; RSS $((empty_rss / 1024)) MiB) |

@@ -6,7 +6,10 @@ closes. Usage: hostile.py ADDRESS CONNECTIONS
        hostile.py ADDRESS large-calls   five 2 MiB Lint calls of 2,500 items,
                                         each refused (too many items) once
                                         menubusd has decoded it: nothing is
-                                        stored, what was decoded is freed"""
+                                        stored, what was decoded is freed
+       hostile.py ADDRESS many-values   one Lint call of 1.9 million tiny
+                                        values (av of v(y), 8 MB on the wire,
+                                        within the byte limit), refused"""
 import sys
 
 from gi.repository import Gio, GLib
@@ -71,10 +74,22 @@ def large_calls(address, flags):
     print("DONE", flush=True)
 
 
+def many_values(address, flags):
+    conn = Gio.DBusConnection.new_for_address_sync(address, flags, None, None)
+    tiny = GLib.Variant("av", [GLib.Variant("y", 1)] * 1_900_000)
+    try:
+        call(conn, "Lint", "(sa(ssa{sv}))", ("context", [("e", "E", {"note": tiny})]))
+    except GLib.Error as error:
+        refused(error)
+    print("DONE", flush=True)
+
+
 def main():
     flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
     if sys.argv[2] == "large-calls":
         return large_calls(sys.argv[1], flags)
+    if sys.argv[2] == "many-values":
+        return many_values(sys.argv[1], flags)
     address, count = sys.argv[1], int(sys.argv[2])
     connections, totals = [], [0, 0]
     for index in range(count):
