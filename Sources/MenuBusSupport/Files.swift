@@ -102,7 +102,7 @@ package enum Files {
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw FileError(path: folder, code: errno) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        let temporary = String(cString: template)
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         func fail(_ code: Int32) -> FileError {
             close(fd)
             unlink(temporary)

@@ -246,7 +246,7 @@ final class UndoServiceTests: BusTestCase {
     func testAnOpenGroupIsNamedInStateAndErrorsAndEndsWhenTheAppsLastConnectionLeaves() throws {
         _ = try daemon()
         var first: Connection? = try connect()
-        var second: Connection! = try connect()
+        let second: Connection = try connect()
         try register(first!, "org.example.Grouper")
         try register(second, "org.example.Grouper")
         _ = try callDaemon(first!, "BeginUndoGroup", [.string("doc"), .string("Replace All")])
