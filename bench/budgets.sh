@@ -83,6 +83,17 @@ hostile() {  # hostile N: prints "start peak_during rss_full rss_after"
     stop "$DAEMON_PID"; DAEMON_PID=""
 }
 
+calls_rss() {  # calls_rss MODE: a fresh daemon, hostile.py MODE; prints "start peak after" (KiB)
+    start_daemon "$TMP/state-$1"
+    sleep 0.5
+    local start; start=$(kib VmRSS)
+    "$PY" bench/hostile.py "$ADDR" "$1" >/dev/null
+    local peak; peak=$(kib VmHWM)
+    sleep 2
+    echo "$start $peak $(kib VmRSS)"
+    stop "$DAEMON_PID"; DAEMON_PID=""
+}
+
 median() { tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 if [ "$LATENCY_RUNS" -gt 0 ]; then
@@ -152,24 +163,10 @@ UNDO_ONLY=0; [ "${1:-}" = "--undo" ] && UNDO_ONLY=1
 if [ "$UNDO_ONLY" = 0 ]; then
     read -r s1 p1 f1 a1 rest1 < <(hostile 1)
     read -r s50 p50 f50 a50 rest50 < <(hostile 50)
-    # Large calls refused once decoded: nothing stored, all of it freed.
-    start_daemon "$TMP/state-large"
-    sleep 0.5
-    sl=$(kib VmRSS)
-    "$PY" bench/hostile.py "$ADDR" large-calls >/dev/null
-    pl=$(kib VmHWM)
-    sleep 2
-    al=$(kib VmRSS)
-    stop "$DAEMON_PID"; DAEMON_PID=""
-    # One call of 1.9 million tiny values, within the byte limit.
-    start_daemon "$TMP/state-values"
-    sleep 0.5
-    sv=$(kib VmRSS)
-    "$PY" bench/hostile.py "$ADDR" many-values >/dev/null
-    pv=$(kib VmHWM)
-    sleep 2
-    av=$(kib VmRSS)
-    stop "$DAEMON_PID"; DAEMON_PID=""
+    # Large calls refused once decoded (nothing stored, all of it freed),
+    # and one call of 1.9 million tiny values within the byte limit.
+    read -r sl pl al < <(calls_rss large-calls)
+    read -r sv pv av < <(calls_rss many-values)
 fi
 
 # Start-up: empty store, then 48 documents of 8 MiB each (384 MiB of journals);

@@ -231,16 +231,15 @@ package final class Connection {
                 return
             }
             reads += 1
-        } while reads < Connection.drainReads && !hasQueuedInput && socketHasInput(raw)
+        } while reads < Connection.drainReads && !hasQueuedInput && socketHasInput
     }
 
     /// About 1 MiB of input, after which timers and the other sockets get
     /// their turn before this one is read on.
     static let drainReads = 256
 
-    private func socketHasInput(_ raw: OpaquePointer) -> Bool {
-        var fd: Int32 = -1
-        guard dbus_connection_get_socket(raw, &fd) != 0 else { return false }
+    private var socketHasInput: Bool {
+        guard let fd = socket else { return false }
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         return poll(&entry, 1, 0) > 0 && entry.revents & Int16(POLLIN) != 0
     }

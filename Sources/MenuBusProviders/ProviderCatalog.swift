@@ -88,11 +88,8 @@ package final class ProviderCatalog {
     }
 
     private func read(_ path: String) -> ProviderDeclaration? {
-        guard let size = Files.regularFileSize(path) else { return nil }
-        if size > ProviderCatalog.maxFileBytes {
-            warnOnce(path, "larger than \(ProviderCatalog.maxFileBytes) bytes; skipped")
-            return nil
-        }
+        // Folders, sockets and the like are not key files: skipped unsaid.
+        guard Files.regularFileSize(path) != nil else { return nil }
         let data: [UInt8]
         do throws(Files.FileError) {
             guard let read = try Files.contents(path, maxBytes: ProviderCatalog.maxFileBytes) else { return nil }

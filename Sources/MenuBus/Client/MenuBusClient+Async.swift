@@ -73,6 +73,18 @@ private struct LaterAnswer: @unchecked Sendable {
     func fail(_ error: BusError) { send { $0.fail(error) } }
 }
 
+/// Runs `work` in a task of its own; `reply` hears that it ended, or its error.
+private func answerWhenDone(_ reply: CallReply, _ work: @escaping @Sendable () async throws -> Void) {
+    Task {
+        do {
+            try await work()
+            reply.done()
+        } catch {
+            reply.fail(busError(error))
+        }
+    }
+}
+
 /// A thrown error as the D-Bus error that answers a call.
 private func busError(_ error: Error) -> BusError {
     (error as? BusError) ?? BusError.failed("\(error)")
@@ -83,14 +95,7 @@ extension MenuBusClient {
     /// its own task, and menubusd hears its outcome when it ends.
     public func onActionAsync(_ handler: @escaping @Sendable (ActionInvocation) async throws -> Void) {
         onActionLater = { invocation, reply in
-            Task {
-                do {
-                    try await handler(invocation)
-                    reply.done()
-                } catch {
-                    reply.fail(busError(error))
-                }
-            }
+            answerWhenDone(reply) { try await handler(invocation) }
         }
     }
 
@@ -98,14 +103,7 @@ extension MenuBusClient {
     /// task, and menubusd hears its outcome when it ends.
     public func onCommandAsync(_ handler: @escaping @Sendable (CommandInvocation) async throws -> Void) {
         onCommandLater = { invocation, reply in
-            Task {
-                do {
-                    try await handler(invocation)
-                    reply.done()
-                } catch {
-                    reply.fail(busError(error))
-                }
-            }
+            answerWhenDone(reply) { try await handler(invocation) }
         }
     }
 

@@ -55,10 +55,7 @@ extension MenuBusClient {
     /// The state and the menu titles menubusd gave it, in the session's
     /// language (`UndoState.undoTitle` is English): for menubus-cli.
     package func undoStateAndTitles(document: String) throws -> (state: UndoState, undoTitle: String, redoTitle: String) {
-        let value = try callManager(MenuBusAPI.Manager.getUndoState, document)
-        let state = try UndoState(wire: value)
-        let titles = UndoState.wireTitles(value)
-        return (state, titles.undo ?? state.undoTitle, titles.redo ?? state.redoTitle)
+        try UndoState.decode(wire: callManager(MenuBusAPI.Manager.getUndoState, document))
     }
 
     /// Keeps at most `levels` steps (0: unlimited).

@@ -26,21 +26,16 @@ extension UndoState {
         ])
     }
 
-    /// The `undo-title` and `redo-title` of a wire state, as sent.
-    package static func wireTitles(_ value: DBusValue) -> (undo: String?, redo: String?) {
-        var undo: String?, redo: String?
-        for entry in value.dictEntries ?? [] {
-            guard case .string(let key) = entry.key, case .string(let title) = entry.value.unwrapped else { continue }
-            if key == "undo-title" { undo = title } else if key == "redo-title" { redo = title }
-        }
-        return (undo, redo)
-    }
-
     /// Reads the daemon's answer; a missing or mistyped key of the eight
     /// docs/API.md promises is `Failed`, the group keys default to none.
     /// The names come from `undo-name`/`redo-name`; from a daemon without
     /// them, out of English titles.
     package init(wire value: DBusValue) throws(BusError) {
+        self = try Self.decode(wire: value).state
+    }
+
+    /// As `init(wire:)`, with the titles as the daemon gave them.
+    package static func decode(wire value: DBusValue) throws(BusError) -> (state: UndoState, undoTitle: String, redoTitle: String) {
         let dict: [String: DBusValue]
         do { dict = try [String: DBusValue](dbusValue: value) } catch { throw .failed("undo state: not an a{sv}") }
         func get<T>(_ key: String, _ extract: (DBusValue) -> T?) throws(BusError) -> T {
@@ -62,11 +57,12 @@ extension UndoState {
         let canUndo = try get("can-undo", bool), canRedo = try get("can-redo", bool)
         let undoTitle = try get("undo-title", string), redoTitle = try get("redo-title", string)
         let group = dict["group-name"].flatMap(string) ?? ""
-        self.init(canUndo: canUndo, canRedo: canRedo,
-                  undoActionName: canUndo ? actionName("undo-name", undoTitle, .undo) : nil,
-                  redoActionName: canRedo ? actionName("redo-name", redoTitle, .redo) : nil,
-                  undoCount: try get("undo-count", count), redoCount: try get("redo-count", count),
-                  clean: try get("clean", bool), dropped: try get("dropped", count),
-                  groupDepth: dict["group-depth"].flatMap(count) ?? 0, openGroup: group.isEmpty ? nil : group)
+        let state = UndoState(canUndo: canUndo, canRedo: canRedo,
+                              undoActionName: canUndo ? actionName("undo-name", undoTitle, .undo) : nil,
+                              redoActionName: canRedo ? actionName("redo-name", redoTitle, .redo) : nil,
+                              undoCount: try get("undo-count", count), redoCount: try get("redo-count", count),
+                              clean: try get("clean", bool), dropped: try get("dropped", count),
+                              groupDepth: dict["group-depth"].flatMap(count) ?? 0, openGroup: group.isEmpty ? nil : group)
+        return (state, undoTitle, redoTitle)
     }
 }

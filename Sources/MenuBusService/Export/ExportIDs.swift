@@ -34,31 +34,29 @@ struct ExportIDs {
 
     /// The dbusmenu id of `key`, allocated on first use.
     mutating func item(_ key: String) -> Int32 {
-        if let id = items[key] { return id }
-        let id = nextItem
-        // 2^31 distinct keys in one presentation cannot happen within the
-        // limits; saturate rather than wrap back onto ids in use.
-        if nextItem < Int32.max { nextItem += 1 }
-        items[key] = id
-        return id
+        Self.allocate(key, in: &items, next: &nextItem)
     }
 
     /// The `org.gtk.Menus` group of a submenu, allocated on first use.
     mutating func group(forSubmenu id: String) -> UInt32 {
-        if let group = groups[id] { return group }
-        let group = nextGroup
-        if nextGroup < UInt32.max { nextGroup += 1 }
-        groups[id] = group
-        return group
+        Self.allocate(id, in: &groups, next: &nextGroup)
     }
 
     /// The `org.gtk.Menus` menu number of a section, allocated on first use.
     mutating func menu(forSection id: String) -> UInt32 {
-        if let menu = menus[id] { return menu }
-        let menu = nextMenu
-        if nextMenu < UInt32.max { nextMenu += 1 }
-        menus[id] = menu
-        return menu
+        Self.allocate(id, in: &menus, next: &nextMenu)
+    }
+
+    /// `key`'s number in `table`, or `next`, which then moves on. 2^31
+    /// distinct keys in one presentation cannot happen within the limits;
+    /// `next` saturates rather than wrap back onto numbers in use.
+    private static func allocate<Number: FixedWidthInteger>(_ key: String, in table: inout [String: Number],
+                                                           next: inout Number) -> Number {
+        if let number = table[key] { return number }
+        let number = next
+        if next < Number.max { next += 1 }
+        table[key] = number
+        return number
     }
 
     /// How `element` shows its state, the same for its whole life in this
