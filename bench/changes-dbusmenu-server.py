@@ -12,10 +12,13 @@ menubusd's dbusmenu change signals with.
         {"op": "insert", "path": [i, ...], "entry": E}
         {"op": "remove", "path": [i, ...]}
       A path's last index is a position among a parent's children; the
-      ones before it go through the submenus at those positions.
+      ones before it go through the submenus at those positions. The same
+      commands also arrive over the bus, as Apply(s) on
+      org.menubus.Bench.Reference (Tests/consumers/common.py).
 """
 
 import json
+import os
 import sys
 
 import gi
@@ -23,9 +26,8 @@ import gi
 gi.require_version("Dbusmenu", "0.4")
 from gi.repository import Dbusmenu, Gio, GLib  # noqa: E402
 
-
-def emit(*words):
-    print(*words, flush=True)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "consumers"))
+from common import emit, serve_commands  # noqa: E402
 
 
 def item(entry):
@@ -58,12 +60,7 @@ def main():
             node = node.get_children()[index]
         return node
 
-    def on_line(channel, condition):
-        line = channel.readline()
-        if not line:
-            loop.quit()
-            return False
-        command = json.loads(line)
+    def apply(command):
         parent = parent_at(command["path"][:-1])
         position = command["path"][-1]
         if command["op"] == "label":
@@ -73,12 +70,20 @@ def main():
         elif command["op"] == "insert":
             parent.child_add_position(item(command["entry"]), position)
         done["count"] += 1
-        emit("DONE", done["count"])
+        return done["count"]
+
+    def on_line(channel, condition):
+        line = channel.readline()
+        if not line:
+            loop.quit()
+            return False
+        emit("DONE", apply(json.loads(line)))
         return True
 
     def on_name(connection, owned_name):
         emit("READY")
 
+    serve_commands(bus, apply)
     Gio.bus_own_name_on_connection(bus, name, Gio.BusNameOwnerFlags.NONE, on_name, None)
     channel = GLib.IOChannel.unix_new(sys.stdin.fileno())
     GLib.io_add_watch(channel, GLib.PRIORITY_DEFAULT, GLib.IO_IN | GLib.IO_HUP, on_line)

@@ -22,10 +22,14 @@ reaches exactly one exporter):
              (bench/changes-dbusmenu-server.py), followed by
              libdbusmenu-glib's DbusmenuClient and, with KDE_FOLLOWER
              (bench/changes-kde.cpp built), KDE's DBusMenuImporter.
-Every round makes each (change, family) on both sides, the side going
-first alternating, and times from sending the request (built beforehand:
-the app's call, or the command written to the reference's stdin) until
-each consumer's model shows it. Also timed: until the first signal of the
+Every round makes each (change, family) on three sides, the side going
+first rotating, and times from sending the request (built beforehand)
+until each consumer's model shows it: menubusd (the app's call), the
+reference told through its stdin (the change made in the process that
+exports, as an app using the reference does), and the same reference told
+by a D-Bus call (Apply on org.menubus.Bench.Reference, sent as the app's
+call to menubusd is): the reference exporter one bus call away from the
+app, where menubusd is. Also timed: until the first signal of the
 change reaches this process, and menubusd's reply. Counts the signals and
 bytes each exporter sent for one rename. Prints one JSON line.
 """
@@ -58,6 +62,8 @@ EDIT_CONTEXT = {"kind": GLib.Variant("s", "text"),
                 "editable": GLib.Variant("b", True), "has-content": GLib.Variant("b", True),
                 "rich-text": GLib.Variant("b", True)}
 SETTLE = 0.03
+SIDES = ("menubusd", "reference", "reference-bus")
+REFERENCE_PATH, REFERENCE_INTERFACE = "/org/menubus/Bench/Reference", "org.menubus.Bench.Reference"
 FAMILY_INTERFACES = {"gmenu": ("org.gtk.Menus", "org.gtk.Actions"), "dbusmenu": ("com.canonical.dbusmenu",)}
 
 
@@ -279,16 +285,19 @@ def main():
     times = {}       # (change, family, side, consumer) -> [seconds]
     first_signal = {}  # (change, family, side) -> [seconds]
     counted = {}     # (family, side) -> [(interface, member, bytes)] for the first rename
-    everything = False
+    # Whether each menu now shows everything selected: the two reference
+    # sides change the same reference menu, each its turn.
+    selected_all = {}
     for round_ in range(rounds):
         for change in ("rename", "selection"):
-            if change == "selection":
-                everything = not everything
             for family in ("gmenu", "dbusmenu"):
-                sides = ("menubusd", "reference") if round_ % 2 == 0 else ("reference", "menubusd")
+                sides = SIDES[round_ % 3:] + SIDES[:round_ % 3]
                 for side in sides:
                     key = (change, family, side)
-                    text = "Renamed %d" % round_
+                    sender = "reference" if side == "reference-bus" else side
+                    shown = (change, family, sender)
+                    text = "Renamed %d%s" % (round_, side[-1])
+                    everything = selected_all[shown] = not selected_all.get(shown, False)
                     predicate = renamed(text) if change == "rename" else selected(everything)
                     if side == "menubusd":
                         if change == "rename":
@@ -298,8 +307,9 @@ def main():
                             member, body = "UpdateSelection", GLib.Variant(
                                 "(sa{sv})", ("edit-" + family, ALL if everything else SOME))
                     else:
-                        process = references[(change, family)][0]
+                        process, name, _ = references[(change, family)]
                         command = reference_command(change, family, text, everything)
+                        told = GLib.Variant("(s)", (command.rstrip("\n"),))
                     before = len(sent)
                     found = {}
                     since = time.monotonic_ns()
@@ -307,18 +317,21 @@ def main():
                         bus.call(MENUBUS, MANAGER, MENUBUS, member, body, None, Gio.DBusCallFlags.NONE, 5000, None,
                                  lambda connection, result, since=since: (
                                      connection.call_finish(result), replies.append((time.monotonic_ns() - since) / 1e9)))
+                    elif side == "reference-bus":
+                        bus.call(name, REFERENCE_PATH, REFERENCE_INTERFACE, "Apply", told, None,
+                                 Gio.DBusCallFlags.NONE, 5000, None, lambda connection, result: connection.call_finish(result))
                     else:
                         process.stdin.write(command)
                         process.stdin.flush()
-                    wait(lambda: satisfied(key, predicate, since, found), 10, "%s %s" % (key, text))
+                    wait(lambda: satisfied(shown, predicate, since, found), 10, "%s %s" % (key, text))
                     for consumer, seconds in found.items():
                         times.setdefault(key + (consumer,), []).append(seconds)
                     settle()
-                    mine = [entry for entry in sent[before:] if entry[1] == side
+                    mine = [entry for entry in sent[before:] if entry[1] == sender
                             and entry[3] in FAMILY_INTERFACES[family]]
                     if mine:
                         first_signal.setdefault(key, []).append((mine[0][0] - since) / 1e9)
-                    if change == "rename" and round_ == 0:
+                    if change == "rename" and round_ == 0 and side != "reference-bus":
                         counted[(family, side)] = [(entry[3], entry[4], entry[5]) for entry in sent[before:]
                                                    if entry[1] == side]
     for process in [entry[0] for entry in references.values()]:
@@ -337,14 +350,20 @@ def main():
             for consumer, _ in readers((change, family, "menubusd")):
                 ours = times.get((change, family, "menubusd", consumer), [])
                 theirs = times.get((change, family, "reference", consumer), [])
+                over_bus = times.get((change, family, "reference-bus", consumer), [])
                 per_round = [a / b for a, b in zip(ours, theirs) if b > 0]
+                per_round_bus = [a / b for a, b in zip(ours, over_bus) if b > 0]
                 result["latency"].append({
                     "change": change, "family": family, "consumer": consumer,
                     "menubusd_ms": ms(ours), "reference_ms": ms(theirs),
                     "ratio": round(statistics.median(ours) / statistics.median(theirs), 3),
                     "per_round_ratio": round(statistics.median(per_round), 3),
+                    "reference_bus_ms": ms(over_bus),
+                    "ratio_bus": round(statistics.median(ours) / statistics.median(over_bus), 3),
+                    "per_round_ratio_bus": round(statistics.median(per_round_bus), 3),
                     "menubusd_first_signal_ms": ms(first_signal.get((change, family, "menubusd"), [])),
                     "reference_first_signal_ms": ms(first_signal.get((change, family, "reference"), [])),
+                    "reference_bus_first_signal_ms": ms(first_signal.get((change, family, "reference-bus"), [])),
                 })
     result["menubusd_reply_ms"] = ms(replies)
     for (family, side), entries in sorted(counted.items()):

@@ -13,9 +13,10 @@
 # left out with a note when they are missing, or with --no-kde), starts a
 # private bus, and R times (N interleaved rounds inside each run) times
 # each change until each consumer's model shows it, against the reference
-# doing the same; counts the signals and their bytes for one rename. Prints
-# one JSON line per run. Installs nothing (scripts/setup does). Exit 0
-# whatever the numbers; 1 if it cannot measure.
+# doing the same, told through its stdin (ratio) and told by a D-Bus call
+# as menubusd is (ratio_bus); counts the signals and their bytes for one
+# rename. Prints one JSON line per run. Installs nothing (scripts/setup
+# does). Exit 0 whatever the numbers; 1 if it cannot measure.
 set -euo pipefail
 
 ROUNDS=100

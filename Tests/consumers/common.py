@@ -19,6 +19,28 @@ def present(bus, owner, context, kind):
     return reply.unpack()[0]
 
 
+COMMANDS_XML = """<node><interface name="org.menubus.Bench.Reference">
+  <method name="Apply"><arg type="s" name="command" direction="in"/><arg type="u" name="done" direction="out"/></method>
+</interface></node>"""
+
+
+def serve_commands(bus, apply):
+    """Serves Apply(s command) -> (u done) at /org/menubus/Bench/Reference:
+    the JSON command a reference exporter reads from stdin, told over the
+    bus instead; `apply` makes the change and returns the count of changes."""
+    interface = Gio.DBusNodeInfo.new_for_xml(COMMANDS_XML).interfaces[0]
+
+    def on_call(connection, sender, path, interface_name, method, parameters, invocation):
+        try:
+            command = json.loads(parameters.unpack()[0])
+        except ValueError as error:
+            invocation.return_dbus_error("org.freedesktop.DBus.Error.InvalidArgs", "command: %s" % error)
+            return
+        invocation.return_value(GLib.Variant("(u)", (apply(command),)))
+
+    bus.register_object("/org/menubus/Bench/Reference", interface, on_call, None, None)
+
+
 def emit(tag, value=None):
     """One line on stdout: TAG followed by JSON."""
     sys.stdout.write(tag + (" " + json.dumps(value, sort_keys=True) if value is not None else "") + "\n")

@@ -15,7 +15,10 @@ reference the tests compare MenuBus's change signals with.
         {"op": "insert", "path": [i, ...], "entry": E}
         {"op": "remove", "path": [i, ...]}
       A path's last index is a position; the ones before it go through the
-      section or submenu at that position.
+      section or submenu at that position. The same commands also arrive as
+      D-Bus calls, Apply(s command) -> (u N) on org.menubus.Bench.Reference
+      at /org/menubus/Bench/Reference, for a change told over the bus as an
+      app tells menubusd (bench/changes.py).
 """
 
 import json
@@ -23,7 +26,7 @@ import sys
 
 from gi.repository import Gio, GLib
 
-from common import emit, fail
+from common import emit, fail, serve_commands
 
 
 def build(entries, actions):
@@ -68,28 +71,32 @@ def main():
             menu = linked
         return menu
 
-    def on_line(channel, condition):
-        line = channel.readline()
-        if not line:
-            loop.quit()
-            return False
+    def apply(command):
         GLib.source_remove(timer["id"])
         timer["id"] = GLib.timeout_add_seconds(60, lambda: fail("timed out"))
-        command = json.loads(line)
         menu = menu_at(command["path"][:-1])
         position = command["path"][-1]
         if command["op"] in ("set", "remove"):
             menu.remove(position)
         if command["op"] in ("set", "insert"):
             menu.insert_item(position, item(command["entry"], actions))
-        bus.flush_sync(None)
         done["count"] += 1
-        emit("DONE", done["count"])
+        return done["count"]
+
+    def on_line(channel, condition):
+        line = channel.readline()
+        if not line:
+            loop.quit()
+            return False
+        count = apply(json.loads(line))
+        bus.flush_sync(None)
+        emit("DONE", count)
         return True
 
     def on_name(connection, owned_name):
         emit("READY")
 
+    serve_commands(bus, apply)
     Gio.bus_own_name_on_connection(bus, name, Gio.BusNameOwnerFlags.NONE, on_name, None)
     channel = GLib.IOChannel.unix_new(sys.stdin.fileno())
     GLib.io_add_watch(channel, GLib.PRIORITY_DEFAULT, GLib.IO_IN | GLib.IO_HUP, on_line)
