@@ -8,12 +8,15 @@
  * same reply shape menubusd sends (read from menubusd with busctl):
  *
  *   a{sv} { "Version": <u 1>,
- *           "Stats": <a{sv} { "apps": <u 0>, "contexts": <u 0>,
+ *           "Stats": <a{sv} { "version": <s VERSION>, "pid": <u PID>,
+ *                             "uptime-seconds": <t SECONDS>,
+ *                             "apps": <u 0>, "contexts": <u 0>,
  *                             "documents": <u 0>, "presentations": <u 0>,
  *                             "providers": <u 0>,
  *                             "rss-bytes": <t RSS> }> }
  *
- * RSS is read from /proc/self/statm on every call, as menubusd does.
+ * RSS is read from /proc/self/statm and the uptime from CLOCK_MONOTONIC on
+ * every call, as menubusd does.
  * org.freedesktop.DBus.Peer.Ping is answered by libdbus itself.
  *
  * Usage: c-baseline-server [--address ADDRESS] NAME
@@ -29,11 +32,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PATH "/org/menubus/MenuBus1"
 #define IFACE "org.menubus.MenuBus1"
 #define PROPS "org.freedesktop.DBus.Properties"
+
+static uint64_t started_at;
+
+static uint64_t monotonic_seconds(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec;
+}
 
 static uint64_t resident_bytes(void)
 {
@@ -78,7 +91,9 @@ static int append_stats(DBusMessageIter *props)
     };
     DBusMessageIter entry, variant, stats;
     const char *key = "Stats";
-    dbus_uint32_t zero = 0;
+    const char *version = "0.1.0";
+    dbus_uint32_t zero = 0, pid = (dbus_uint32_t)getpid();
+    dbus_uint64_t uptime = monotonic_seconds() - started_at;
     dbus_uint64_t rss = resident_bytes();
 
     if (!dbus_message_iter_open_container(props, DBUS_TYPE_DICT_ENTRY, NULL, &entry))
@@ -88,6 +103,10 @@ static int append_stats(DBusMessageIter *props)
     if (!dbus_message_iter_open_container(&entry, DBUS_TYPE_VARIANT, "a{sv}", &variant))
         return 0;
     if (!dbus_message_iter_open_container(&variant, DBUS_TYPE_ARRAY, "{sv}", &stats))
+        return 0;
+    if (!append_entry(&stats, "version", DBUS_TYPE_STRING, &version) ||
+        !append_entry(&stats, "pid", DBUS_TYPE_UINT32, &pid) ||
+        !append_entry(&stats, "uptime-seconds", DBUS_TYPE_UINT64, &uptime))
         return 0;
     for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++)
         if (!append_entry(&stats, counters[i], DBUS_TYPE_UINT32, &zero))
@@ -154,6 +173,7 @@ static DBusHandlerResult handle(DBusConnection *conn, DBusMessage *msg, void *da
 int main(int argc, char **argv)
 {
     const char *address = NULL, *name = NULL;
+    started_at = monotonic_seconds();
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--address") == 0 && i + 1 < argc)
             address = argv[++i];

@@ -122,8 +122,8 @@ static DBusMessage *call(const char *dest, const char *path, const char *iface,
     return reply;
 }
 
-/* The 15 basic values of menubusd's GetAll: "Version", 1, "Stats", 6 x (key, value). */
-#define GETALL_BASIC_VALUES 15
+/* The 21 basic values of menubusd's GetAll: "Version", 1, "Stats", 9 x (key, value). */
+#define GETALL_BASIC_VALUES 21
 static volatile uint64_t sink;
 
 static void one_call(enum kind kind, const char *dest)
@@ -183,9 +183,9 @@ static int entry(DBusMessageIter *dict, const char **key, DBusMessageIter *value
 /* Checks, once per destination, that GetAll has exactly menubusd's shape. */
 static void check_shape(const char *dest)
 {
-    static const char *const keys[] = { "apps", "contexts", "documents",
-                                        "presentations", "providers", "rss-bytes" };
-    static const int types[] = { 'u', 'u', 'u', 'u', 'u', 't' };
+    static const char *const keys[] = { "version", "pid", "uptime-seconds", "apps", "contexts",
+                                        "documents", "presentations", "providers", "rss-bytes" };
+    static const int types[] = { 's', 'u', 't', 'u', 'u', 'u', 'u', 'u', 't' };
     DBusMessage *reply = call(dest, PATH, "org.freedesktop.DBus.Properties", "GetAll", IFACE, "GetAll");
     DBusMessageIter top, props, value, stats;
     const char *key;
@@ -209,7 +209,7 @@ static void check_shape(const char *dest)
     }
     if (ok) {
         dbus_message_iter_recurse(&value, &stats);
-        for (int i = 0; ok && i < 6; i++) {
+        for (int i = 0; ok && i < (int)(sizeof keys / sizeof keys[0]); i++) {
             DBusMessageIter v;
             ok = entry(&stats, &key, &v) && strcmp(key, keys[i]) == 0 &&
                  dbus_message_iter_get_arg_type(&v) == types[i];
@@ -218,8 +218,9 @@ static void check_shape(const char *dest)
     }
     if (!ok) {
         fprintf(stderr,
-                "rtt-client: %s: GetAll reply is not {Version: u 1, Stats: a{sv} of apps, contexts,"
-                " documents, presentations, providers (u) and rss-bytes (t)}; if menubusd's properties"
+                "rtt-client: %s: GetAll reply is not {Version: u 1, Stats: a{sv} of version (s), pid (u),"
+                " uptime-seconds (t), apps, contexts, documents, presentations, providers (u) and"
+                " rss-bytes (t)}; if menubusd's properties"
                 " changed, update bench/c-baseline-server.c and check_shape() to match\n",
                 dest);
         exit(1);
