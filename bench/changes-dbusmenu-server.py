@@ -72,21 +72,11 @@ def main():
         done["count"] += 1
         return done["count"]
 
-    def on_line(channel, condition):
-        line = channel.readline()
-        if not line:
-            loop.quit()
-            return False
-        emit("DONE", apply(json.loads(line)))
-        return True
-
     def on_name(connection, owned_name):
         emit("READY")
 
-    serve_commands(bus, apply)
+    serve_commands(bus, loop, apply)
     Gio.bus_own_name_on_connection(bus, name, Gio.BusNameOwnerFlags.NONE, on_name, None)
-    channel = GLib.IOChannel.unix_new(sys.stdin.fileno())
-    GLib.io_add_watch(channel, GLib.PRIORITY_DEFAULT, GLib.IO_IN | GLib.IO_HUP, on_line)
     GLib.timeout_add_seconds(600, loop.quit)
     loop.run()
     del server

@@ -24,10 +24,12 @@ COMMANDS_XML = """<node><interface name="org.menubus.Bench.Reference">
 </interface></node>"""
 
 
-def serve_commands(bus, apply):
-    """Serves Apply(s command) -> (u done) at /org/menubus/Bench/Reference:
-    the JSON command a reference exporter reads from stdin, told over the
-    bus instead; `apply` makes the change and returns the count of changes."""
+def serve_commands(bus, loop, apply, flush=False):
+    """A reference exporter's commands: one JSON command a line from stdin,
+    answered with DONE N on stdout (after flushing `bus` with `flush`), and
+    the same commands as D-Bus calls, Apply(s command) -> (u done) at
+    /org/menubus/Bench/Reference. `apply` makes the change and returns the
+    count of changes; stdin closing quits `loop`."""
     interface = Gio.DBusNodeInfo.new_for_xml(COMMANDS_XML).interfaces[0]
 
     def on_call(connection, sender, path, interface_name, method, parameters, invocation):
@@ -38,7 +40,20 @@ def serve_commands(bus, apply):
             return
         invocation.return_value(GLib.Variant("(u)", (apply(command),)))
 
+    def on_line(channel, condition):
+        line = channel.readline()
+        if not line:
+            loop.quit()
+            return False
+        count = apply(json.loads(line))
+        if flush:
+            bus.flush_sync(None)
+        emit("DONE", count)
+        return True
+
     bus.register_object("/org/menubus/Bench/Reference", interface, on_call, None, None)
+    channel = GLib.IOChannel.unix_new(sys.stdin.fileno())
+    GLib.io_add_watch(channel, GLib.PRIORITY_DEFAULT, GLib.IO_IN | GLib.IO_HUP, on_line)
 
 
 def emit(tag, value=None):

@@ -83,23 +83,11 @@ def main():
         done["count"] += 1
         return done["count"]
 
-    def on_line(channel, condition):
-        line = channel.readline()
-        if not line:
-            loop.quit()
-            return False
-        count = apply(json.loads(line))
-        bus.flush_sync(None)
-        emit("DONE", count)
-        return True
-
     def on_name(connection, owned_name):
         emit("READY")
 
-    serve_commands(bus, apply)
+    serve_commands(bus, loop, apply, flush=True)
     Gio.bus_own_name_on_connection(bus, name, Gio.BusNameOwnerFlags.NONE, on_name, None)
-    channel = GLib.IOChannel.unix_new(sys.stdin.fileno())
-    GLib.io_add_watch(channel, GLib.PRIORITY_DEFAULT, GLib.IO_IN | GLib.IO_HUP, on_line)
     loop.run()
 
 
