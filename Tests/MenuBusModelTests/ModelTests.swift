@@ -33,6 +33,44 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(element.options, [.palette])
     }
 
+    /// Copies share their fields until one changes: each property changed
+    /// on a copy leaves the original as it was, and equal elements hash
+    /// alike whether or not they share storage.
+    func testAnElementIsAValueWhoseCopiesChangeAlone() {
+        let original = MenuElement(id: "a", parent: "p", kind: .menu, title: "Title", subtitle: "Sub", icon: "edit-copy",
+                                   attributes: [.disabled], state: .on, shortcut: "<Control>c", command: .copy,
+                                   options: [.inline], elementSize: .small, cached: true)
+        let changes: [(inout MenuElement) -> Void] = [
+            { $0.id = "b" }, { $0.parent = "" }, { $0.kind = .action }, { $0.title = nil }, { $0.subtitle = "Other" },
+            { $0.icon = nil }, { $0.attributes = [.hidden] }, { $0.state = .mixed }, { $0.shortcut = nil },
+            { $0.command = .paste }, { $0.options = [] }, { $0.elementSize = .large }, { $0.cached = false },
+            { $0.insert(.palette) },
+        ]
+        for (index, change) in changes.enumerated() {
+            var copy = original
+            XCTAssertEqual(copy, original)
+            change(&copy)
+            XCTAssertNotEqual(copy, original, "change \(index)")
+            XCTAssertEqual(original.id, "a")
+            XCTAssertEqual(original.title, "Title")
+            XCTAssertEqual(original.attributes, [.disabled])
+            XCTAssertEqual(original.options, [.inline])
+            XCTAssertEqual(original.state, .on)
+            XCTAssertEqual(original.cached, true)
+        }
+        let rebuilt = MenuElement(id: "a", parent: "p", kind: .menu, title: "Title", subtitle: "Sub", icon: "edit-copy",
+                                  attributes: [.disabled], state: .on, shortcut: "<Control>c", command: .copy,
+                                  options: [.inline], elementSize: .small, cached: true)
+        XCTAssertEqual(rebuilt, original)
+        XCTAssertEqual(rebuilt.hashValue, original.hashValue)
+        XCTAssertEqual(Set([original, rebuilt, original]).count, 1)
+        var changedBack = original
+        changedBack.title = "Other"
+        changedBack.title = "Title"
+        XCTAssertEqual(changedBack, original)
+        XCTAssertEqual(changedBack.hashValue, original.hashValue)
+    }
+
     func testRawValuesAreTheAPIStrings() {
         XCTAssertEqual(MenuElement.Kind.allCases.map(\.rawValue), ["action", "menu", "deferred"])
         XCTAssertEqual(MenuElement.Attribute.allCases.map(\.rawValue),
