@@ -45,13 +45,8 @@ public struct MenuElement: Hashable, Sendable {
         case small, medium, large
     }
 
-    /// The fields, shared between copies until one of them changes (as an
-    /// array's buffer is): composing, validating and mapping a menu copy
-    /// elements many times, and a copy is then one reference count instead
-    /// of one per string.
-    private final class Storage: @unchecked Sendable {
-        // Mutated only through `MenuElement`'s setters, once the storage is
-        // uniquely referenced: never while another copy can read it.
+    /// The stored fields, compared and hashed as a whole.
+    private struct Fields: Hashable {
         var id: String
         var parent: String
         var kind: Kind
@@ -65,29 +60,19 @@ public struct MenuElement: Hashable, Sendable {
         var cached: Bool
         var attributeBits: UInt8
         var optionBits: UInt8
+    }
 
-        init(id: String, parent: String, kind: Kind, title: String?, subtitle: String?, icon: String?,
-             state: State, shortcut: String?, command: StandardCommand?, elementSize: ElementSize?,
-             cached: Bool, attributeBits: UInt8, optionBits: UInt8) {
-            self.id = id
-            self.parent = parent
-            self.kind = kind
-            self.title = title
-            self.subtitle = subtitle
-            self.icon = icon
-            self.state = state
-            self.shortcut = shortcut
-            self.command = command
-            self.elementSize = elementSize
-            self.cached = cached
-            self.attributeBits = attributeBits
-            self.optionBits = optionBits
-        }
+    /// The fields, shared between copies until one of them changes (as an
+    /// array's buffer is): composing, validating and mapping a menu copy
+    /// elements many times, and a copy is then one reference count instead
+    /// of one per string.
+    private final class Storage: @unchecked Sendable {
+        // Mutated only through `MenuElement`'s setters, once the storage is
+        // uniquely referenced: never while another copy can read it.
+        var fields: Fields
 
-        func copy() -> Storage {
-            Storage(id: id, parent: parent, kind: kind, title: title, subtitle: subtitle, icon: icon,
-                    state: state, shortcut: shortcut, command: command, elementSize: elementSize,
-                    cached: cached, attributeBits: attributeBits, optionBits: optionBits)
+        init(_ fields: Fields) {
+            self.fields = fields
         }
     }
 
@@ -96,41 +81,23 @@ public struct MenuElement: Hashable, Sendable {
     /// The storage, copied first if another element shares it.
     private var unique: Storage {
         mutating get {
-            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
             return storage
         }
     }
 
     /// Unique in one menu: 1–128 bytes of `[A-Za-z0-9._:-]`.
-    public var id: String {
-        get { storage.id }
-        set { unique.id = newValue }
-    }
+    public var id: String { get { storage.fields.id } set { unique.fields.id = newValue } }
     /// The id of the enclosing `menu`, or `""` at the top.
-    public var parent: String {
-        get { storage.parent }
-        set { unique.parent = newValue }
-    }
+    public var parent: String { get { storage.fields.parent } set { unique.fields.parent = newValue } }
     /// Action (default), menu or deferred.
-    public var kind: Kind {
-        get { storage.kind }
-        set { unique.kind = newValue }
-    }
+    public var kind: Kind { get { storage.fields.kind } set { unique.fields.kind = newValue } }
     /// Required for an action and for a menu that is not inline.
-    public var title: String? {
-        get { storage.title }
-        set { unique.title = newValue }
-    }
+    public var title: String? { get { storage.fields.title } set { unique.fields.title = newValue } }
     /// A second line under the title.
-    public var subtitle: String? {
-        get { storage.subtitle }
-        set { unique.subtitle = newValue }
-    }
+    public var subtitle: String? { get { storage.fields.subtitle } set { unique.fields.subtitle = newValue } }
     /// A freedesktop icon name such as `edit-copy`.
-    public var icon: String? {
-        get { storage.icon }
-        set { unique.icon = newValue }
-    }
+    public var icon: String? { get { storage.fields.icon } set { unique.fields.icon = newValue } }
     /// Destructive, disabled, hidden, keeps-menu-presented. Kept as bits
     /// (`has(_:)` tests one without building a set).
     public var attributes: Set<Attribute> {
@@ -138,45 +105,24 @@ public struct MenuElement: Hashable, Sendable {
         set { attributeBits = Attribute.bits(of: newValue) }
     }
     /// Off (default), on or mixed.
-    public var state: State {
-        get { storage.state }
-        set { unique.state = newValue }
-    }
+    public var state: State { get { storage.fields.state } set { unique.fields.state = newValue } }
     /// GTK accelerator syntax, `<Control>c`.
-    public var shortcut: String? {
-        get { storage.shortcut }
-        set { unique.shortcut = newValue }
-    }
+    public var shortcut: String? { get { storage.fields.shortcut } set { unique.fields.shortcut = newValue } }
     /// The standard command this item performs, if any.
-    public var command: StandardCommand? {
-        get { storage.command }
-        set { unique.command = newValue }
-    }
+    public var command: StandardCommand? { get { storage.fields.command } set { unique.fields.command = newValue } }
     /// Only on a `menu`: inline, destructive, single-selection, palette.
     public var options: Set<MenuOption> {
         get { MenuOption.set(from: optionBits) }
         set { optionBits = MenuOption.bits(of: newValue) }
     }
     /// Only on a `menu`: the size of its children.
-    public var elementSize: ElementSize? {
-        get { storage.elementSize }
-        set { unique.elementSize = newValue }
-    }
+    public var elementSize: ElementSize? { get { storage.fields.elementSize } set { unique.fields.elementSize = newValue } }
     /// Only on a `deferred`: keep what the app provided for later presentations.
-    public var cached: Bool {
-        get { storage.cached }
-        set { unique.cached = newValue }
-    }
+    public var cached: Bool { get { storage.fields.cached } set { unique.fields.cached = newValue } }
     /// `attributes`, one bit each.
-    package var attributeBits: UInt8 {
-        get { storage.attributeBits }
-        set { unique.attributeBits = newValue }
-    }
+    package var attributeBits: UInt8 { get { storage.fields.attributeBits } set { unique.fields.attributeBits = newValue } }
     /// `options`, one bit each.
-    package var optionBits: UInt8 {
-        get { storage.optionBits }
-        set { unique.optionBits = newValue }
-    }
+    package var optionBits: UInt8 { get { storage.fields.optionBits } set { unique.fields.optionBits = newValue } }
 
     /// An element; every property but the id has the API's default.
     public init(
@@ -186,36 +132,18 @@ public struct MenuElement: Hashable, Sendable {
         command: StandardCommand? = nil, options: Set<MenuOption> = [],
         elementSize: ElementSize? = nil, cached: Bool = true
     ) {
-        storage = Storage(id: id, parent: parent, kind: kind, title: title, subtitle: subtitle, icon: icon,
-                          state: state, shortcut: shortcut, command: command, elementSize: elementSize,
-                          cached: cached, attributeBits: Attribute.bits(of: attributes),
-                          optionBits: MenuOption.bits(of: options))
+        storage = Storage(Fields(id: id, parent: parent, kind: kind, title: title, subtitle: subtitle, icon: icon,
+                                 state: state, shortcut: shortcut, command: command, elementSize: elementSize,
+                                 cached: cached, attributeBits: Attribute.bits(of: attributes),
+                                 optionBits: MenuOption.bits(of: options)))
     }
 
     public static func == (lhs: MenuElement, rhs: MenuElement) -> Bool {
-        let a = lhs.storage, b = rhs.storage
-        if a === b { return true }
-        return a.id == b.id && a.parent == b.parent && a.kind == b.kind && a.title == b.title
-            && a.subtitle == b.subtitle && a.icon == b.icon && a.state == b.state && a.shortcut == b.shortcut
-            && a.command == b.command && a.elementSize == b.elementSize && a.cached == b.cached
-            && a.attributeBits == b.attributeBits && a.optionBits == b.optionBits
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
     }
 
     public func hash(into hasher: inout Hasher) {
-        let a = storage
-        hasher.combine(a.id)
-        hasher.combine(a.parent)
-        hasher.combine(a.kind)
-        hasher.combine(a.title)
-        hasher.combine(a.subtitle)
-        hasher.combine(a.icon)
-        hasher.combine(a.state)
-        hasher.combine(a.shortcut)
-        hasher.combine(a.command)
-        hasher.combine(a.elementSize)
-        hasher.combine(a.cached)
-        hasher.combine(a.attributeBits)
-        hasher.combine(a.optionBits)
+        hasher.combine(storage.fields)
     }
 
     /// A `menu` drawn as a section of its parent.
