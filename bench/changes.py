@@ -26,10 +26,10 @@ Every round makes each (change, family) on three sides, the side going
 first rotating, and times from sending the request (built beforehand)
 until each consumer's model shows it: menubusd (the app's call), the
 reference told through its stdin (the change made in the process that
-exports, as an app using the reference does), and the same reference told
-by a D-Bus call (Apply on org.menubus.Bench.Reference, sent as the app's
-call to menubusd is): the reference exporter one bus call away from the
-app, where menubusd is. Also timed: until the first signal of the
+exports, as an app using the reference does), and a second process of the
+same reference exporter, with its own menu, told by a D-Bus call (Apply on
+org.menubus.Bench.Reference, sent as the app's call to menubusd is): the
+reference exporter one bus call away from the app, where menubusd is. Also timed: until the first signal of the
 change reaches this process, and menubusd's reply. Counts the signals and
 bytes each exporter sent for one rename. Prints one JSON line.
 """
@@ -144,18 +144,17 @@ def main():
                      {"separator": True},
                      {"label": "Format", "submenu": [{"label": "Bold"}, {"label": "Italic"}, {"label": "Underline"}]}]
     python = [sys.executable]
-    references = {
-        ("rename", "gmenu"): (start(python + [glib_exporter, GLIB_RENAME, "/Rename", json.dumps(gmenu_rename)]),
-                              GLIB_RENAME, "/Rename"),
-        ("selection", "gmenu"): (start(python + [glib_exporter, GLIB_EDIT, "/Edit", json.dumps(gmenu_edit)]),
-                                 GLIB_EDIT, "/Edit"),
-    }
-    dbusmenu_process = start(python + [dbusmenu_server, DBUSMENU_REF, "/Rename",
-                                       json.dumps([{"label": text} for text in LABELS])])
-    dbusmenu_edit_process = start(python + [dbusmenu_server, DBUSMENU_REF + "Edit", "/Edit",
-                                            json.dumps(dbusmenu_edit)])
-    references[("rename", "dbusmenu")] = (dbusmenu_process, DBUSMENU_REF, "/Rename")
-    references[("selection", "dbusmenu")] = (dbusmenu_edit_process, DBUSMENU_REF + "Edit", "/Edit")
+    # Each reference side has its own exporter process and menu, so every
+    # side makes the same change each round (the selection toggles alike).
+    references = {}  # (change, family, side) -> (process, bus name, path)
+    for side, suffix in (("reference", ""), ("reference-bus", "Bus")):
+        for (change, family), (script, name, path, menu) in {
+                ("rename", "gmenu"): (glib_exporter, GLIB_RENAME, "/Rename", gmenu_rename),
+                ("selection", "gmenu"): (glib_exporter, GLIB_EDIT, "/Edit", gmenu_edit),
+                ("rename", "dbusmenu"): (dbusmenu_server, DBUSMENU_REF, "/Rename", [{"label": text} for text in LABELS]),
+                ("selection", "dbusmenu"): (dbusmenu_server, DBUSMENU_REF + "Edit", "/Edit", dbusmenu_edit)}.items():
+            references[(change, family, side)] = (start(python + [script, name + suffix, path, json.dumps(menu)]),
+                                                  name + suffix, path)
 
     def reference_command(change, family, text=None, everything=None):
         if change == "rename":
@@ -176,8 +175,8 @@ def main():
                              GLib.Variant("(s)", (name,)), GLib.VariantType("(s)"), Gio.DBusCallFlags.NONE, 5000,
                              None).unpack()[0]
     senders = {owner(MENUBUS): "menubusd"}
-    for (change, family), (_, name, _) in references.items():
-        senders[owner(name)] = "reference"
+    for (_, _, side), (_, name, _) in references.items():
+        senders[owner(name)] = side
     sent = []  # (time, sender side, interface, member, bytes)
 
     def on_signal(connection, sender, object_path, interface, member, parameters):
@@ -197,23 +196,23 @@ def main():
     followers = []  # the models and clients, kept alive
     kde_state = {}  # index -> list of (nanoseconds, labels)
     kde_index = {}
-    for (change, family), (_, name, path) in references.items():
-        for side, (bus_name, object_path) in (("menubusd", (MENUBUS, paths[(change, family)])),
-                                              ("reference", (name, path))):
-            if family == "gmenu":
-                model = Gio.DBusMenuModel.get(bus, bus_name, object_path)
-                followers.append(model)
-                consumers[(change, family, side)] = [("gio", lambda model=model: gmenu_labels(model))]
-            else:
-                client = Dbusmenu.Client.new(bus_name, object_path)
-                followers.append(client)
-                readers = [("libdbusmenu", lambda client=client: dbusmenu_labels(client))]
-                if kde_follower:
-                    index = len(kde_index)
-                    kde_index[(change, family, side)] = (index, bus_name, object_path)
-                    kde_state[index] = []
-                    readers.append(("kde", index))
-                consumers[(change, family, side)] = readers
+    followed = [(key, name, path) for key, (_, name, path) in references.items()]
+    followed += [((change, family, "menubusd"), MENUBUS, path) for (change, family), path in paths.items()]
+    for (change, family, side), bus_name, object_path in followed:
+        if family == "gmenu":
+            model = Gio.DBusMenuModel.get(bus, bus_name, object_path)
+            followers.append(model)
+            consumers[(change, family, side)] = [("gio", lambda model=model: gmenu_labels(model))]
+        else:
+            client = Dbusmenu.Client.new(bus_name, object_path)
+            followers.append(client)
+            readers = [("libdbusmenu", lambda client=client: dbusmenu_labels(client))]
+            if kde_follower:
+                index = len(kde_index)
+                kde_index[(change, family, side)] = (index, bus_name, object_path)
+                kde_state[index] = []
+                readers.append(("kde", index))
+            consumers[(change, family, side)] = readers
 
     kde = None
     if kde_follower:
@@ -285,19 +284,15 @@ def main():
     times = {}       # (change, family, side, consumer) -> [seconds]
     first_signal = {}  # (change, family, side) -> [seconds]
     counted = {}     # (family, side) -> [(interface, member, bytes)] for the first rename
-    # Whether each menu now shows everything selected: the two reference
-    # sides change the same reference menu, each its turn.
-    selected_all = {}
+    selected_all = {}  # (change, family, side) -> whether its menu shows everything selected
     for round_ in range(rounds):
         for change in ("rename", "selection"):
             for family in ("gmenu", "dbusmenu"):
                 sides = SIDES[round_ % 3:] + SIDES[:round_ % 3]
                 for side in sides:
                     key = (change, family, side)
-                    sender = "reference" if side == "reference-bus" else side
-                    shown = (change, family, sender)
                     text = "Renamed %d%s" % (round_, side[-1])
-                    everything = selected_all[shown] = not selected_all.get(shown, False)
+                    everything = selected_all[key] = not selected_all.get(key, False)
                     predicate = renamed(text) if change == "rename" else selected(everything)
                     if side == "menubusd":
                         if change == "rename":
@@ -307,7 +302,7 @@ def main():
                             member, body = "UpdateSelection", GLib.Variant(
                                 "(sa{sv})", ("edit-" + family, ALL if everything else SOME))
                     else:
-                        process, name, _ = references[(change, family)]
+                        process, name, _ = references[key]
                         command = reference_command(change, family, text, everything)
                         told = GLib.Variant("(s)", (command.rstrip("\n"),))
                     before = len(sent)
@@ -323,11 +318,11 @@ def main():
                     else:
                         process.stdin.write(command)
                         process.stdin.flush()
-                    wait(lambda: satisfied(shown, predicate, since, found), 10, "%s %s" % (key, text))
+                    wait(lambda: satisfied(key, predicate, since, found), 10, "%s %s" % (key, text))
                     for consumer, seconds in found.items():
                         times.setdefault(key + (consumer,), []).append(seconds)
                     settle()
-                    mine = [entry for entry in sent[before:] if entry[1] == sender
+                    mine = [entry for entry in sent[before:] if entry[1] == side
                             and entry[3] in FAMILY_INTERFACES[family]]
                     if mine:
                         first_signal.setdefault(key, []).append((mine[0][0] - since) / 1e9)

@@ -38,7 +38,12 @@ def serve_commands(bus, loop, apply, flush=False):
         except ValueError as error:
             invocation.return_dbus_error("org.freedesktop.DBus.Error.InvalidArgs", "command: %s" % error)
             return
-        invocation.return_value(GLib.Variant("(u)", (apply(command),)))
+        try:
+            count = apply(command)
+        except (KeyError, IndexError, TypeError, ValueError) as error:
+            invocation.return_dbus_error("org.freedesktop.DBus.Error.Failed", "command %r: %r" % (command, error))
+            return
+        invocation.return_value(GLib.Variant("(u)", (count,)))
 
     def on_line(channel, condition):
         line = channel.readline()
