@@ -69,6 +69,11 @@ final class ModelTests: XCTestCase {
         changedBack.title = "Title"
         XCTAssertEqual(changedBack, original)
         XCTAssertEqual(changedBack.hashValue, original.hashValue)
+        // Printed with its fields, as test failures show it.
+        let printed = String(describing: original)
+        XCTAssertTrue(printed.hasPrefix("MenuElement(id: \"a\", parent: \"p\", kind: "), printed)
+        XCTAssertTrue(printed.contains("title: Optional(\"Title\")"), printed)
+        XCTAssertFalse(printed.contains("storage"), printed)
     }
 
     func testRawValuesAreTheAPIStrings() {

@@ -145,7 +145,17 @@ public struct MenuElement: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(storage.fields)
     }
+}
 
+extension MenuElement: CustomReflectable {
+    /// The fields, as the element printed before they moved into shared
+    /// storage (`print`, `dump`, test failure messages).
+    public var customMirror: Mirror {
+        Mirror(self, children: Mirror(reflecting: storage.fields).children, displayStyle: .struct)
+    }
+}
+
+extension MenuElement {
     /// A `menu` drawn as a section of its parent.
     public var isSection: Bool { kind == .menu && has(.inline) }
 
