@@ -29,9 +29,10 @@ reference told through its stdin (the change made in the process that
 exports, as an app using the reference does), and a second process of the
 same reference exporter, with its own menu, told by a D-Bus call (Apply on
 org.menubus.Bench.Reference, sent as the app's call to menubusd is): the
-reference exporter one bus call away from the app, where menubusd is. Also timed: until the first signal of the
-change reaches this process, and menubusd's reply. Counts the signals and
-bytes each exporter sent for one rename. Prints one JSON line.
+reference exporter one bus call away from the app, where menubusd is.
+Also timed: until the first signal of the change reaches this process,
+and menubusd's reply. Counts the signals and bytes each exporter sent for
+one rename. Prints one JSON line.
 """
 
 import fcntl
