@@ -30,6 +30,10 @@ exports, as an app using the reference does), and a second process of the
 same reference exporter, with its own menu, told by a D-Bus call (Apply on
 org.menubus.Bench.Reference, sent as the app's call to menubusd is): the
 reference exporter one bus call away from the app, where menubusd is.
+When org.menubus.Bench.Floor is owned (bench/changes-floor.c), a fourth
+side: the same call to a service that answers it with a prebuilt signal
+and does nothing else, timed until that signal arrives (no consumer
+follows it): the floor under any service told by the app's call.
 Also timed: until the first signal of the change reaches this process,
 and menubusd's reply. Counts the signals and bytes each exporter sent for
 one rename. Prints one JSON line.
@@ -63,7 +67,7 @@ EDIT_CONTEXT = {"kind": GLib.Variant("s", "text"),
                 "editable": GLib.Variant("b", True), "has-content": GLib.Variant("b", True),
                 "rich-text": GLib.Variant("b", True)}
 SETTLE = 0.03
-SIDES = ("menubusd", "reference", "reference-bus")
+FLOOR = "org.menubus.Bench.Floor"
 REFERENCE_PATH, REFERENCE_INTERFACE = "/org/menubus/Bench/Reference", "org.menubus.Bench.Reference"
 FAMILY_INTERFACES = {"gmenu": ("org.gtk.Menus", "org.gtk.Actions"), "dbusmenu": ("com.canonical.dbusmenu",)}
 
@@ -176,6 +180,14 @@ def main():
                              GLib.Variant("(s)", (name,)), GLib.VariantType("(s)"), Gio.DBusCallFlags.NONE, 5000,
                              None).unpack()[0]
     senders = {owner(MENUBUS): "menubusd"}
+    # The floor (bench/changes-floor.c), when it runs: a service that
+    # answers the app's call with a prebuilt signal and does nothing else.
+    has_floor = bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                              "NameHasOwner", GLib.Variant("(s)", (FLOOR,)), GLib.VariantType("(b)"),
+                              Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+    sides_run = ("menubusd", "reference", "reference-bus") + (("floor",) if has_floor else ())
+    if has_floor:
+        senders[owner(FLOOR)] = "floor"
     for (_, _, side), (_, name, _) in references.items():
         senders[owner(name)] = side
     sent = []  # (time, sender side, interface, member, bytes)
@@ -289,13 +301,13 @@ def main():
     for round_ in range(rounds):
         for change in ("rename", "selection"):
             for family in ("gmenu", "dbusmenu"):
-                sides = SIDES[round_ % 3:] + SIDES[:round_ % 3]
-                for side in sides:
+                turn = round_ % len(sides_run)
+                for side in sides_run[turn:] + sides_run[:turn]:
                     key = (change, family, side)
                     text = "Renamed %d%s" % (round_, side[-1])
                     everything = selected_all[key] = not selected_all.get(key, False)
                     predicate = renamed(text) if change == "rename" else selected(everything)
-                    if side == "menubusd":
+                    if side in ("menubusd", "floor"):
                         if change == "rename":
                             member, body = "UpdateItems", GLib.Variant("(sa(ssa{sv}))",
                                                                        ("rename-" + family, elements(text)))
@@ -309,7 +321,10 @@ def main():
                     before = len(sent)
                     found = {}
                     since = time.monotonic_ns()
-                    if side == "menubusd":
+                    if side == "floor":
+                        bus.call(FLOOR, MANAGER, MENUBUS, member, body, None, Gio.DBusCallFlags.NONE, 5000, None,
+                                 lambda connection, result: connection.call_finish(result))
+                    elif side == "menubusd":
                         bus.call(MENUBUS, MANAGER, MENUBUS, member, body, None, Gio.DBusCallFlags.NONE, 5000, None,
                                  lambda connection, result, since=since: (
                                      connection.call_finish(result), replies.append((time.monotonic_ns() - since) / 1e9)))
@@ -319,7 +334,10 @@ def main():
                     else:
                         process.stdin.write(command)
                         process.stdin.flush()
-                    wait(lambda: satisfied(key, predicate, since, found), 10, "%s %s" % (key, text))
+                    if side == "floor":  # no consumer follows it: until its signal arrives
+                        wait(lambda: any(entry[1] == "floor" for entry in sent[before:]), 10, "the floor's signal")
+                    else:
+                        wait(lambda: satisfied(key, predicate, since, found), 10, "%s %s" % (key, text))
                     for consumer, seconds in found.items():
                         times.setdefault(key + (consumer,), []).append(seconds)
                     settle()
@@ -327,7 +345,7 @@ def main():
                             and entry[3] in FAMILY_INTERFACES[family]]
                     if mine:
                         first_signal.setdefault(key, []).append((mine[0][0] - since) / 1e9)
-                    if change == "rename" and round_ == 0 and side != "reference-bus":
+                    if change == "rename" and round_ == 0 and side in ("menubusd", "reference"):
                         counted[(family, side)] = [(entry[3], entry[4], entry[5]) for entry in sent[before:]
                                                    if entry[1] == side]
     for process in [entry[0] for entry in references.values()]:
@@ -360,6 +378,7 @@ def main():
                     "menubusd_first_signal_ms": ms(first_signal.get((change, family, "menubusd"), [])),
                     "reference_first_signal_ms": ms(first_signal.get((change, family, "reference"), [])),
                     "reference_bus_first_signal_ms": ms(first_signal.get((change, family, "reference-bus"), [])),
+                    "floor_first_signal_ms": ms(first_signal.get((change, family, "floor"), [])),
                 })
     result["menubusd_reply_ms"] = ms(replies)
     for (family, side), entries in sorted(counted.items()):

@@ -15,8 +15,10 @@
 # each change until each consumer's model shows it, against the reference
 # doing the same, told through its stdin (ratio) and told by a D-Bus call
 # as menubusd is (ratio_bus); counts the signals and their bytes for one
-# rename. Prints one JSON line per run. Installs nothing (scripts/setup
-# does). Exit 0 whatever the numbers; 1 if it cannot measure.
+# rename. With gcc and libdbus-1-dev it also builds and starts
+# bench/changes-floor.c, a service that does no work (the floor side).
+# Prints one JSON line per run. Installs nothing (scripts/setup does).
+# Exit 0 whatever the numbers; 1 if it cannot measure.
 set -euo pipefail
 
 ROUNDS=100
@@ -33,7 +35,7 @@ while [ $# -gt 0 ]; do
         --no-build) BUILD=0; shift ;;
         --no-kde) KDE=0; shift ;;
         --scratch-path) SCRATCH="${2:?--scratch-path needs a value}"; shift 2 ;;
-        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "changes.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -48,10 +50,10 @@ if ! "$PYTHON" -c 'import gi; gi.require_version("Dbusmenu", "0.4"); from gi.rep
 fi
 
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/menubus-changes.XXXXXX")"
-BUS_PID="" MENUBUSD_PID="" JOB_PID=""
+BUS_PID="" MENUBUSD_PID="" JOB_PID="" FLOOR_PID=""
 # shellcheck source=bench/lib.sh
 . "$BENCH/lib.sh"
-trap stop_everything EXIT
+trap 'stop "$FLOOR_PID"; stop_everything' EXIT
 trap 'exit 130' INT TERM
 release_menubusd changes.sh
 
@@ -74,6 +76,18 @@ mkdir -p "$TMP/state"
 MENUBUSD_PID=$!
 for _ in $(seq 1 100); do has_owner org.menubus.MenuBus1 && break; sleep 0.1; done
 has_owner org.menubus.MenuBus1 || { cat "$TMP/menubusd.log" >&2; exit 1; }
+
+if command -v gcc >/dev/null 2>&1 && pkg-config --exists dbus-1 2>/dev/null; then
+    # shellcheck disable=SC2046
+    gcc -O2 -Wall -Wextra -o "$TMP/changes-floor" "$BENCH/changes-floor.c" $(pkg-config --cflags --libs dbus-1) \
+        2>"$TMP/floor-build.log" || { cat "$TMP/floor-build.log" >&2; exit 1; }
+    "$TMP/changes-floor" --address "$ADDR" org.menubus.Bench.Floor 2>"$TMP/floor.log" &
+    FLOOR_PID=$!
+    for _ in $(seq 1 100); do has_owner org.menubus.Bench.Floor && break; sleep 0.1; done
+    has_owner org.menubus.Bench.Floor || { cat "$TMP/floor.log" >&2; exit 1; }
+else
+    echo "changes.sh: no floor side (needs gcc, libdbus-1-dev); measuring without it" >&2
+fi
 
 for run in $(seq 1 "$RUNS"); do
     DBUS_SESSION_BUS_ADDRESS="$ADDR" job timeout 600 "$PYTHON" "$BENCH/changes.py" "$ROUNDS" \
