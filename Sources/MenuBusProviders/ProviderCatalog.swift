@@ -18,8 +18,10 @@ package final class ProviderCatalog {
     let policyPath: String
     package let locales: [String]
     /// In the order found: earlier folders first, file names sorted.
-    package private(set) var declarations: [ProviderDeclaration] = []
-    package private(set) var policy = ProviderPolicy()
+    package private(set) var declarations: [ProviderDeclaration] = [] { didSet { generation &+= 1 } }
+    package private(set) var policy = ProviderPolicy() { didSet { generation &+= 1 } }
+    /// Changes with every change of `declarations` or `policy`.
+    package private(set) var generation = 0
     private var reported: Set<String> = []
 
     package init(environment: [String: String] = Files.environment()) {

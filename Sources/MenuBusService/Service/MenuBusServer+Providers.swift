@@ -7,9 +7,16 @@ import MenuBusSupport
 extension MenuBusServer {
 
     /// Providers in registration order, then declared ones, under the
-    /// user's policy, as composition takes them.
+    /// user's policy, as composition takes them: derived again only after
+    /// a registration or the catalog changed (every menu composed asks).
     var providerInfos: [ProviderInfo] {
-        offeredProviders(registered: registeredProviders.inOrder.map(\.info))
+        let registered = registeredProviders.generation, catalog = providerCatalog.generation
+        if let cache = offeredProvidersCache, cache.registered == registered, cache.catalog == catalog {
+            return cache.infos
+        }
+        let infos = offeredProviders(registered: registeredProviders.inOrder.map(\.info))
+        offeredProvidersCache = (registered, catalog, infos)
+        return infos
     }
 
     package func registerProvider(caller: String, providerId: String, path: ObjectPath, properties: DBusValue) throws {

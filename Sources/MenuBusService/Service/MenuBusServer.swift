@@ -112,6 +112,9 @@ package final class MenuBusServer {
     /// Declared providers and the user's policy (MenuBusServer+DeclaredProviders.swift).
     let providerCatalog = ProviderCatalog()
     var catalogWatcher: DirectoryWatcher?
+    /// `providerInfos` as last derived, with the generations of the
+    /// registrations and the catalog it was derived from.
+    var offeredProvidersCache: (registered: Int, catalog: Int, infos: [ProviderInfo])?
     var catalogReloadScheduled = false
     /// `ProvideElements` calls made so far (for tests and diagnostics).
     var deferredCallsStarted = 0

@@ -7,7 +7,10 @@ import MenuBusProtocol
 /// ServiceLimits. Only the registering connection changes or removes one.
 package final class RegisteredProviders {
     /// Registered providers by id.
-    package private(set) var byId: [String: RegisteredProvider] = [:]
+    package private(set) var byId: [String: RegisteredProvider] = [:] { didSet { generation &+= 1 } }
+    /// Changes with every change of `byId`: what menus offer is derived
+    /// from it once per change (`MenuBusServer.providerInfos`).
+    private(set) var generation = 0
     /// The last registration number handed out.
     private var lastSequence: UInt64 = 0
 
