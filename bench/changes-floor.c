@@ -14,7 +14,8 @@
  * the app's call cost a service before it has done anything.
  *
  * Usage: changes-floor [--address ADDRESS] NAME
- * Exits 0 when the bus goes away, 1 on setup errors, 3 if NAME is taken.
+ * Exits 0 when the bus goes away, 1 on setup errors, 2 on a usage error,
+ * 3 if NAME cannot be owned.
  *
  * Build: gcc -O2 -o changes-floor changes-floor.c $(pkg-config --cflags --libs dbus-1)
  */
@@ -116,19 +117,19 @@ static DBusHandlerResult handle(DBusConnection *conn, DBusMessage *msg, void *da
             dbus_message_iter_get_basic(&args, &context);
         DBusMessage *signal = dbus_message_copy(ends_with(context, "-gmenu") ? gmenu_signal
                                                                              : dbusmenu_signal);
-        if (signal) {
-            dbus_connection_send(conn, signal, NULL);
-            dbus_message_unref(signal);
-        }
+        if (!signal)
+            return DBUS_HANDLER_RESULT_NEED_MEMORY;
+        dbus_connection_send(conn, signal, NULL);
+        dbus_message_unref(signal);
         reply = dbus_message_new_method_return(msg);
     } else {
         reply = dbus_message_new_error(msg, DBUS_ERROR_UNKNOWN_METHOD, "No such method");
     }
-    if (reply) {
-        if (!dbus_message_get_no_reply(msg))
-            dbus_connection_send(conn, reply, NULL);
-        dbus_message_unref(reply);
-    }
+    if (!reply)
+        return DBUS_HANDLER_RESULT_NEED_MEMORY;
+    if (!dbus_message_get_no_reply(msg))
+        dbus_connection_send(conn, reply, NULL);
+    dbus_message_unref(reply);
     return DBUS_HANDLER_RESULT_HANDLED;
 }
 
@@ -171,6 +172,7 @@ int main(int argc, char **argv)
     }
     if (!conn) {
         fprintf(stderr, "changes-floor: cannot connect: %s\n", err.message);
+        dbus_error_free(&err);
         return 1;
     }
     dbus_connection_set_exit_on_disconnect(conn, FALSE);
@@ -184,11 +186,16 @@ int main(int argc, char **argv)
     if (r != DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER) {
         fprintf(stderr, "changes-floor: cannot own %s: %s\n", name,
                 dbus_error_is_set(&err) ? err.message : "name taken");
+        dbus_error_free(&err);
+        dbus_connection_close(conn);
+        dbus_connection_unref(conn);
         return 3;
     }
     while (dbus_connection_read_write_dispatch(conn, -1))
         ;
     dbus_connection_close(conn);
     dbus_connection_unref(conn);
+    dbus_message_unref(gmenu_signal);
+    dbus_message_unref(dbusmenu_signal);
     return 0;
 }

@@ -22,7 +22,7 @@ reaches exactly one exporter):
              (bench/changes-dbusmenu-server.py), followed by
              libdbusmenu-glib's DbusmenuClient and, with KDE_FOLLOWER
              (bench/changes-kde.cpp built), KDE's DBusMenuImporter.
-Every round makes each (change, family) on three sides, the side going
+Every round makes each (change, family) on each side, the side going
 first rotating, and times from sending the request (built beforehand)
 until each consumer's model shows it: menubusd (the app's call), the
 reference told through its stdin (the change made in the process that
@@ -334,8 +334,13 @@ def main():
                     else:
                         process.stdin.write(command)
                         process.stdin.flush()
-                    if side == "floor":  # no consumer follows it: until its signal arrives
-                        wait(lambda: any(entry[1] == "floor" for entry in sent[before:]), 10, "the floor's signal")
+                    if side == "floor":
+                        # No consumer follows it: until its signal arrives. Each
+                        # wakeup still reads menubusd's consumers of this change,
+                        # so the loop does the same work as for the other sides.
+                        mirror = (change, family, "menubusd")
+                        wait(lambda: satisfied(mirror, lambda labels: False, since, {})
+                             or any(entry[1] == "floor" for entry in sent[before:]), 10, "the floor's signal")
                     else:
                         wait(lambda: satisfied(key, predicate, since, found), 10, "%s %s" % (key, text))
                     for consumer, seconds in found.items():

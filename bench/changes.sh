@@ -53,7 +53,7 @@ TMP="$(mktemp -d "${TMPDIR:-/tmp}/menubus-changes.XXXXXX")"
 BUS_PID="" MENUBUSD_PID="" JOB_PID="" FLOOR_PID=""
 # shellcheck source=bench/lib.sh
 . "$BENCH/lib.sh"
-trap 'stop "$FLOOR_PID"; stop_everything' EXIT
+trap 'stop "$JOB_PID"; stop "$FLOOR_PID"; stop_everything' EXIT
 trap 'exit 130' INT TERM
 release_menubusd changes.sh
 
