@@ -20,7 +20,8 @@
  * org.freedesktop.DBus.Peer.Ping is answered by libdbus itself.
  *
  * Usage: c-baseline-server [--address ADDRESS] NAME
- * Exits 0 when the bus goes away, 1 on setup errors, 3 if NAME is taken.
+ * Exits 0 when the bus goes away, 1 on setup errors, 2 on a usage error,
+ * 3 if NAME cannot be owned.
  *
  * Build: gcc -O2 -o c-baseline-server c-baseline-server.c \
  *            $(pkg-config --cflags --libs dbus-1)
@@ -34,6 +35,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "bench-bus.h"
 
 #define PATH "/org/menubus/MenuBus1"
 #define IFACE "org.menubus.MenuBus1"
@@ -161,70 +164,15 @@ static DBusHandlerResult handle(DBusConnection *conn, DBusMessage *msg, void *da
     } else {
         return DBUS_HANDLER_RESULT_NOT_YET_HANDLED;
     }
-
-    if (reply) {
-        if (!dbus_message_get_no_reply(msg))
-            dbus_connection_send(conn, reply, NULL);
-        dbus_message_unref(reply);
-    }
-    return DBUS_HANDLER_RESULT_HANDLED;
+    return bench_reply(conn, msg, reply);
 }
 
 int main(int argc, char **argv)
 {
-    const char *address = NULL, *name = NULL;
+    const char *address, *name;
     started_at = monotonic_seconds();
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--address") == 0 && i + 1 < argc)
-            address = argv[++i];
-        else if (argv[i][0] != '-' && !name)
-            name = argv[i];
-        else {
-            fprintf(stderr, "usage: %s [--address ADDRESS] NAME\n", argv[0]);
-            return 2;
-        }
-    }
-    if (!name || !dbus_validate_bus_name(name, NULL)) {
-        fprintf(stderr, "usage: %s [--address ADDRESS] NAME (a valid bus name)\n", argv[0]);
-        return 2;
-    }
-
-    DBusError err;
-    dbus_error_init(&err);
-    DBusConnection *conn;
-    if (address) {
-        conn = dbus_connection_open_private(address, &err);
-        if (conn && !dbus_bus_register(conn, &err)) {
-            dbus_connection_close(conn);
-            dbus_connection_unref(conn);
-            conn = NULL;
-        }
-    } else {
-        conn = dbus_bus_get_private(DBUS_BUS_SESSION, &err);
-    }
-    if (!conn) {
-        fprintf(stderr, "c-baseline-server: cannot connect: %s\n", err.message);
-        return 1;
-    }
-    dbus_connection_set_exit_on_disconnect(conn, FALSE);
-
-    static const DBusObjectPathVTable vtable = { .message_function = handle };
-    if (!dbus_connection_register_object_path(conn, PATH, &vtable, NULL)) {
-        fprintf(stderr, "c-baseline-server: out of memory\n");
-        return 1;
-    }
-
-    int r = dbus_bus_request_name(conn, name, DBUS_NAME_FLAG_DO_NOT_QUEUE, &err);
-    if (r != DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER) {
-        fprintf(stderr, "c-baseline-server: cannot own %s: %s\n", name,
-                dbus_error_is_set(&err) ? err.message : "name taken");
-        return 3;
-    }
-
-    while (dbus_connection_read_write_dispatch(conn, -1))
-        ;
-
-    dbus_connection_close(conn);
-    dbus_connection_unref(conn);
-    return 0;
+    int usage = bench_server_args(argc, argv, &address, &name);
+    if (usage)
+        return usage;
+    return bench_serve("c-baseline-server", address, name, PATH, handle);
 }

@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench-bus.h"
+
 #define PATH "/org/menubus/MenuBus1"
 #define IFACE "org.menubus.MenuBus1"
 #define SIGNAL_PATH "/org/menubus/Bench/Floor/1"
@@ -125,77 +127,23 @@ static DBusHandlerResult handle(DBusConnection *conn, DBusMessage *msg, void *da
     } else {
         reply = dbus_message_new_error(msg, DBUS_ERROR_UNKNOWN_METHOD, "No such method");
     }
-    if (!reply)
-        return DBUS_HANDLER_RESULT_NEED_MEMORY;
-    if (!dbus_message_get_no_reply(msg))
-        dbus_connection_send(conn, reply, NULL);
-    dbus_message_unref(reply);
-    return DBUS_HANDLER_RESULT_HANDLED;
+    return bench_reply(conn, msg, reply);
 }
 
 int main(int argc, char **argv)
 {
-    const char *address = NULL, *name = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--address") == 0 && i + 1 < argc)
-            address = argv[++i];
-        else if (argv[i][0] != '-' && !name)
-            name = argv[i];
-        else {
-            fprintf(stderr, "usage: %s [--address ADDRESS] NAME\n", argv[0]);
-            return 2;
-        }
-    }
-    if (!name || !dbus_validate_bus_name(name, NULL)) {
-        fprintf(stderr, "usage: %s [--address ADDRESS] NAME (a valid bus name)\n", argv[0]);
-        return 2;
-    }
+    const char *address, *name;
+    int usage = bench_server_args(argc, argv, &address, &name);
+    if (usage)
+        return usage;
     gmenu_signal = build_gmenu_signal();
     dbusmenu_signal = build_dbusmenu_signal();
     if (!gmenu_signal || !dbusmenu_signal) {
         fprintf(stderr, "changes-floor: out of memory\n");
         return 1;
     }
-
-    DBusError err;
-    dbus_error_init(&err);
-    DBusConnection *conn;
-    if (address) {
-        conn = dbus_connection_open_private(address, &err);
-        if (conn && !dbus_bus_register(conn, &err)) {
-            dbus_connection_close(conn);
-            dbus_connection_unref(conn);
-            conn = NULL;
-        }
-    } else {
-        conn = dbus_bus_get_private(DBUS_BUS_SESSION, &err);
-    }
-    if (!conn) {
-        fprintf(stderr, "changes-floor: cannot connect: %s\n", err.message);
-        dbus_error_free(&err);
-        return 1;
-    }
-    dbus_connection_set_exit_on_disconnect(conn, FALSE);
-
-    static const DBusObjectPathVTable vtable = { .message_function = handle };
-    if (!dbus_connection_register_object_path(conn, PATH, &vtable, NULL)) {
-        fprintf(stderr, "changes-floor: out of memory\n");
-        return 1;
-    }
-    int r = dbus_bus_request_name(conn, name, DBUS_NAME_FLAG_DO_NOT_QUEUE, &err);
-    if (r != DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER) {
-        fprintf(stderr, "changes-floor: cannot own %s: %s\n", name,
-                dbus_error_is_set(&err) ? err.message : "name taken");
-        dbus_error_free(&err);
-        dbus_connection_close(conn);
-        dbus_connection_unref(conn);
-        return 3;
-    }
-    while (dbus_connection_read_write_dispatch(conn, -1))
-        ;
-    dbus_connection_close(conn);
-    dbus_connection_unref(conn);
+    int status = bench_serve("changes-floor", address, name, PATH, handle);
     dbus_message_unref(gmenu_signal);
     dbus_message_unref(dbusmenu_signal);
-    return 0;
+    return status;
 }

@@ -35,6 +35,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench-bus.h"
+
 #define PATH "/org/menubus/MenuBus1"
 #define IFACE "org.menubus.MenuBus1"
 #define TIMEOUT_MS 5000
@@ -325,21 +327,11 @@ int main(int argc, char **argv)
 
     DBusError err;
     dbus_error_init(&err);
-    if (address) {
-        conn = dbus_connection_open_private(address, &err);
-        if (conn && !dbus_bus_register(conn, &err)) {
-            dbus_connection_close(conn);
-            dbus_connection_unref(conn);
-            conn = NULL;
-        }
-    } else {
-        conn = dbus_bus_get_private(DBUS_BUS_SESSION, &err);
-    }
+    conn = bench_connect(address, &err);
     if (!conn) {
         fprintf(stderr, "rtt-client: cannot connect: %s\n", err.message);
         return 1;
     }
-    dbus_connection_set_exit_on_disconnect(conn, FALSE);
 
     /* Series: getid first, then ping and getall per destination. */
     size_t nseries = 1 + 2 * (size_t)ndest;
