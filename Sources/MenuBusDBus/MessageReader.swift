@@ -47,13 +47,15 @@ struct MessageReader {
                                    littleEndian: littleEndian)
         reader.valuesLeft = maxValues
         var values: [DBusValue] = []
-        var position = 0
-        while position < signature.count {
-            do {
-                values.append(try reader.value(signature, &position))
-            } catch let error as BusError {
-                let name = values.count < names.count ? names[values.count] : "argument \(values.count)"
-                throw BusError(name: error.name, message: "\(name): \(error.message)")
+        try signature.withUnsafeBytes { signature in
+            var position = 0
+            while position < signature.count {
+                do {
+                    values.append(try reader.value(signature, &position))
+                } catch let error as BusError {
+                    let name = values.count < names.count ? names[values.count] : "argument \(values.count)"
+                    throw BusError(name: error.name, message: "\(name): \(error.message)")
+                }
             }
         }
         return values
@@ -68,7 +70,7 @@ struct MessageReader {
 
     /// The value of the complete type at `signature[position...]`; moves
     /// `position` past that type.
-    private mutating func value(_ signature: [UInt8], _ position: inout Int) throws -> DBusValue {
+    private mutating func value(_ signature: UnsafeRawBufferPointer, _ position: inout Int) throws -> DBusValue {
         guard position < signature.count else { throw MessageReader.malformed }
         guard valuesLeft > 0 else {
             throw BusError.limitExceeded("the call holds more values than the most any call may (the decoding stopped)")
@@ -90,7 +92,8 @@ struct MessageReader {
         case UInt8(ascii: "o"): return .objectPath(ObjectPath(stringLiteral: try string(lengthBytes: 4)))
         case UInt8(ascii: "g"): return .signature(Signature(unchecked: try string(lengthBytes: 1)))
         case UInt8(ascii: "v"):
-            let contained = Array(try string(lengthBytes: 1).utf8)
+            // The contained signature is read where it lies in the body.
+            let contained = try signatureBytes()
             var inner = 0
             let value = try value(contained, &inner)
             guard inner == contained.count else { throw MessageReader.malformed }
@@ -122,7 +125,7 @@ struct MessageReader {
     }
 
     /// An array whose element type starts at `signature[position]`; `ay` stays flat.
-    private mutating func array(_ signature: [UInt8], _ position: inout Int) throws -> DBusValue {
+    private mutating func array(_ signature: UnsafeRawBufferPointer, _ position: inout Int) throws -> DBusValue {
         let length = Int(try uint32())
         let elementStart = position
         let elementEnd = try MessageReader.endOfType(signature, at: elementStart)
@@ -141,12 +144,12 @@ struct MessageReader {
             items.append(try value(signature, &element))
         }
         guard offset == end else { throw MessageReader.malformed }
-        let element = String(decoding: signature[elementStart..<elementEnd], as: UTF8.self)
+        let element = String(decoding: UnsafeRawBufferPointer(rebasing: signature[elementStart..<elementEnd]), as: UTF8.self)
         return .array(Signature(unchecked: element), items)
     }
 
     /// Where the complete type starting at `signature[start]` ends.
-    private static func endOfType(_ signature: [UInt8], at start: Int) throws -> Int {
+    private static func endOfType(_ signature: UnsafeRawBufferPointer, at start: Int) throws -> Int {
         var index = start
         // An array's element type follows its `a`.
         while index < signature.count, signature[index] == UInt8(ascii: "a") { index += 1 }
@@ -194,6 +197,16 @@ struct MessageReader {
         let raw = body.loadUnaligned(fromByteOffset: offset, as: T.self)
         offset += size
         return littleEndian ? T(littleEndian: raw) : T(bigEndian: raw)
+    }
+
+    /// A signature's bytes as they lie in the body (its length byte, its
+    /// bytes, a NUL), without copying them.
+    private mutating func signatureBytes() throws -> UnsafeRawBufferPointer {
+        let length = Int(try fixed(1, UInt8.self))
+        guard length < body.count - offset, body[offset + length] == 0 else { throw MessageReader.malformed }
+        let bytes = UnsafeRawBufferPointer(rebasing: body[offset..<(offset + length)])
+        offset += length + 1
+        return bytes
     }
 
     /// A string, object path or signature: its length (`lengthBytes`
