@@ -93,7 +93,7 @@ struct MessageReader {
         case UInt8(ascii: "g"): return .signature(Signature(unchecked: try string(lengthBytes: 1)))
         case UInt8(ascii: "v"):
             // The contained signature is read where it lies in the body.
-            let contained = try signatureBytes()
+            let contained = try stringBytes(lengthBytes: 1)
             var inner = 0
             let value = try value(contained, &inner)
             guard inner == contained.count else { throw MessageReader.malformed }
@@ -199,23 +199,17 @@ struct MessageReader {
         return littleEndian ? T(littleEndian: raw) : T(bigEndian: raw)
     }
 
-    /// A signature's bytes as they lie in the body (its length byte, its
-    /// bytes, a NUL), without copying them.
-    private mutating func signatureBytes() throws -> UnsafeRawBufferPointer {
-        let length = Int(try fixed(1, UInt8.self))
+    /// The bytes of a string, object path or signature as they lie in the
+    /// body, not copied: its length (`lengthBytes` wide), its bytes, a NUL.
+    private mutating func stringBytes(lengthBytes: Int) throws -> UnsafeRawBufferPointer {
+        let length = lengthBytes == 1 ? Int(try fixed(1, UInt8.self)) : Int(try uint32())
         guard length < body.count - offset, body[offset + length] == 0 else { throw MessageReader.malformed }
         let bytes = UnsafeRawBufferPointer(rebasing: body[offset..<(offset + length)])
         offset += length + 1
         return bytes
     }
 
-    /// A string, object path or signature: its length (`lengthBytes`
-    /// wide), its bytes, a NUL.
     private mutating func string(lengthBytes: Int) throws -> String {
-        let length = lengthBytes == 1 ? Int(try fixed(1, UInt8.self)) : Int(try uint32())
-        guard length < body.count - offset, body[offset + length] == 0 else { throw MessageReader.malformed }
-        let text = String(decoding: UnsafeRawBufferPointer(rebasing: body[offset..<(offset + length)]), as: UTF8.self)
-        offset += length + 1
-        return text
+        String(decoding: try stringBytes(lengthBytes: lengthBytes), as: UTF8.self)
     }
 }
