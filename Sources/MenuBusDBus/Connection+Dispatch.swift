@@ -60,10 +60,9 @@ extension Connection {
             sendError(to: call.message, BusError.failed("internal error: reply of the wrong type"))
             return
         }
-        guard call.message.expectsReply, let reply = call.message.makeReturn() else { return }
+        guard call.message.expectsReply else { return }
         do {
-            try reply.append(values)
-            send(reply)
+            send(try call.message.marshalledReturn(values))
         } catch let error as BusError {
             sendError(to: call.message, error)
         } catch {
@@ -143,10 +142,9 @@ extension Connection {
     }
 
     private func answer(_ message: Message, outSignature: Signature, _ values: [DBusValue]) {
-        guard message.expectsReply, let reply = message.makeReturn() else { return }
+        guard message.expectsReply else { return }
         do {
-            try reply.append(values)
-            send(reply)
+            send(try message.marshalledReturn(values))
         } catch {
             sendError(to: message, BusError.failed("\(error)"))
         }

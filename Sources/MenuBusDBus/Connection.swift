@@ -389,10 +389,8 @@ package final class Connection {
     /// Emits a signal, to everyone or to one `destination`.
     package func emitSignal(path: ObjectPath, interface: String, member: String,
                     arguments: [DBusValue], destination: String? = nil) throws {
-        let message = try Message.signal(path: path, interface: interface, member: member)
-        if let destination { try message.setDestination(destination) }
-        try message.append(arguments)
-        send(message)
+        send(try Message.marshalled(.init(kind: .signal, path: path.rawValue, interface: interface, member: member,
+                                          destination: destination), arguments))
     }
 
     // MARK: Signals in

@@ -135,6 +135,20 @@ package final class Message {
     /// Appends `values`, validating them first so libdbus never sees a value
     /// it would abort on.
     package func append(_ values: [DBusValue]) throws {
+        _ = try Message.checkedBody(values)
+        var iter = DBusMessageIter()
+        dbus_message_iter_init_append(raw, &iter)
+        for value in values {
+            guard MessageWriter.write(value, into: &iter) else {
+                throw BusError(name: BusError.Standard.noMemory, message: "out of memory while marshalling")
+            }
+        }
+    }
+
+    /// The signature and about the size of a body of `values`, once every
+    /// value is checked (`DBusValue.validate`) and the whole is within what
+    /// D-Bus carries.
+    private static func checkedBody(_ values: [DBusValue]) throws -> (signature: String, size: Int) {
         var signature = ""
         var size = 0
         for value in values {
@@ -152,13 +166,21 @@ package final class Message {
         guard size <= Message.maxBodyBytes else {
             throw BusError.limitExceeded("the message would hold \(size) bytes, more than the \(Message.maxBodyBytes) D-Bus carries")
         }
-        var iter = DBusMessageIter()
-        dbus_message_iter_init_append(raw, &iter)
-        for value in values {
-            guard MessageWriter.write(value, into: &iter) else {
-                throw BusError(name: BusError.Standard.noMemory, message: "out of memory while marshalling")
-            }
-        }
+        return (signature, size)
+    }
+
+    /// A message with `header`'s fields and `values` as its body, checked
+    /// as `append` checks them, marshalled in Swift and taken in by
+    /// libdbus's loader (`MessageMarshaller` says why). Its serial is left
+    /// for the connection to set as it sends it.
+    static func marshalled(_ header: MessageMarshaller.Header, _ values: [DBusValue]) throws -> Message {
+        try Names.check(path: header.path, interface: header.interface, member: header.member,
+                        destination: header.destination)
+        let (signature, size) = try checkedBody(values)
+        let bytes = MessageMarshaller.message(header, signature: signature, values: values, capacity: size)
+        let message = try bytes.withUnsafeBytes { try Message(marshalled: $0) }
+        dbus_message_set_serial(message.raw, 0)
+        return message
     }
 
     /// This message as bytes on the wire and back through libdbus's loader,
@@ -197,14 +219,6 @@ package final class Message {
         return Message(owning: raw)
     }
 
-    package static func signal(path: ObjectPath, interface: String, member: String) throws -> Message {
-        try Names.check(path: path.rawValue, interface: interface, member: member, destination: nil)
-        guard let raw = dbus_message_new_signal(path.rawValue, interface, member) else {
-            throw BusError(name: BusError.Standard.noMemory, message: "out of memory")
-        }
-        return Message(owning: raw)
-    }
-
     /// A method return built by hand, for `replySerial` of another
     /// connection's call: what any peer can send (tests forge replies with it).
     package static func methodReturn(replySerial: UInt32, destination: String) throws -> Message {
@@ -217,8 +231,10 @@ package final class Message {
         return message
     }
 
-    func makeReturn() -> Message? {
-        dbus_message_new_method_return(raw).map(Message.init(owning:))
+    /// The reply to this call carrying `values`, addressed to its sender
+    /// (none on a peer-to-peer connection), as libdbus addresses one.
+    func marshalledReturn(_ values: [DBusValue]) throws -> Message {
+        try Message.marshalled(.init(kind: .methodReturn, replySerial: serial, destination: sender), values)
     }
 
     func makeError(_ error: BusError) -> Message? {
@@ -257,12 +273,12 @@ package final class Message {
 
 /// Name checks done in Swift, because libdbus aborts on invalid names.
 package enum Names {
-    package static func check(path: String, interface: String?, member: String, destination: String?) throws {
-        guard ObjectPath.isValid(path) else { throw BusError.invalidArgs("'\(path)' is not a valid object path") }
+    package static func check(path: String?, interface: String?, member: String?, destination: String?) throws {
+        if let path, !ObjectPath.isValid(path) { throw BusError.invalidArgs("'\(path)' is not a valid object path") }
         if let interface, !isValidInterface(interface) {
             throw BusError.invalidArgs("'\(interface)' is not a valid interface name")
         }
-        guard isValidMember(member) else { throw BusError.invalidArgs("'\(member)' is not a valid member name") }
+        if let member, !isValidMember(member) { throw BusError.invalidArgs("'\(member)' is not a valid member name") }
         if let destination, !isValidBusName(destination) {
             throw BusError.invalidArgs("'\(destination)' is not a valid bus name")
         }

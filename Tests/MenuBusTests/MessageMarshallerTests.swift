@@ -1,0 +1,134 @@
+import XCTest
+@testable import MenuBusDBus
+
+/// Messages marshalled in Swift (`Message.marshalled`, what signals and
+/// replies are sent as) hold byte for byte the body libdbus's own writer
+/// (`Message.append`) makes of the same values, carry the header fields
+/// asked for, and refuse what `append` refuses.
+final class MessageMarshallerTests: XCTestCase {
+    private func marshalledSignal(_ values: [DBusValue], destination: String? = nil) throws -> Message {
+        try Message.marshalled(.init(kind: .signal, path: "/org/example/Object", interface: "org.example.I",
+                                     member: "Changed", destination: destination), values)
+    }
+
+    private func written(_ values: [DBusValue]) throws -> Message {
+        let message = try Message.methodCall(destination: nil, path: "/a", interface: "org.example.I", member: "M")
+        try message.append(values)
+        return message
+    }
+
+    private func assertSameBody(_ values: [DBusValue], _ label: String = "", line: UInt = #line) throws {
+        let ours = try marshalledSignal(values)
+        let libdbus = try written(values)
+        XCTAssertEqual(ours.signature, libdbus.signature, label, line: line)
+        XCTAssertEqual(ours.body, libdbus.body, label, line: line)
+        XCTAssertEqual(try ours.arguments(), values, label, line: line)
+    }
+
+    func testEveryTypeIsMarshalledAsLibdbusWritesIt() throws {
+        try assertSameBody([
+            .byte(0xFE), .boolean(true), .int16(-3), .byte(1), .uint16(65535), .byte(2), .int32(Int32.min),
+            .byte(3), .uint32(UInt32.max), .byte(4), .int64(Int64.min), .uint64(UInt64.max), .double(-0.5),
+            .string(""), .string("grüße ✓"), .objectPath("/org/menubus/MenuBus1"), .signature("a(ssa{sv})"),
+        ])
+        try assertSameBody([.byte(1), .array("s", []), .byte(2), .array("{sv}", []), .byte(3), .array("(ssa{sv})", []),
+                            .byte(4), .bytes([]), .array("ay", []), .array("x", [])])
+        try assertSameBody([
+            .byte(9),
+            .variant(.variant(.variant(.int32(3)))),
+            .variant(.array("{sv}", [.dictEntry(.string("inner"), .variant(.structure([.uint32(1), .variant(.string("x"))])))])),
+            .array("ay", [.bytes([1, 2, 3]), .bytes([]), .bytes(Array(repeating: 0xAB, count: 70_000))]),
+            .array("{ua{sv}}", [.dictEntry(.uint32(4), .array("{sv}", []))]),
+            .structure([.byte(1), .double(2), .structure([.int16(3), .int64(4)])]),
+            .array("(yt)", [.structure([.byte(1), .uint64(2)]), .structure([.byte(3), .uint64(4)])]),
+        ])
+    }
+
+    func testRandomValueTreesAreMarshalledAsLibdbusWritesThem() throws {
+        var random = SplitMix(seed: 0x6D61_7273_6861_6C6C)
+        for round in 0..<2000 {
+            let values = (0...random.next(upTo: 3)).map { _ in Self.randomValue(&random, depth: 0) }
+            try assertSameBody(values, "round \(round)")
+        }
+    }
+
+    func testTheHeaderCarriesWhatWasAskedAndTheConnectionNumbersIt() throws {
+        let message = try marshalledSignal([.string("x")], destination: ":1.42")
+        XCTAssertEqual(message.kind, .signal)
+        XCTAssertEqual(message.path, "/org/example/Object")
+        XCTAssertEqual(message.interface, "org.example.I")
+        XCTAssertEqual(message.member, "Changed")
+        XCTAssertEqual(message.destination, ":1.42")
+        XCTAssertEqual(message.serial, 0, "the serial is the sending connection's to set")
+        XCTAssertFalse(message.expectsReply)
+
+        let reply = try Message.marshalled(.init(kind: .methodReturn, replySerial: 77, destination: ":1.7"), [])
+        XCTAssertEqual(reply.kind, .methodReturn)
+        XCTAssertEqual(reply.replySerial, 77)
+        XCTAssertEqual(reply.destination, ":1.7")
+        XCTAssertEqual(reply.signature, "")
+        XCTAssertEqual(try reply.arguments(), [])
+    }
+
+    func testWhatAppendRefusesIsRefusedWithTheSameError() throws {
+        let refused: [DBusValue] = [
+            .string("a\0b"), .objectPath(ObjectPath(stringLiteral: "not/a/path")), .structure([]),
+            .array("s", [.int32(1)]), .dictEntry(.string("k"), .string("v")),
+        ]
+        for value in refused {
+            let libdbus = Self.error { try self.written([value]) }
+            let ours = Self.error { try self.marshalledSignal([value]) }
+            XCTAssertNotNil(libdbus, "\(value)")
+            XCTAssertEqual(ours?.name, libdbus?.name, "\(value)")
+            XCTAssertEqual(ours?.message, libdbus?.message, "\(value)")
+        }
+        XCTAssertThrowsError(try Message.marshalled(.init(kind: .signal, path: "/a", interface: "no interface",
+                                                          member: "M"), [])) { error in
+            XCTAssertEqual((error as? BusError)?.name, BusError.Standard.invalidArgs)
+        }
+    }
+
+    private static func error(_ body: () throws -> Message) -> BusError? {
+        do {
+            _ = try body()
+            return nil
+        } catch {
+            return error as? BusError ?? BusError.failed("\(error)")
+        }
+    }
+
+    /// A value of any type, containers nested a few deep, with basic values
+    /// of every alignment between them so padding is exercised.
+    private static func randomValue(_ random: inout SplitMix, depth: Int) -> DBusValue {
+        switch random.next(upTo: depth > 3 ? 12 : 18) {
+        case 0: return .byte(UInt8(truncatingIfNeeded: random.next()))
+        case 1: return .boolean(random.next() & 1 == 0)
+        case 2: return .int16(Int16(truncatingIfNeeded: random.next()))
+        case 3: return .uint16(UInt16(truncatingIfNeeded: random.next()))
+        case 4: return .int32(Int32(truncatingIfNeeded: random.next()))
+        case 5: return .uint32(UInt32(truncatingIfNeeded: random.next()))
+        case 6: return .int64(Int64(truncatingIfNeeded: random.next()))
+        case 7: return .uint64(random.next())
+        case 8: return .double(Double(random.next() % 1000) / 7)
+        case 9: return .string(String(repeating: "é", count: random.next(upTo: 6)))
+        case 10: return .objectPath(random.next(upTo: 2) == 0 ? "/" : "/a/b_c")
+        case 11: return .bytes((0..<random.next(upTo: 7)).map { UInt8($0) })
+        case 12, 13: return .variant(randomValue(&random, depth: depth + 1))
+        case 14:
+            return .structure((0...random.next(upTo: 4)).map { _ in randomValue(&random, depth: depth + 1) })
+        case 15:
+            let value = randomValue(&random, depth: depth + 1)
+            let keys: [DBusValue] = [.string("k"), .byte(1), .int64(2), .uint16(3)]
+            let key = keys[random.next(upTo: keys.count)]
+            let entries = (0..<random.next(upTo: 3)).map { _ in DBusValue.dictEntry(key, value) }
+            return .array(Signature(unchecked: "{" + key.signature.rawValue + value.signature.rawValue + "}"), entries)
+        case 16:
+            return .signature(Signature(unchecked: randomValue(&random, depth: depth + 1).signature.rawValue))
+        default:
+            let value = randomValue(&random, depth: depth + 1)
+            if case .byte = value { return .bytes([1, 2]) }
+            let items = (0..<random.next(upTo: 3)).map { _ in value }
+            return .array(value.signature, items)
+        }
+    }
+}
