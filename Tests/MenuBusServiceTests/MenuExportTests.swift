@@ -14,7 +14,7 @@ final class MenuExportTests: XCTestCase {
         var left: [String] = []
         init() {}
         static func interfaces(_ server: MenuBusServer, _ number: UInt64) -> [Interface] { [] }
-        static func build(_ elements: [MenuElement], title: String?, ids: inout ExportIDs) -> [String] {
+        static func build(_ elements: [MenuElement], title: String?, ids: inout ExportIDs, previous: [String]?) -> [String] {
             elements.map(\.id)
         }
         func dropReplies() { drops += 1 }

@@ -440,6 +440,43 @@ final class ExportTests: XCTestCase {
         XCTAssertNil(after.changes(from: after).after)
     }
 
+    func testAnActionWhoseItemLeftStaysRetiredSoItsItemComesBackWithoutAnActionsChange() throws {
+        var ids = ExportIDs()
+        let shown = gtk(actionsMenu, ids: &ids)
+        let plain = "item-\(ids.item("plain"))"
+        var without = actionsMenu
+        without.remove(at: 0)
+        let retired = GtkMenusExport(without, ids: &ids, previous: shown)
+        let changes = retired.actions.changes(from: shown.actions)
+        XCTAssertNil(changes.before)
+        XCTAssertNil(changes.after, "the action stays while its item is away, as a GLib app's does")
+        XCTAssertNotNil(retired.actions.action(plain))
+        XCTAssertThrowsError(try retired.actions.activation(plain, parameters: [])) {
+            XCTAssertEqual(($0 as? GtkActions.Refusal)?.message, "action '\(plain)' belongs to an item no longer in the menu")
+        }
+        let back = GtkMenusExport(actionsMenu, ids: &ids, previous: retired)
+        XCTAssertNil(back.actions.changes(from: retired.actions).before, "the item comes back to the action it had")
+        XCTAssertEqual(try back.actions.activation(plain, parameters: []), "plain")
+        let closed = GtkMenusExport([], ids: &ids).actions.changes(from: retired.actions)
+        XCTAssertEqual(closed.after?.first, .array("s", retired.actions.names.map(DBusValue.string)),
+                       "a menu that closes removes its retired actions with the rest")
+        var disabled = actionsMenu
+        disabled[0].attributes = [.disabled]
+        let changed = GtkMenusExport(disabled, ids: &ids, previous: retired)
+        XCTAssertEqual(changed.actions.changes(from: retired.actions).before?[1],
+                       .array("{sb}", [.dictEntry(.string(plain), .boolean(false))]), "coming back changed, it says so first")
+
+        // A menu that keeps sending new ids keeps only the newest retired actions.
+        var previous = shown
+        for round in 0..<(GtkActions.maxRetired + 20) {
+            previous = GtkMenusExport([MenuElement(id: "new-\(round)", title: "New")], ids: &ids, previous: previous)
+        }
+        XCTAssertEqual(previous.actions.names.count, GtkActions.maxRetired + 1)
+        XCTAssertEqual(previous.actions.names.first, "item-\(ids.item("new-\(GtkActions.maxRetired + 19)"))")
+        XCTAssertNotNil(previous.actions.action("item-\(ids.item("new-\(GtkActions.maxRetired + 18)"))"))
+        XCTAssertNil(previous.actions.action(plain), "the longest retired went")
+    }
+
     // MARK: Minimal changes
 
     func testACheckmarkKeepsItsToggleTypeForItsLifeAndSendsStateZeroWhenOff() throws {

@@ -150,7 +150,10 @@ final class ReferenceExporterTests: BusTestCase {
         try change("rename in the submenu", { $0[$0.count - 1].title = "Gamma" },
                    reference: #"{"op": "set", "path": [3, 1], "entry": {"label": "Gamma", "action": "beta"}}"#)
         let removed = try change("remove at the top", { $0.removeFirst() }, reference: #"{"op": "remove", "path": [0]}"#)
-        XCTAssertEqual(removed, ["menus", "actions"], "the item goes before its action")
+        XCTAssertEqual(removed, ["menus"], "the item goes; its action stays, as the GLib app's does")
+        let back = try change("the same item back", { $0.insert(MenuElement(id: "open", title: "Open"), at: 0) },
+                              reference: #"{"op": "insert", "path": [0], "entry": {"label": "Open", "action": "open"}}"#)
+        XCTAssertEqual(back, ["menus"], "the item comes back to the action it had, with no Actions.Changed before it")
         XCTAssertTrue(daemon.isRunning)
     }
 }

@@ -15,6 +15,13 @@ import MenuBusProtocol
 ///   targets its own element id, and GTK draws radio items. A disabled item
 ///   of such a menu gets an `item-<id>` action of the same shape, disabled,
 ///   because GTK enables or disables a whole action.
+///
+/// An action whose item left the menu stays, retired, as a GLib app's
+/// action group keeps an action when the menu item naming it goes: the
+/// item coming back (Select All as the selection changes) needs no
+/// `org.gtk.Actions.Changed` before it shows. A retired action cannot be
+/// chosen; retired actions go when the menu closes, the oldest first past
+/// `maxRetired`.
 struct GtkActions: Equatable {
     /// What choosing an action means.
     enum Route: Equatable {
@@ -30,6 +37,8 @@ struct GtkActions: Equatable {
         var parameterType: Signature
         var state: DBusValue?
         var route: Route
+        /// No item of the menu names it any more (`keepRetired`).
+        var retired = false
 
         /// `(bgav)`.
         var description: DBusValue {
@@ -117,6 +126,25 @@ struct GtkActions: Equatable {
         }
     }
 
+    /// Retired actions kept at most: as many as a menu has elements.
+    static let maxRetired = Limits.maxElementsPerMenu
+
+    /// Keeps, after this table's own actions, those of `previous` (the
+    /// table consumers hold) that no item here names, retired; the ones
+    /// retired longest go past `maxRetired`. Their items' numbers stay
+    /// theirs (`ExportIDs`), so an item that comes back has its action.
+    mutating func keepRetired(from previous: GtkActions) {
+        var kept = 0
+        // `previous` lists its own actions first, then those it had retired.
+        for (index, name) in previous.names.enumerated() where positions[name] == nil {
+            guard kept < GtkActions.maxRetired else { break }
+            var action = previous.entries[index]
+            action.retired = true
+            insert(name, action)
+            kept += 1
+        }
+    }
+
     /// `as` for `List`.
     var list: DBusValue {
         .array("s", names.map(DBusValue.string))
@@ -129,7 +157,7 @@ struct GtkActions: Equatable {
 
     /// The element to choose for `Activate(name, parameters)`.
     func activation(_ name: String, parameters: [DBusValue]) throws(Refusal) -> String {
-        guard let action = action(name) else { throw Refusal(message: "no action named '\(name)'") }
+        let action = try live(name)
         switch (action.route, action.parameterType) {
         case (.item(let id), ""):
             guard parameters.isEmpty else {
@@ -154,7 +182,7 @@ struct GtkActions: Equatable {
     /// action already has that state. A checkmark changes by choosing its
     /// item, a radio action by choosing the item the value names.
     func stateChange(_ name: String, to value: DBusValue) throws(Refusal) -> String? {
-        guard let action = action(name) else { throw Refusal(message: "no action named '\(name)'") }
+        let action = try live(name)
         guard let state = action.state else { throw Refusal(message: "action '\(name)' has no state") }
         guard value.signature == state.signature else {
             throw Refusal(message: "action '\(name)' has a state of type '\(state.signature)', got '\(value.signature)'")
@@ -172,6 +200,13 @@ struct GtkActions: Equatable {
             }
             return id
         }
+    }
+
+    /// The action `name` of an item in the menu.
+    private func live(_ name: String) throws(Refusal) -> Action {
+        guard let action = action(name) else { throw Refusal(message: "no action named '\(name)'") }
+        guard !action.retired else { throw Refusal(message: "action '\(name)' belongs to an item no longer in the menu") }
+        return action
     }
 
     /// `Changed`'s four arguments (`as`, `a{sb}`, `a{sv}`, `a{s(bgav)}`)

@@ -41,8 +41,10 @@ package struct GtkMenusExport: Equatable {
     /// The key of the section that holds the top level under a title (no element id has a `/`).
     static let titleSectionKey = "/title"
 
-    /// Maps `elements`, numbering new groups, menus and items in `ids`.
-    init(_ elements: [MenuElement], title: String? = nil, ids: inout ExportIDs) {
+    /// Maps `elements`, numbering new groups, menus and items in `ids`;
+    /// the actions of `previous` no item names any more stay, retired
+    /// (`GtkActions.keepRetired`).
+    init(_ elements: [MenuElement], title: String? = nil, ids: inout ExportIDs, previous: GtkMenusExport? = nil) {
         let tree = ExportTree(elements)
         actions = GtkActions(capacity: elements.count)
         menus.reserveCapacity(8)
@@ -55,6 +57,7 @@ package struct GtkMenusExport: Equatable {
         } else {
             fill(root, container: "", parent: nil, tree: tree, ids: &ids)
         }
+        if let previous { actions.keepRetired(from: previous.actions) }
         // Numbers of elements long gone are forgotten past the bound, as in
         // the dbusmenu layout, so an app that keeps sending new ids cannot
         // grow a presentation read only over org.gtk.Menus.

@@ -30,7 +30,8 @@ final class DBusMenuExport: MenuExport {
         [server.dbusMenuInterface(number)]
     }
 
-    static func build(_ elements: [MenuElement], title: String?, ids: inout ExportIDs) -> DBusMenuLayout {
+    static func build(_ elements: [MenuElement], title: String?, ids: inout ExportIDs,
+                      previous: DBusMenuLayout?) -> DBusMenuLayout {
         DBusMenuLayout(elements, title: title, ids: &ids)
     }
 

@@ -21,8 +21,9 @@ final class GMenuExport: MenuExport {
         [server.gtkMenusInterface(number), server.gtkActionsInterface(number)]
     }
 
-    static func build(_ elements: [MenuElement], title: String?, ids: inout ExportIDs) -> GtkMenusExport {
-        GtkMenusExport(elements, title: title, ids: &ids)
+    static func build(_ elements: [MenuElement], title: String?, ids: inout ExportIDs,
+                      previous: GtkMenusExport?) -> GtkMenusExport {
+        GtkMenusExport(elements, title: title, ids: &ids, previous: previous)
     }
 
     func dropReplies() {

@@ -29,8 +29,10 @@ protocol MenuExport: AnyObject {
     /// The D-Bus interfaces of this protocol at presentation `number`'s path.
     static func interfaces(_ server: MenuBusServer, _ number: UInt64) -> [Interface]
 
-    /// Maps a revision's elements and title, numbering new ones in `ids`.
-    static func build(_ elements: [MenuElement], title: String?, ids: inout ExportIDs) -> Mapping
+    /// Maps a revision's elements and title, numbering new ones in `ids`;
+    /// `previous` is the mapping consumers hold (none while the menu
+    /// closes), for what a protocol keeps across revisions.
+    static func build(_ elements: [MenuElement], title: String?, ids: inout ExportIDs, previous: Mapping?) -> Mapping
 
     /// The mapping of the current revision, once a consumer read it.
     var current: Mapping? { get set }
@@ -79,7 +81,8 @@ extension MenuExport {
     /// The mapping of `state`'s revision, built on first use.
     func mapping(in state: PresentationExports) -> Mapping {
         if let current { return current }
-        let mapping = Self.build(state.elements, title: state.title, ids: &state.ids)
+        let mapping = Self.build(state.elements, title: state.title, ids: &state.ids,
+                                 previous: state.isClosing ? nil : shown)
         current = mapping
         return mapping
     }
@@ -99,8 +102,8 @@ extension MenuExport {
     /// (built now), if they read anything.
     func signalChange(_ state: PresentationExports, server: MenuBusServer, path: ObjectPath, emptying: Bool) {
         guard let old = shown else { return }
-        shown = nil
         let new = mapping(in: state)
+        shown = nil
         emitChanges(from: old, to: new, ExportChange(server: server, state: state, path: path,
                                                      revision: state.revision, emptying: emptying))
     }
