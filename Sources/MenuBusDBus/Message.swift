@@ -169,18 +169,33 @@ package final class Message {
         return (signature, size)
     }
 
-    /// A message with `header`'s fields and `values` as its body, checked
-    /// as `append` checks them, marshalled in Swift and taken in by
-    /// libdbus's loader (`MessageMarshaller` says why). Its serial is left
-    /// for the connection to set as it sends it.
+    /// A message with `header`'s fields and `values` as its body,
+    /// marshalled in Swift and taken in by libdbus's loader
+    /// (`MessageMarshaller` says why), refused as `append` refuses. The
+    /// loader checks all `append` checks first (names, strings without NUL,
+    /// signatures, nesting, sizes) and never aborts, so those checks run
+    /// only to name what it refused. Its serial is left for the connection
+    /// to set as it sends it.
     static func marshalled(_ header: MessageMarshaller.Header, _ values: [DBusValue]) throws -> Message {
-        try Names.check(path: header.path, interface: header.interface, member: header.member,
-                        destination: header.destination)
-        let (signature, size) = try checkedBody(values)
-        let bytes = MessageMarshaller.message(header, signature: signature, values: values, capacity: size)
-        let message = try bytes.withUnsafeBytes { try Message(marshalled: $0) }
-        dbus_message_set_serial(message.raw, 0)
-        return message
+        var signature = ""
+        for value in values { signature += value.signature.rawValue }
+        do {
+            guard signature.utf8.count <= 255,
+                  let (bytes, bodyLength) = MessageMarshaller.message(header, signature: signature, values: values) else {
+                throw BusError.invalidArgs("the arguments do not match their signature")
+            }
+            guard bodyLength <= Message.maxBodyBytes else {
+                throw BusError.limitExceeded("the message would hold \(bodyLength) bytes, more than the \(Message.maxBodyBytes) D-Bus carries")
+            }
+            let message = try bytes.withUnsafeBytes { try Message(marshalled: $0) }
+            dbus_message_set_serial(message.raw, 0)
+            return message
+        } catch {
+            try Names.check(path: header.path, interface: header.interface, member: header.member,
+                            destination: header.destination)
+            _ = try checkedBody(values)
+            throw error
+        }
     }
 
     /// This message as bytes on the wire and back through libdbus's loader,

@@ -10,8 +10,8 @@
 /// appends to one buffer; the loader then checks the result as a received
 /// message is checked.
 ///
-/// The values must have passed `DBusValue.validate` (element types match
-/// their array's signature, no empty struct, no entry outside a dict).
+/// Nothing is checked here but that each array item is of its array's type
+/// (at its first signature code); the loader checks the rest.
 struct MessageMarshaller {
     /// Header fields, by their codes in the D-Bus specification.
     struct Header {
@@ -25,12 +25,15 @@ struct MessageMarshaller {
     }
 
     private(set) var bytes: [UInt8] = []
+    /// An array held an item of another type than its signature's.
+    private var mismatched = false
 
     /// The message's bytes, with serial 1 (the loader refuses 0; the
-    /// caller clears it so the connection numbers the message as it sends).
-    static func message(_ header: Header, signature: String, values: [DBusValue], capacity: Int) -> [UInt8] {
+    /// caller clears it so the connection numbers the message as it sends),
+    /// and the body's length; nil if an array held an item of another type.
+    static func message(_ header: Header, signature: String, values: [DBusValue]) -> (bytes: [UInt8], bodyLength: Int)? {
         var marshaller = MessageMarshaller()
-        marshaller.bytes.reserveCapacity(capacity + 128)
+        marshaller.bytes.reserveCapacity(256)
         marshaller.bytes += [UInt8(ascii: "l"), UInt8(header.kind.rawValue), header.noReplyExpected ? 1 : 0, 1]
         marshaller.uint32(0)  // body length, set below
         marshaller.uint32(1)  // serial
@@ -48,8 +51,9 @@ struct MessageMarshaller {
         marshaller.align(8)
         let bodyStart = marshaller.bytes.count
         for value in values { marshaller.write(value) }
-        marshaller.set(UInt32(marshaller.bytes.count - bodyStart), at: 4)
-        return marshaller.bytes
+        let bodyLength = marshaller.bytes.count - bodyStart
+        marshaller.set(UInt32(truncatingIfNeeded: bodyLength), at: 4)
+        return marshaller.mismatched ? nil : (marshaller.bytes, bodyLength)
     }
 
     private mutating func field(_ code: UInt8, _ type: Unicode.Scalar, _ value: (inout MessageMarshaller) -> Void) {
@@ -74,7 +78,7 @@ struct MessageMarshaller {
         case .signature(let text): signature(text.rawValue)
         case .variant(let inner):
             if inner.isBasic {
-                bytes += [1, MessageMarshaller.basicCode(inner), 0]
+                bytes += [1, MessageMarshaller.code(of: inner), 0]
             } else {
                 signature(inner.signature.rawValue)
             }
@@ -83,9 +87,13 @@ struct MessageMarshaller {
             align(4)
             let lengthAt = bytes.count
             uint32(0)
-            align(MessageMarshaller.alignment(of: element.rawValue.utf8.first ?? 0))
+            let code = element.rawValue.utf8.first ?? 0
+            align(MessageMarshaller.alignment(of: code))
             let start = bytes.count
-            for item in items { write(item) }
+            for item in items {
+                if MessageMarshaller.code(of: item) != code { mismatched = true }
+                write(item)
+            }
             set(UInt32(bytes.count - start), at: lengthAt)
         case .bytes(let data):
             uint32(UInt32(data.count))
@@ -147,8 +155,8 @@ struct MessageMarshaller {
         }
     }
 
-    /// The one-byte signature of a basic value.
-    private static func basicCode(_ value: DBusValue) -> UInt8 {
+    /// The first code of `value`'s signature.
+    private static func code(of value: DBusValue) -> UInt8 {
         switch value {
         case .byte: UInt8(ascii: "y")
         case .boolean: UInt8(ascii: "b")
@@ -162,7 +170,10 @@ struct MessageMarshaller {
         case .string: UInt8(ascii: "s")
         case .objectPath: UInt8(ascii: "o")
         case .signature: UInt8(ascii: "g")
-        default: UInt8(ascii: "v")
+        case .variant: UInt8(ascii: "v")
+        case .array, .bytes: UInt8(ascii: "a")
+        case .structure: UInt8(ascii: "(")
+        case .dictEntry: UInt8(ascii: "{")
         }
     }
 }

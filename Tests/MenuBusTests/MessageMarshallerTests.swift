@@ -73,7 +73,7 @@ final class MessageMarshallerTests: XCTestCase {
     func testWhatAppendRefusesIsRefusedWithTheSameError() throws {
         let refused: [DBusValue] = [
             .string("a\0b"), .objectPath(ObjectPath(stringLiteral: "not/a/path")), .structure([]),
-            .array("s", [.int32(1)]), .dictEntry(.string("k"), .string("v")),
+            .array("s", [.int32(1)]), .array("u", [.int32(-1)]), .dictEntry(.string("k"), .string("v")),
         ]
         for value in refused {
             let libdbus = Self.error { try self.written([value]) }
