@@ -34,7 +34,10 @@ struct MessageMarshaller {
     static func message(_ header: Header, signature: String, values: [DBusValue]) -> (bytes: [UInt8], bodyLength: Int)? {
         var marshaller = MessageMarshaller()
         marshaller.bytes.reserveCapacity(256)
-        marshaller.bytes += [UInt8(ascii: "l"), UInt8(header.kind.rawValue), header.noReplyExpected ? 1 : 0, 1]
+        marshaller.bytes.append(UInt8(ascii: "l"))
+        marshaller.bytes.append(UInt8(header.kind.rawValue))
+        marshaller.bytes.append(header.noReplyExpected ? 1 : 0)
+        marshaller.bytes.append(1)
         marshaller.uint32(0)  // body length, set below
         marshaller.uint32(1)  // serial
         marshaller.uint32(0)  // fields array length, set below
@@ -58,7 +61,10 @@ struct MessageMarshaller {
 
     private mutating func field(_ code: UInt8, _ type: Unicode.Scalar, _ value: (inout MessageMarshaller) -> Void) {
         align(8)
-        bytes += [code, 1, UInt8(ascii: type), 0]
+        bytes.append(code)
+        bytes.append(1)
+        bytes.append(UInt8(ascii: type))
+        bytes.append(0)
         value(&self)
     }
 
@@ -78,7 +84,9 @@ struct MessageMarshaller {
         case .signature(let text): signature(text.rawValue)
         case .variant(let inner):
             if inner.isBasic {
-                bytes += [1, MessageMarshaller.code(of: inner), 0]
+                bytes.append(1)
+                bytes.append(MessageMarshaller.code(of: inner))
+                bytes.append(0)
             } else {
                 signature(inner.signature.rawValue)
             }
@@ -131,18 +139,20 @@ struct MessageMarshaller {
     /// A fixed-size integer at its own alignment, little-endian.
     private mutating func fixed<T: FixedWidthInteger>(_ value: T) {
         align(MemoryLayout<T>.size)
-        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
-    }
-
-    private mutating func set(_ value: UInt32, at offset: Int) {
-        withUnsafeBytes(of: value.littleEndian) { raw in
-            for index in 0..<4 { bytes[offset + index] = raw[index] }
+        var rest = value
+        for _ in 0..<MemoryLayout<T>.size {
+            bytes.append(UInt8(truncatingIfNeeded: rest))
+            rest >>= 8
         }
     }
 
+    private mutating func set(_ value: UInt32, at offset: Int) {
+        for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
+    }
+
+    /// Zero bytes up to the next multiple of `boundary` (a power of two).
     private mutating func align(_ boundary: Int) {
-        let padding = (boundary - bytes.count % boundary) % boundary
-        if padding > 0 { bytes += repeatElement(0, count: padding) }
+        while bytes.count & (boundary - 1) != 0 { bytes.append(0) }
     }
 
     /// The alignment of values of the type whose signature starts with `code`.
