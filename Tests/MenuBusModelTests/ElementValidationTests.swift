@@ -128,4 +128,19 @@ final class ElementValidationTests: XCTestCase {
         }
         XCTAssertThrowsError(try ProviderInfo(id: "a b", title: "P").validate())
     }
+
+    /// The ASCII shortcut of the blank-title check answers as the whole
+    /// Unicode test does, for every first byte and for wider whitespace.
+    func testABlankTitleIsWhitespaceOnlyWhateverItStartsWith() {
+        func reference(_ title: String) -> Bool { title.allSatisfy(\.isWhitespace) }
+        for byte in UInt8(0)..<0x80 {
+            let scalar = Unicode.Scalar(byte)
+            for title in [String(scalar), String(scalar) + " ", String(scalar) + "x"] {
+                XCTAssertEqual(ElementValidation.isBlank(title), reference(title), "\(byte)")
+            }
+        }
+        for title in ["\u{A0}", " \u{2003}\t", "\u{2003}x", "\u{85}", "Ä", ""] {
+            XCTAssertEqual(ElementValidation.isBlank(title), reference(title), title)
+        }
+    }
 }

@@ -15,17 +15,20 @@ struct AppOffer {
     /// Only an app title starting like a candidate is compared in full, so
     /// composing stays cheap for menus of many items.
     init(_ arranged: [MenuElement], titles system: SystemTitles, extra: [String] = []) {
-        var keys = system.keys
-        var starts = system.keyStarts
+        // The few extra keys sit beside the language's set rather than in a
+        // copy of it.
+        var extraKeys: [String] = [], extraStarts: [Unicode.Scalar] = []
         for title in extra {
             guard let key = TitleStyle.comparable(title), let first = key.unicodeScalars.first else { continue }
-            keys.insert(key)
-            starts.insert(first)
+            extraKeys.append(key)
+            extraStarts.append(first)
         }
         for element in arranged where element.kind == .action || element.isSubmenu {
             if let command = element.command { commands.insert(command) }
-            guard let title = element.title, let first = TitleStyle.comparableStart(title), starts.contains(first),
-                  let key = TitleStyle.comparable(title), keys.contains(key) else { continue }
+            guard let title = element.title, let first = TitleStyle.comparableStart(title),
+                  system.keyStarts.contains(first) || extraStarts.contains(first),
+                  let key = TitleStyle.comparable(title), system.keys.contains(key) || extraKeys.contains(key)
+            else { continue }
             titles.insert(key)
         }
     }

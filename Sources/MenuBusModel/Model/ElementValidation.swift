@@ -38,6 +38,16 @@ package enum ElementValidation {
         walk(elements, field: field, allowReserved: allowReserved, rules: true, stopAtFirst: false)
     }
 
+    /// `title.allSatisfy(\.isWhitespace)`, answered from the first
+    /// scalar when that is not whitespace (a character is whitespace by
+    /// its first scalar), so a readable title costs no grapheme walk.
+    static func isBlank(_ title: String) -> Bool {
+        // ASCII other than space and the C0 whitespace is never whitespace.
+        if let byte = title.utf8.first, byte < 0x80, byte != 0x20, !(0x09...0x0D).contains(byte) { return false }
+        if let first = title.unicodeScalars.first, !first.properties.isWhitespace { return false }
+        return title.allSatisfy(\.isWhitespace)
+    }
+
     private static func walk(_ elements: [MenuElement], field: String, allowReserved: Bool,
                              rules: Bool, stopAtFirst: Bool) -> [Problem] {
         var walker = Walker(elements: elements, field: field, allowReserved: allowReserved,
@@ -119,14 +129,6 @@ package enum ElementValidation {
             return false
         }
 
-        /// `title.allSatisfy(\.isWhitespace)`, answered from the first
-        /// scalar when that is not whitespace (a character is whitespace by
-        /// its first scalar), so a readable title costs no grapheme walk.
-        static func isBlank(_ title: String) -> Bool {
-            if let first = title.unicodeScalars.first, !first.properties.isWhitespace { return false }
-            return title.allSatisfy(\.isWhitespace)
-        }
-
         private mutating func checkIdRules(_ element: MenuElement, at index: Int) -> Bool {
             do throws(ModelError) {
                 try ElementID.check(element.id, field: path(index, "id"))
@@ -171,7 +173,7 @@ package enum ElementValidation {
                     if record(.invalid(property(index, "title"), "a menu that is not inline needs a title"), at: index) { return true }
                 }
             } else if let title = element.title, element.kind == .action || element.isSubmenu,
-                      Self.isBlank(title) {
+                      ElementValidation.isBlank(title) {
                 if record(.invalid(property(index, "title"), "the title is empty; a menu item people cannot read cannot be chosen, so give it a title"), at: index) { return true }
             }
             if let shortcut = element.shortcut {
