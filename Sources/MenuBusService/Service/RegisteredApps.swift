@@ -13,6 +13,11 @@ package final class RegisteredApps {
     private var lastSequence: UInt64 = 0
     /// The last context revision handed out.
     private var lastRevision: UInt32 = 0
+    /// Bytes each app's contexts and caches hold, and all apps': kept as
+    /// they change, so a budget check on every change reads them instead
+    /// of walking every context of every app.
+    private var heldByName: [String: Int] = [:]
+    private(set) var totalBytes = 0
 
     package subscript(uniqueName: String) -> App? { byName[uniqueName] }
 
@@ -44,33 +49,52 @@ package final class RegisteredApps {
 
     /// Stores `context` as published by the registered app `owner`.
     func store(_ context: PublishedContext, of owner: String) {
+        guard byName[owner] != nil else { return }
+        let before = byName[owner]?.contexts[context.id]?.heldBytes ?? 0
         byName[owner]?.contexts[context.id] = context
+        held(by: owner, changedBy: context.heldBytes - before)
     }
 
     /// Removes context `contextId` of `owner`.
     func removeContext(_ contextId: String, of owner: String) {
-        byName[owner]?.contexts[contextId] = nil
+        guard let removed = byName[owner]?.contexts.removeValue(forKey: contextId) else { return }
+        held(by: owner, changedBy: -removed.heldBytes)
     }
 
     /// Keeps what the owner provided for its cached deferred element `elementId`, counted as `bytes`.
     func cache(_ content: [MenuElement], bytes: Int, for elementId: String, in contextId: String, of owner: String) {
+        guard let before = byName[owner]?.contexts[contextId]?.heldBytes else { return }
         byName[owner]?.contexts[contextId]?.deferredCache[elementId] = content
         byName[owner]?.contexts[contextId]?.cacheBytes[elementId] = bytes
+        held(by: owner, changedBy: (byName[owner]?.contexts[contextId]?.heldBytes ?? 0) - before)
     }
 
     /// The connection left: its registration and contexts go.
     func remove(_ uniqueName: String) -> App? {
-        byName.removeValue(forKey: uniqueName)
+        totalBytes -= heldByName.removeValue(forKey: uniqueName) ?? 0
+        return byName.removeValue(forKey: uniqueName)
     }
 
     /// Bytes of `uniqueName`'s contexts and their caches.
     func heldBytes(by uniqueName: String) -> Int {
-        byName[uniqueName]?.contexts.values.reduce(0) { $0 + $1.heldBytes } ?? 0
+        heldByName[uniqueName] ?? 0
     }
 
-    /// Bytes of every app's contexts and caches.
-    var totalBytes: Int {
-        byName.values.reduce(0) { total, app in total + app.contexts.values.reduce(0) { $0 + $1.heldBytes } }
+    /// What `heldBytes` and `totalBytes` keep, counted again from every
+    /// context (tests check the two agree).
+    var countedBytes: (byName: [String: Int], total: Int) {
+        var held: [String: Int] = [:]
+        for (name, app) in byName where !app.contexts.isEmpty {
+            held[name] = app.contexts.values.reduce(0) { $0 + $1.heldBytes }
+        }
+        return (held, held.values.reduce(0, +))
+    }
+
+    private func held(by owner: String, changedBy delta: Int) {
+        guard delta != 0 else { return }
+        let now = (heldByName[owner] ?? 0) + delta
+        heldByName[owner] = now == 0 ? nil : now
+        totalBytes += delta
     }
 
     /// Contexts published by all apps.
