@@ -119,7 +119,7 @@ extension Connection {
                 "\(interface.name).\(member): the call holds more than \(limit) bytes, the largest any call may be under menubusd's budgets"))
             return
         }
-        let arguments: [DBusValue]
+        let arguments: (values: [DBusValue], sizes: [Int])
         do {
             arguments = try message.arguments(named: method.inputs.map(\.name), maxValues: maxCallValues ?? .max)
         } catch let error as BusError {
@@ -130,7 +130,9 @@ extension Connection {
             return
         }
         let call = MethodCall(message: message, sender: message.sender ?? "", path: path, interface: interface.name,
-                              member: member, arguments: arguments, outSignature: method.outSignature, connection: self)
+                              member: member, arguments: arguments.values, outSignature: method.outSignature,
+                              connection: self)
+        call.argumentSizes = arguments.sizes
         do {
             let values = try method.handler(call)
             if !call.isDeferred { sendReply(to: call, values) }

@@ -47,8 +47,9 @@ package final class Message {
 
     /// The arguments, decoded; a failure names the argument by `names`
     /// (a method's declared argument names).
-    func arguments(named names: [String], maxValues: Int = .max) throws -> [DBusValue] {
-        try MessageReader.arguments(of: self, names: names, maxValues: maxValues)
+    /// With the bytes each argument takes, as `DBusValue.validate` counts them.
+    func arguments(named names: [String], maxValues: Int = .max) throws -> (values: [DBusValue], sizes: [Int]) {
+        try MessageReader.argumentsAndSizes(of: self, names: names, maxValues: maxValues)
     }
 
     /// About the bytes the body holds, from the lengths of its arrays and

@@ -17,6 +17,10 @@ struct MessageReader {
     private var offset = 0
     /// Values this message may still decode into (`maxValues`).
     private var valuesLeft = Int.max
+    /// About the bytes the values read so far take, as `DBusValue.validate`
+    /// counts them (padding left out): budgets charge a call's arguments
+    /// this without walking the values again.
+    private var counted = 0
 
     /// The arguments of `message`, in order. A failure names the argument it
     /// was in, by its name in `names` when the caller gives them. More than
@@ -25,8 +29,15 @@ struct MessageReader {
     /// their marshalled bytes, so a call's byte limit alone would let one
     /// call of a few MiB take hundreds.
     static func arguments(of message: Message, names: [String] = [], maxValues: Int = .max) throws -> [DBusValue] {
+        try argumentsAndSizes(of: message, names: names, maxValues: maxValues).values
+    }
+
+    /// `arguments`, with the bytes each takes as `DBusValue.validate`
+    /// counts them.
+    static func argumentsAndSizes(of message: Message, names: [String] = [],
+                                  maxValues: Int = .max) throws -> (values: [DBusValue], sizes: [Int]) {
         let signature = Array(message.signature.rawValue.utf8)
-        guard !signature.isEmpty else { return [] }
+        guard !signature.isEmpty else { return ([], []) }
         var buffer: UnsafeMutablePointer<CChar>?
         var length: Int32 = 0
         guard dbus_message_marshal(message.raw, &buffer, &length) != 0, let buffer else {
@@ -47,18 +58,21 @@ struct MessageReader {
                                    littleEndian: littleEndian)
         reader.valuesLeft = maxValues
         var values: [DBusValue] = []
+        var sizes: [Int] = []
         try signature.withUnsafeBytes { signature in
             var position = 0
             while position < signature.count {
                 do {
+                    let before = reader.counted
                     values.append(try reader.value(signature, &position))
+                    sizes.append(reader.counted - before)
                 } catch let error as BusError {
                     let name = values.count < names.count ? names[values.count] : "argument \(values.count)"
                     throw BusError(name: error.name, message: "\(name): \(error.message)")
                 }
             }
         }
-        return values
+        return (values, sizes)
     }
 
     private init(body: UnsafeRawBufferPointer, littleEndian: Bool) {
@@ -79,21 +93,23 @@ struct MessageReader {
         let code = signature[position]
         position += 1
         switch code {
-        case UInt8(ascii: "y"): return .byte(try fixed(1, UInt8.self))
-        case UInt8(ascii: "b"): return .boolean(try uint32() != 0)
-        case UInt8(ascii: "n"): return .int16(Int16(bitPattern: try fixed(2, UInt16.self)))
-        case UInt8(ascii: "q"): return .uint16(try fixed(2, UInt16.self))
-        case UInt8(ascii: "i"): return .int32(Int32(bitPattern: try uint32()))
-        case UInt8(ascii: "u"): return .uint32(try uint32())
-        case UInt8(ascii: "x"): return .int64(Int64(bitPattern: try fixed(8, UInt64.self)))
-        case UInt8(ascii: "t"): return .uint64(try fixed(8, UInt64.self))
-        case UInt8(ascii: "d"): return .double(Double(bitPattern: try fixed(8, UInt64.self)))
+        case UInt8(ascii: "y"): counted += 1; return .byte(try fixed(1, UInt8.self))
+        case UInt8(ascii: "b"): counted += 4; return .boolean(try uint32() != 0)
+        case UInt8(ascii: "n"): counted += 2; return .int16(Int16(bitPattern: try fixed(2, UInt16.self)))
+        case UInt8(ascii: "q"): counted += 2; return .uint16(try fixed(2, UInt16.self))
+        case UInt8(ascii: "i"): counted += 4; return .int32(Int32(bitPattern: try uint32()))
+        case UInt8(ascii: "u"): counted += 4; return .uint32(try uint32())
+        case UInt8(ascii: "x"): counted += 8; return .int64(Int64(bitPattern: try fixed(8, UInt64.self)))
+        case UInt8(ascii: "t"): counted += 8; return .uint64(try fixed(8, UInt64.self))
+        case UInt8(ascii: "d"): counted += 8; return .double(Double(bitPattern: try fixed(8, UInt64.self)))
         case UInt8(ascii: "s"): return .string(try string(lengthBytes: 4))
         case UInt8(ascii: "o"): return .objectPath(ObjectPath(stringLiteral: try string(lengthBytes: 4)))
         case UInt8(ascii: "g"): return .signature(Signature(unchecked: try string(lengthBytes: 1)))
         case UInt8(ascii: "v"):
             // The contained signature is read where it lies in the body.
             let contained = try stringBytes(lengthBytes: 1)
+            // `validate` counts a variant's signature without its length byte.
+            counted += 1
             var inner = 0
             let value = try value(contained, &inner)
             guard inner == contained.count else { throw MessageReader.malformed }
@@ -127,6 +143,7 @@ struct MessageReader {
     /// An array whose element type starts at `signature[position]`; `ay` stays flat.
     private mutating func array(_ signature: UnsafeRawBufferPointer, _ position: inout Int) throws -> DBusValue {
         let length = Int(try uint32())
+        counted += 4
         let elementStart = position
         let elementEnd = try MessageReader.endOfType(signature, at: elementStart)
         // Elements start aligned to their type even when there are none.
@@ -135,6 +152,7 @@ struct MessageReader {
         let end = offset + length
         position = elementEnd
         if elementEnd - elementStart == 1, signature[elementStart] == UInt8(ascii: "y") {
+            counted += length
             defer { offset = end }
             return .bytes(Array(body[offset..<end]))
         }
@@ -204,6 +222,7 @@ struct MessageReader {
     private mutating func stringBytes(lengthBytes: Int) throws -> UnsafeRawBufferPointer {
         let length = lengthBytes == 1 ? Int(try fixed(1, UInt8.self)) : Int(try uint32())
         guard length < body.count - offset, body[offset + length] == 0 else { throw MessageReader.malformed }
+        counted += lengthBytes + length + 1
         let bytes = UnsafeRawBufferPointer(rebasing: body[offset..<(offset + length)])
         offset += length + 1
         return bytes

@@ -6,6 +6,10 @@ package final class MethodCall {
     package let interface: String
     package let member: String
     package let arguments: [DBusValue]
+    /// The bytes each argument takes as `DBusValue.validate` counts them,
+    /// counted while they were read off the wire (empty when the call was
+    /// not read from a message).
+    package internal(set) var argumentSizes: [Int] = []
     let outSignature: Signature
     package private(set) weak var connection: Connection?
     /// Set by `deferReply()`: the handler's return value is then ignored.
@@ -30,6 +34,13 @@ package final class MethodCall {
             throw BusError.invalidArgs("\(member): missing argument \(index)")
         }
         return try T(dbusValue: arguments[index])
+    }
+
+    /// `argumentSizes[index]`, else the count over `arguments[index]`.
+    package func argumentSize(_ index: Int) -> Int {
+        if argumentSizes.indices.contains(index) { return argumentSizes[index] }
+        guard arguments.indices.contains(index) else { return 0 }
+        return (try? arguments[index].validate(checking: false)) ?? 0
     }
 
     func isDeferredByPreparedReply() {

@@ -52,6 +52,18 @@ final class MessageMarshallerTests: XCTestCase {
         }
     }
 
+    /// Budgets charge an argument what the reader counted while reading it:
+    /// the same bytes `DBusValue.validate` counts over the decoded value.
+    func testTheReaderCountsEachArgumentAsValidateDoes() throws {
+        var random = SplitMix(seed: 0x7369_7A65_7321)
+        for round in 0..<1000 {
+            let values = (0...random.next(upTo: 3)).map { _ in Self.randomValue(&random, depth: 0) }
+            let read = try MessageReader.argumentsAndSizes(of: try marshalledSignal(values))
+            XCTAssertEqual(read.values, values, "round \(round)")
+            XCTAssertEqual(read.sizes, try values.map { try $0.validate(checking: false) }, "round \(round)")
+        }
+    }
+
     func testTheHeaderCarriesWhatWasAskedAndTheConnectionNumbersIt() throws {
         let message = try marshalledSignal([.string("x")], destination: ":1.42")
         XCTAssertEqual(message.kind, .signal)

@@ -32,11 +32,14 @@ extension MenuBusServer {
 
     // MARK: Contexts
 
-    package func publishContext(caller: String, contextId: String, context: DBusValue, items: DBusValue) throws -> UInt32 {
+    /// `sizes`: the budget bytes of `context` and `items` when the call's
+    /// reading counted them (`MenuBusServer.cost` otherwise).
+    package func publishContext(caller: String, contextId: String, context: DBusValue, items: DBusValue,
+                                sizes: (context: Int, items: Int)? = nil) throws -> UInt32 {
         var app = try registeredApp(caller)
         try ServiceValidation.contextId(contextId)
         // Counted and refused before anything is decoded or stored.
-        let infoBytes = MenuBusServer.cost(context), itemsBytes = MenuBusServer.cost(items)
+        let infoBytes = sizes?.context ?? MenuBusServer.cost(context), itemsBytes = sizes?.items ?? MenuBusServer.cost(items)
         let old = app.contexts[contextId]
         try checkContextGrowth(caller: caller, contextId: contextId, adding: infoBytes + itemsBytes,
                                releasing: (old?.infoBytes ?? 0) + (old?.itemsBytes ?? 0), field: "items")
@@ -63,9 +66,9 @@ extension MenuBusServer {
         return app.contexts[contextId]?.revision ?? 0
     }
 
-    package func updateItems(caller: String, contextId: String, items: DBusValue) throws -> UInt32 {
+    package func updateItems(caller: String, contextId: String, items: DBusValue, itemsBytes: Int? = nil) throws -> UInt32 {
         var context = try ownContext(caller, contextId)
-        let itemsBytes = MenuBusServer.cost(items)
+        let itemsBytes = itemsBytes ?? MenuBusServer.cost(items)
         try checkContextGrowth(caller: caller, contextId: contextId, adding: itemsBytes, releasing: context.itemsBytes, field: "items")
         context.items = try Wire.decodeElements(items, field: "items")
         context.itemsBytes = itemsBytes
@@ -75,9 +78,10 @@ extension MenuBusServer {
         return context.revision
     }
 
-    package func updateSelection(caller: String, contextId: String, selection: DBusValue) throws {
+    package func updateSelection(caller: String, contextId: String, selection: DBusValue,
+                                 selectionBytes: Int? = nil) throws {
         var context = try ownContext(caller, contextId)
-        let selectionBytes = MenuBusServer.cost(selection)
+        let selectionBytes = selectionBytes ?? MenuBusServer.cost(selection)
         try checkContextGrowth(caller: caller, contextId: contextId, adding: selectionBytes,
                                releasing: context.selectionBytes, field: "selection")
         context.selection = try Wire.decodeSelection(selection, field: "selection")

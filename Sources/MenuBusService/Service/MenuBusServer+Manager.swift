@@ -14,13 +14,15 @@ extension MenuBusServer {
             try self.register(caller: call.sender, appId: appId, clientPath: clientPath, options: options)
         }
         manager.method(API.publishContext) { [unowned self] call, contextId, context, items in
-            try self.publishContext(caller: call.sender, contextId: contextId, context: context, items: items)
+            try self.publishContext(caller: call.sender, contextId: contextId, context: context, items: items,
+                                    sizes: (call.argumentSize(1), call.argumentSize(2)))
         }
         manager.method(API.updateItems) { [unowned self] call, contextId, items in
-            try self.updateItems(caller: call.sender, contextId: contextId, items: items)
+            try self.updateItems(caller: call.sender, contextId: contextId, items: items, itemsBytes: call.argumentSize(1))
         }
         manager.method(API.updateSelection) { [unowned self] call, contextId, selection in
-            try self.updateSelection(caller: call.sender, contextId: contextId, selection: selection)
+            try self.updateSelection(caller: call.sender, contextId: contextId, selection: selection,
+                                     selectionBytes: call.argumentSize(1))
         }
         manager.method(API.removeContext) { [unowned self] call, contextId in
             try self.removeContext(caller: call.sender, contextId: contextId)
