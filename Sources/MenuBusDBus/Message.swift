@@ -173,30 +173,63 @@ package final class Message {
     /// A message with `header`'s fields and `values` as its body,
     /// marshalled in Swift and taken in by libdbus's loader
     /// (`MessageMarshaller` says why), refused as `append` refuses. The
-    /// loader checks all `append` checks first (names, strings without NUL,
-    /// signatures, nesting, sizes) and never aborts, so those checks run
-    /// only to name what it refused. Its serial is left for the connection
-    /// to set as it sends it.
+    /// loader checks names, strings without NUL, signatures and nesting and
+    /// never aborts, and the marshaller holds array items to their type, so
+    /// `append`'s checks run only to name what was refused. A body past
+    /// `MessageMarshaller.maxBytes` goes through libdbus's writer instead.
+    /// The serial is left for the connection to set as it sends it.
     static func marshalled(_ header: MessageMarshaller.Header, _ values: [DBusValue]) throws -> Message {
         var signature = ""
         for value in values { signature += value.signature.rawValue }
+        guard signature.utf8.count <= 255 else { try refused(header, values) }
+        let bytes: [UInt8]
+        do throws(MessageMarshaller.Refusal) {
+            bytes = try MessageMarshaller.message(header, signature: signature, values: values)
+        } catch .tooLarge {
+            return try written(header, values)
+        } catch {
+            try refused(header, values)
+        }
         do {
-            guard signature.utf8.count <= 255,
-                  let (bytes, bodyLength) = MessageMarshaller.message(header, signature: signature, values: values) else {
-                throw BusError.invalidArgs("the arguments do not match their signature")
-            }
-            guard bodyLength <= Message.maxBodyBytes else {
-                throw BusError.limitExceeded("the message would hold \(bodyLength) bytes, more than the \(Message.maxBodyBytes) D-Bus carries")
-            }
             let message = try bytes.withUnsafeBytes { try Message(marshalled: $0) }
             dbus_message_set_serial(message.raw, 0)
             return message
         } catch {
-            try Names.check(path: header.path, interface: header.interface, member: header.member,
-                            destination: header.destination)
-            _ = try checkedBody(values)
-            throw error
+            try refused(header, values, error)
         }
+    }
+
+    /// Throws what `append` says of `values` (or of `header`'s names),
+    /// else `error`.
+    private static func refused(_ header: MessageMarshaller.Header, _ values: [DBusValue],
+                                _ error: Error = BusError.invalidArgs("an array holds a value of another type than its signature says")) throws -> Never {
+        try Names.check(path: header.path, interface: header.interface, member: header.member,
+                        destination: header.destination)
+        _ = try checkedBody(values)
+        throw error
+    }
+
+    /// `marshalled` through libdbus's own writer (`append`), for bodies too
+    /// large to copy once more.
+    private static func written(_ header: MessageMarshaller.Header, _ values: [DBusValue]) throws -> Message {
+        try Names.check(path: header.path, interface: header.interface, member: header.member,
+                        destination: header.destination)
+        guard let raw = dbus_message_new(header.kind.rawValue) else {
+            throw BusError(name: BusError.Standard.noMemory, message: "out of memory")
+        }
+        let message = Message(owning: raw)
+        if let path = header.path { try LibDBus.check(dbus_message_set_path(raw, path), "dbus_message_set_path") }
+        if let interface = header.interface {
+            try LibDBus.check(dbus_message_set_interface(raw, interface), "dbus_message_set_interface")
+        }
+        if let member = header.member { try LibDBus.check(dbus_message_set_member(raw, member), "dbus_message_set_member") }
+        if let replySerial = header.replySerial {
+            try LibDBus.check(dbus_message_set_reply_serial(raw, replySerial), "dbus_message_set_reply_serial")
+        }
+        if let destination = header.destination { try message.setDestination(destination) }
+        dbus_message_set_no_reply(raw, header.noReplyExpected ? 1 : 0)
+        try message.append(values)
+        return message
     }
 
     /// This message as bytes on the wire and back through libdbus's loader,
@@ -221,6 +254,9 @@ package final class Message {
         defer { dbus_error_free(&error) }
         let start = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
         guard let loaded = dbus_message_demarshal(start, Int32(clamping: bytes.count), &error) else {
+            if let name = error.name, String(cString: name) == BusError.Standard.noMemory {
+                throw BusError(name: BusError.Standard.noMemory, message: "out of memory")
+            }
             let text = error.message.map { String(cString: $0) } ?? "refused"
             throw BusError(name: BusError.Standard.invalidArgs, message: "libdbus refused the message: \(text)")
         }

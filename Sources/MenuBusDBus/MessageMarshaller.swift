@@ -10,9 +10,23 @@
 /// appends to one buffer; the loader then checks the result as a received
 /// message is checked.
 ///
-/// Nothing is checked here but that each array item is of its array's type
-/// (at its first signature code); the loader checks the rest.
+/// Each array item is held to its array's element type as it is written
+/// (the loader sees only bytes and the signature, and a value of another
+/// type with the same layout would pass it); the loader checks the rest.
+/// Past `maxBytes` the marshalling stops: one more copy of a body that
+/// large costs more than libdbus's writer (`Message.marshalled`).
 struct MessageMarshaller {
+    /// The largest message marshalled here.
+    static let maxBytes = 1 << 20
+
+    /// Why `message` built no bytes.
+    enum Refusal: Error {
+        /// An array held an item of another type than its signature's.
+        case mismatched
+        /// The message grew past `maxBytes`.
+        case tooLarge
+    }
+
     /// Header fields, by their codes in the D-Bus specification.
     struct Header {
         var kind: Message.Kind
@@ -25,13 +39,12 @@ struct MessageMarshaller {
     }
 
     private(set) var bytes: [UInt8] = []
-    /// An array held an item of another type than its signature's.
     private var mismatched = false
+    private var tooLarge = false
 
     /// The message's bytes, with serial 1 (the loader refuses 0; the
-    /// caller clears it so the connection numbers the message as it sends),
-    /// and the body's length; nil if an array held an item of another type.
-    static func message(_ header: Header, signature: String, values: [DBusValue]) -> (bytes: [UInt8], bodyLength: Int)? {
+    /// caller clears it so the connection numbers the message as it sends).
+    static func message(_ header: Header, signature: String, values: [DBusValue]) throws(Refusal) -> [UInt8] {
         var marshaller = MessageMarshaller()
         marshaller.bytes.reserveCapacity(256)
         marshaller.bytes.append(UInt8(ascii: "l"))
@@ -53,10 +66,13 @@ struct MessageMarshaller {
         // is alignment within the body.
         marshaller.align(8)
         let bodyStart = marshaller.bytes.count
-        for value in values { marshaller.write(value) }
-        let bodyLength = marshaller.bytes.count - bodyStart
-        marshaller.set(UInt32(truncatingIfNeeded: bodyLength), at: 4)
-        return marshaller.mismatched ? nil : (marshaller.bytes, bodyLength)
+        for value in values {
+            marshaller.write(value)
+            if marshaller.mismatched { throw .mismatched }
+            if marshaller.tooLarge { throw .tooLarge }
+        }
+        marshaller.set(UInt32(truncatingIfNeeded: marshaller.bytes.count - bodyStart), at: 4)
+        return marshaller.bytes
     }
 
     private mutating func field(_ code: UInt8, _ type: Unicode.Scalar, _ value: (inout MessageMarshaller) -> Void) {
@@ -69,6 +85,24 @@ struct MessageMarshaller {
     }
 
     mutating func write(_ value: DBusValue) {
+        var position = 0
+        write(value, expected: nil, at: &position)
+    }
+
+    /// Writes `value`. With `expected` (inside an array, whose items the
+    /// element signature types), holds it to the complete type at
+    /// `expected[position...]` as it goes and moves `position` past that
+    /// type; a value of another type marks the message `mismatched`.
+    /// Without, the value types itself (a top-level argument, a variant's
+    /// content: their signatures are taken from the values).
+    private mutating func write(_ value: DBusValue, expected: UnsafeBufferPointer<UInt8>?, at position: inout Int) {
+        if let expected {
+            guard position < expected.count, expected[position] == MessageMarshaller.code(of: value) else {
+                mismatched = true
+                return
+            }
+            position += 1
+        }
         switch value {
         case .byte(let v): bytes.append(v)
         case .boolean(let b): uint32(b ? 1 : 0)
@@ -92,33 +126,73 @@ struct MessageMarshaller {
             }
             write(inner)
         case .array(let element, let items):
-            align(4)
-            let lengthAt = bytes.count
-            uint32(0)
-            let code = element.rawValue.utf8.first ?? 0
-            align(MessageMarshaller.alignment(of: code))
-            let start = bytes.count
-            for item in items {
-                if MessageMarshaller.code(of: item) != code { mismatched = true }
-                write(item)
+            var text = element.rawValue
+            text.withUTF8 { elementType in
+                if let expected {
+                    let end = position + elementType.count
+                    guard end <= expected.count, elementType.elementsEqual(expected[position..<end]) else {
+                        mismatched = true
+                        return
+                    }
+                    position = end
+                }
+                align(4)
+                let lengthAt = bytes.count
+                uint32(0)
+                align(MessageMarshaller.alignment(of: elementType.first ?? 0))
+                let start = bytes.count
+                for item in items {
+                    var at = 0
+                    write(item, expected: elementType, at: &at)
+                    if at != elementType.count { mismatched = true }
+                    if bytes.count > MessageMarshaller.maxBytes { tooLarge = true }
+                    if mismatched || tooLarge { return }
+                }
+                set(UInt32(truncatingIfNeeded: bytes.count - start), at: lengthAt)
             }
-            set(UInt32(bytes.count - start), at: lengthAt)
         case .bytes(let data):
+            if let expected {
+                guard position < expected.count, expected[position] == UInt8(ascii: "y") else {
+                    mismatched = true
+                    return
+                }
+                position += 1
+            }
+            guard bytes.count + data.count <= MessageMarshaller.maxBytes else {
+                tooLarge = true
+                return
+            }
             uint32(UInt32(data.count))
             bytes += data
         case .structure(let members):
             align(8)
-            for member in members { write(member) }
+            for member in members { write(member, expected: expected, at: &position) }
+            close(UInt8(ascii: ")"), expected, &position)
         case .dictEntry(let key, let item):
             align(8)
-            write(key)
-            write(item)
+            write(key, expected: expected, at: &position)
+            write(item, expected: expected, at: &position)
+            close(UInt8(ascii: "}"), expected, &position)
         }
+    }
+
+    /// The end of a struct or dict entry in the expected type.
+    private mutating func close(_ code: UInt8, _ expected: UnsafeBufferPointer<UInt8>?, _ position: inout Int) {
+        guard let expected else { return }
+        guard position < expected.count, expected[position] == code else {
+            mismatched = true
+            return
+        }
+        position += 1
     }
 
     private mutating func string(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in
+            guard bytes.count + utf8.count <= MessageMarshaller.maxBytes else {
+                tooLarge = true
+                return
+            }
             uint32(UInt32(utf8.count))
             bytes += utf8
         }

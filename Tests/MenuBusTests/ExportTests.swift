@@ -454,6 +454,13 @@ final class ExportTests: XCTestCase {
         XCTAssertThrowsError(try retired.actions.activation(plain, parameters: [])) {
             XCTAssertEqual(($0 as? GtkActions.Refusal)?.message, "action '\(plain)' belongs to an item no longer in the menu")
         }
+        var withoutCheck = actionsMenu
+        withoutCheck.remove(at: 1)
+        let check = "item-\(ids.item("check"))"
+        let checkRetired = GtkMenusExport(withoutCheck, ids: &ids, previous: shown)
+        XCTAssertThrowsError(try checkRetired.actions.stateChange(check, to: .boolean(false)), "no state change either") {
+            XCTAssertEqual(($0 as? GtkActions.Refusal)?.message, "action '\(check)' belongs to an item no longer in the menu")
+        }
         let back = GtkMenusExport(actionsMenu, ids: &ids, previous: retired)
         XCTAssertNil(back.actions.changes(from: retired.actions).before, "the item comes back to the action it had")
         XCTAssertEqual(try back.actions.activation(plain, parameters: []), "plain")

@@ -52,6 +52,27 @@ final class MessageMarshallerTests: XCTestCase {
         }
     }
 
+    /// Past `MessageMarshaller.maxBytes` libdbus's writer builds the message
+    /// (no third copy of a large body); the result is the same, and past
+    /// what D-Bus carries it is refused as `append` refuses it.
+    func testALargeMessageIsWrittenByLibdbusWithTheSameResult() throws {
+        let large: [DBusValue] = [.string("before"), .bytes(Array(repeating: 0xA5, count: MessageMarshaller.maxBytes + 1)),
+                                  .array("s", Array(repeating: .string("item"), count: 10))]
+        try assertSameBody(large)
+        let message = try marshalledSignal(large, destination: ":1.9")
+        XCTAssertEqual(message.destination, ":1.9")
+        XCTAssertEqual(message.member, "Changed")
+        XCTAssertFalse(message.expectsReply)
+        try assertSameBody([.array("s", Array(repeating: .string(String(repeating: "x", count: 1000)), count: 1100))])
+
+        let tooLarge: [DBusValue] = [.bytes(Array(repeating: 0, count: Message.maxBodyBytes + 1))]
+        let ours = Self.error { try self.marshalledSignal(tooLarge) }
+        let libdbus = Self.error { try self.written(tooLarge) }
+        XCTAssertEqual(ours?.name, libdbus?.name)
+        XCTAssertEqual(ours?.message, libdbus?.message)
+        XCTAssertEqual(ours?.domain, .limitExceeded)
+    }
+
     /// Budgets charge an argument what the reader counted while reading it:
     /// the same bytes `DBusValue.validate` counts over the decoded value.
     func testTheReaderCountsEachArgumentAsValidateDoes() throws {
@@ -74,6 +95,11 @@ final class MessageMarshallerTests: XCTestCase {
         XCTAssertEqual(message.serial, 0, "the serial is the sending connection's to set")
         XCTAssertFalse(message.expectsReply)
 
+        let peerToPeer = try Message.marshalled(.init(kind: .methodReturn, replySerial: 5, destination: nil), [.uint32(1)])
+        XCTAssertNil(peerToPeer.destination)
+        XCTAssertEqual(peerToPeer.replySerial, 5)
+        XCTAssertFalse(peerToPeer.expectsReply)
+
         let reply = try Message.marshalled(.init(kind: .methodReturn, replySerial: 77, destination: ":1.7"), [])
         XCTAssertEqual(reply.kind, .methodReturn)
         XCTAssertEqual(reply.replySerial, 77)
@@ -86,6 +112,11 @@ final class MessageMarshallerTests: XCTestCase {
         let refused: [DBusValue] = [
             .string("a\0b"), .objectPath(ObjectPath(stringLiteral: "not/a/path")), .structure([]),
             .array("s", [.int32(1)]), .array("u", [.int32(-1)]), .dictEntry(.string("k"), .string("v")),
+            // Items laid out as their array's type says, but of another type:
+            // the loader would take each of these as the declared one.
+            .array("au", [.array("i", [.int32(-1)])]), .array("(su)", [.structure([.string("a"), .int32(1)])]),
+            .array("(ii)", [.structure([.int64(5)])]), .array("(s)", [.structure([.objectPath("/a")])]),
+            .array("{sv}", [.dictEntry(.objectPath("/a"), .variant(.byte(1)))]),
         ]
         for value in refused {
             let libdbus = Self.error { try self.written([value]) }

@@ -131,8 +131,10 @@ struct GtkActions: Equatable {
 
     /// Keeps, after this table's own actions, those of `previous` (the
     /// table consumers hold) that no item here names, retired; the ones
-    /// retired longest go past `maxRetired`. Their items' numbers stay
-    /// theirs (`ExportIDs`), so an item that comes back has its action.
+    /// retired longest go past `maxRetired`. An item that comes back finds
+    /// its action while `ExportIDs` keeps its number (it forgets the
+    /// numbers of absent elements past its bound; the item then gets a new
+    /// action, added before it shows, and the old one ages out).
     mutating func keepRetired(from previous: GtkActions) {
         var kept = 0
         // `previous` lists its own actions first, then those it had retired.
