@@ -143,4 +143,67 @@ final class ElementValidationTests: XCTestCase {
             XCTAssertEqual(ElementValidation.isBlank(title), reference(title), title)
         }
     }
+
+    /// A list of the same ids, parents and kinds as one that passed is
+    /// checked only where it changed, with the outcome a full check has:
+    /// the same first fault, or none.
+    func testASameShapeListIsJudgedAsTheFullCheckJudgesIt() throws {
+        let valid: [MenuElement] = [
+            Fixtures.section("main"),
+            Fixtures.action("copy-link", parent: "main"),
+            Fixtures.submenu("sort", parent: "main", options: [.singleSelection]),
+            Fixtures.action("by-name", parent: "sort", state: .on),
+            E(id: "recent", kind: .deferred, cached: false),
+            E(id: "palette", kind: .menu, title: "Colors", options: [.palette], elementSize: .small),
+            E(id: "red", parent: "palette", title: "Red", shortcut: "<Control>r"),
+        ]
+        try ElementValidation.validate(valid)
+        let long = String(repeating: "x", count: Limits.maxStringBytes + 1)
+        let edits: [(String, (inout MenuElement) -> Void)] = [
+            ("a new title", { $0.title = "Copy Link to Page" }),
+            ("an empty title", { $0.title = "" }),
+            ("a blank title", { $0.title = " \u{2003}" }),
+            ("no title", { $0.title = nil }),
+            ("a long title", { $0.title = long }),
+            ("a long subtitle", { $0.subtitle = long }),
+            ("a long icon", { $0.icon = long }),
+            ("a bad shortcut", { $0.shortcut = "<Nope>" }),
+            ("options", { $0.options = [.palette] }),
+            ("an element size", { $0.elementSize = .large }),
+            ("cached false", { $0.cached = false }),
+            ("disabled", { $0.attributes = [.disabled] }),
+            ("a state", { $0.state = .mixed }),
+        ]
+        var passed = 0, refused = 0
+        for index in valid.indices {
+            for (name, edit) in edits {
+                var changed = valid
+                edit(&changed[index])
+                changed[(index + 3) % valid.count].subtitle = "Also changed"
+                var full: ModelError?
+                do { try ElementValidation.validate(changed) } catch { full = error }
+                var quick: ModelError?
+                do {
+                    let sameShape = try ElementValidation.validate(changed, sameShapeAs: valid)
+                    XCTAssertTrue(sameShape, "\(name) at \(index)")
+                } catch {
+                    quick = error
+                }
+                XCTAssertEqual(quick, full, "\(name) at \(index)")
+                if full == nil { passed += 1 } else { refused += 1 }
+            }
+        }
+        XCTAssertGreaterThan(passed, 20, "edits that keep the list valid")
+        XCTAssertGreaterThan(refused, 20, "edits that break a rule")
+        var moved = valid
+        moved.swapAt(5, 6)
+        XCTAssertFalse(try ElementValidation.validate(moved, sameShapeAs: valid), "another order is another shape")
+        var reparented = valid
+        reparented[1].parent = ""
+        XCTAssertFalse(try ElementValidation.validate(reparented, sameShapeAs: valid))
+        var rekinded = valid
+        rekinded[4].kind = .action
+        XCTAssertFalse(try ElementValidation.validate(rekinded, sameShapeAs: valid))
+        XCTAssertFalse(try ElementValidation.validate(Array(valid.dropLast()), sameShapeAs: valid))
+    }
 }

@@ -23,6 +23,31 @@ package enum ElementValidation {
         }
     }
 
+    /// `validate` for `elements` that have the ids, parents and kinds of
+    /// `previous`, in the same order, where `previous` passed `validate`
+    /// with the same `allowReserved`: then every rule between elements
+    /// holds as it held there, and an element equal to its predecessor is
+    /// as valid as it was, so only the others' strings and properties are
+    /// checked (an app changing one label of a long menu). The first fault
+    /// is the one `validate` would throw. Returns false, having checked
+    /// nothing, when the structure differs; `validate` must run then.
+    package static func validate(_ elements: [MenuElement], field: String = "items", sameShapeAs previous: [MenuElement])
+        throws(ModelError) -> Bool {
+        guard elements.count == previous.count else { return false }
+        var changed: [Int] = []
+        for index in elements.indices {
+            let element = elements[index], before = previous[index]
+            guard element.id == before.id, element.parent == before.parent, element.kind == before.kind else { return false }
+            if element != before { changed.append(index) }
+        }
+        var walker = Walker(elements: elements, field: field, allowReserved: false, rules: true, stopAtFirst: true)
+        for index in changed {
+            walker.checkContent(at: index)
+            if let first = walker.problems.first { throw first.error }
+        }
+        return true
+    }
+
     /// Throws the first bound `elements` exceeds: element count, id and
     /// string lengths. For callers (Lint) that report rule faults themselves.
     package static func checkLimits(_ elements: [MenuElement], field: String = "items") throws(ModelError) {
@@ -110,7 +135,13 @@ package enum ElementValidation {
                     if record(.limit(path(index, key), "an id of \(id.utf8.count) bytes is longer than the limit of \(Limits.maxIdBytes) bytes"), at: index) { return }
                 }
             }
-            // In wire-key order; no list of them built per element.
+            checkContent(at: index)
+        }
+
+        /// The checks of one element's strings and properties, in wire-key
+        /// order (no list of them built per element).
+        mutating func checkContent(at index: Int) {
+            let element = elements[index]
             if checkLength(element.title, "title", at: index) { return }
             if checkLength(element.subtitle, "subtitle", at: index) { return }
             if checkLength(element.icon, "icon", at: index) { return }

@@ -20,12 +20,19 @@ extension MenuElement {
     /// `InvalidArgs`; a bound answers `LimitExceeded`; both name the field
     /// (`items[4].properties.attributes`). Unknown keys are ignored.
     /// - Parameter allowReserved: accept `menubus:` ids (composed menus read back).
+    /// - Parameter previous: a list of the same field that passed these
+    ///   checks (what the app sent before): when the new one has its ids,
+    ///   parents and kinds, only the elements that changed are checked
+    ///   (`ElementValidation.validate(_:field:sameShapeAs:)`).
     package static func list(fromWire value: DBusValue, field: String = "items", check: WireCheck = .full,
-                     allowReserved: Bool = false) throws(BusError) -> [MenuElement] {
+                     allowReserved: Bool = false, previous: [MenuElement]? = nil) throws(BusError) -> [MenuElement] {
         do throws(ModelError) {
             let elements = try decodeList(value, field: field, check: check)
             switch check {
-            case .full: try ElementValidation.validate(elements, field: field, allowReserved: allowReserved)
+            case .full:
+                if !allowReserved, let previous,
+                   try ElementValidation.validate(elements, field: field, sameShapeAs: previous) { break }
+                try ElementValidation.validate(elements, field: field, allowReserved: allowReserved)
             case .limitsOnly: try ElementValidation.checkLimits(elements, field: field)
             }
             return elements

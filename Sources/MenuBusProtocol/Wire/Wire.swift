@@ -8,9 +8,11 @@ import MenuBusDBus
 package enum Wire {
     /// `a(ssa{sv})` → elements, every rule and bound of `ElementValidation`
     /// checked. `allowReserved` accepts `menubus:` ids (a composed menu read back).
-    package static func decodeElements(_ value: DBusValue, field: String = "items",
-                               allowReserved: Bool = false) throws(BusError) -> [MenuElement] {
-        try MenuElement.list(fromWire: value, field: field, check: .full, allowReserved: allowReserved)
+    /// `previous`: the elements this field held, checked the same way, so
+    /// an unchanged element is not checked again.
+    package static func decodeElements(_ value: DBusValue, field: String = "items", allowReserved: Bool = false,
+                                       previous: [MenuElement]? = nil) throws(BusError) -> [MenuElement] {
+        try MenuElement.list(fromWire: value, field: field, check: .full, allowReserved: allowReserved, previous: previous)
     }
 
     /// A composed menu read back (`GetContextMenu`, `GetEditMenu`,

@@ -44,7 +44,7 @@ extension MenuBusServer {
         try checkContextGrowth(caller: caller, contextId: contextId, adding: infoBytes + itemsBytes,
                                releasing: (old?.infoBytes ?? 0) + (old?.itemsBytes ?? 0), field: "items")
         let info = try Wire.decodeContext(context, field: "context")
-        let elements = try Wire.decodeElements(items, field: "items")
+        let elements = try Wire.decodeElements(items, field: "items", previous: old?.items)
         if var existing = app.contexts[contextId] {
             existing.info = info
             existing.items = elements
@@ -70,7 +70,7 @@ extension MenuBusServer {
         var context = try ownContext(caller, contextId)
         let itemsBytes = itemsBytes ?? MenuBusServer.cost(items)
         try checkContextGrowth(caller: caller, contextId: contextId, adding: itemsBytes, releasing: context.itemsBytes, field: "items")
-        context.items = try Wire.decodeElements(items, field: "items")
+        context.items = try Wire.decodeElements(items, field: "items", previous: context.items)
         context.itemsBytes = itemsBytes
         context.revision = nextRevision()
         registeredApps.store(context, of: caller)
