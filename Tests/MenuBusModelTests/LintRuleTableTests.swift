@@ -127,7 +127,8 @@ final class LintRuleTableTests: XCTestCase {
 final class TitleComparisonTests: XCTestCase {
     func testTheFastPathAgreesWithTheGeneralOne() {
         let titles = ["Copy", "copy", "Share…", "Share...", "  Paste  and Match   Style ", "Re-do!", "(Copy)", "…", "",
-                      "Save As…", "Copy \"Link\"", "Tab\tSeparated", "A", "99 Problems", "-x-"]
+                      "Save As…", "Copy \"Link\"", "Tab\tSeparated", "A", "99 Problems", "-x-", "Open…Recent",
+                      "Export the Selected Rows as a Spreadsheet…", "Item 5"]
         for title in titles {
             let general = TitleStyle.words(of: title)
             let expected = general.isEmpty ? nil : general.joined(separator: " ").lowercased()

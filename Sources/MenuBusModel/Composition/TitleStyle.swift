@@ -104,46 +104,54 @@ enum TitleStyle {
         // One pass over the UTF-8 in place: a word is the bytes from its
         // first to its last letter or digit; "…" counts as punctuation.
         return title.withUTF8 { bytes -> String? in
-            var result: [UInt8] = []
-            result.reserveCapacity(bytes.count)
-            var wordStart = -1, wordEnd = -1  // the word's first and last alphanumeric byte
-            func flush() {
-                guard wordStart >= 0 else { return }
-                if !result.isEmpty { result.append(0x20) }
-                var position = wordStart
-                while position <= wordEnd {
-                    let byte = bytes[position]
+            // The result is never longer than the title: built on the stack.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { result -> String? in
+                var count = 0
+                var wordStart = -1, wordEnd = -1  // the word's first and last alphanumeric byte
+                func flush() {
+                    guard wordStart >= 0 else { return }
+                    if count > 0 {
+                        result[count] = 0x20
+                        count += 1
+                    }
+                    var position = wordStart
+                    while position <= wordEnd {
+                        let byte = bytes[position]
+                        if byte >= 0x80 {
+                            // A "…" inside the word (checked below) stays, as
+                            // in the general path.
+                            for offset in 0..<3 { result[count + offset] = bytes[position + offset] }
+                            count += 3
+                            position += 3
+                            continue
+                        }
+                        result[count] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                        count += 1
+                        position += 1
+                    }
+                    wordStart = -1
+                    wordEnd = -1
+                }
+                var index = 0
+                while index < bytes.count {
+                    let byte = bytes[index]
                     if byte >= 0x80 {
-                        // A "…" inside the word (checked below) reads as ".".
-                        result.append(UInt8(ascii: "."))
-                        position += 3
+                        // Any non-ASCII other than "…" (E2 80 A6): the general path.
+                        guard byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA6 else { return nil }
+                        index += 3
                         continue
                     }
-                    result.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
-                    position += 1
+                    if byte == 0x20 || byte == 0x09 {
+                        flush()
+                    } else if isAlphanumeric(byte) {
+                        if wordStart < 0 { wordStart = index }
+                        wordEnd = index
+                    }
+                    index += 1
                 }
-                wordStart = -1
-                wordEnd = -1
+                flush()
+                return String(decoding: UnsafeBufferPointer(rebasing: result[..<count]), as: UTF8.self)
             }
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte >= 0x80 {
-                    // Any non-ASCII other than "…" (E2 80 A6): the general path.
-                    guard byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA6 else { return nil }
-                    index += 3
-                    continue
-                }
-                if byte == 0x20 || byte == 0x09 {
-                    flush()
-                } else if isAlphanumeric(byte) {
-                    if wordStart < 0 { wordStart = index }
-                    wordEnd = index
-                }
-                index += 1
-            }
-            flush()
-            return String(decoding: result, as: UTF8.self)
         }
     }
 
