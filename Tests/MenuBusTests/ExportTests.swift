@@ -137,6 +137,13 @@ final class ExportTests: XCTestCase {
             ("<Control", nil),
             ("<Meta>q", nil),
             ("", nil),
+            ("<CONTROL><shift>Z", Accelerator(modifiers: ["Control", "Shift"], key: "Z")),
+            ("<Control>  plus ", Accelerator(modifiers: ["Control"], key: "plus")),
+            ("<Control>é", Accelerator(modifiers: ["Control"], key: "é")),
+            ("<Contrôl>c", nil),
+            ("<Control>a>b", nil),
+            ("<Control>   ", nil),
+            ("<>c", nil),
         ]
         for (text, expected) in rows {
             XCTAssertEqual(Accelerator(gtk: text), expected, text)

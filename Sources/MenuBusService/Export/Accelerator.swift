@@ -17,23 +17,30 @@ struct Accelerator: Equatable {
     }
 
     /// Parses `<Mod>…key`; nil for a modifier dbusmenu cannot express
-    /// (`<Hyper>`, `<Meta>`), an unknown one, or a missing key.
+    /// (`<Hyper>`, `<Meta>`), an unknown one, or a missing key. Read as
+    /// UTF-8 bytes: every mapping of a menu parses each item's shortcut,
+    /// and the syntax is ASCII (a modifier name of other bytes is unknown).
     init?(gtk text: String) {
-        var modifiers: [String] = []
-        var rest = Substring(text)
-        while rest.first == "<" {
-            guard let close = rest.firstIndex(of: ">") else { return nil }
-            let name = rest[rest.index(after: rest.startIndex)..<close].lowercased()
-            guard let modifier = Accelerator.dbusmenuModifier(name) else { return nil }
-            if !modifiers.contains(modifier) { modifiers.append(modifier) }
-            rest = rest[rest.index(after: close)...]
-        }
-        let key = rest.trimmingSpaces()
-        // Characters, not substrings: searching for a string would go
-        // through Foundation's much slower `range(of:)`.
-        guard !key.isEmpty, !key.contains("<" as Character), !key.contains(">" as Character) else { return nil }
+        var text = text
+        guard let (modifiers, key) = text.withUTF8({ bytes -> ([String], String)? in
+            var modifiers: [String] = []
+            var index = 0
+            while index < bytes.count, bytes[index] == UInt8(ascii: "<") {
+                guard let close = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else { return nil }
+                guard let modifier = Accelerator.dbusmenuModifier(UnsafeBufferPointer(rebasing: bytes[(index + 1)..<close]))
+                else { return nil }
+                if !modifiers.contains(modifier) { modifiers.append(modifier) }
+                index = close + 1
+            }
+            var end = bytes.count
+            while index < end, bytes[index] == UInt8(ascii: " ") { index += 1 }
+            while end > index, bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+            let key = UnsafeBufferPointer(rebasing: bytes[index..<end])
+            guard !key.isEmpty, !key.contains(UInt8(ascii: "<")), !key.contains(UInt8(ascii: ">")) else { return nil }
+            return (modifiers, String(decoding: key, as: UTF8.self))
+        }) else { return nil }
         self.modifiers = modifiers
-        self.key = String(key)
+        self.key = key
     }
 
     /// The `shortcut` property of dbusmenu: one key combination, `aas`.
@@ -41,22 +48,18 @@ struct Accelerator: Equatable {
         .array("as", [.array("s", (modifiers + [key]).map(DBusValue.string))])
     }
 
-    private static func dbusmenuModifier(_ name: String) -> String? {
-        switch name {
-        case "control", "ctrl", "ctl", "primary": "Control"
-        case "shift", "shft": "Shift"
-        case "alt", "mod1": "Alt"
-        case "super": "Super"
-        default: nil
+    /// The dbusmenu name of the modifier written `name` (any ASCII case).
+    private static func dbusmenuModifier(_ name: UnsafeBufferPointer<UInt8>) -> String? {
+        func named(_ candidate: StaticString) -> Bool {
+            guard candidate.utf8CodeUnitCount == name.count else { return false }
+            let expected = UnsafeBufferPointer(start: candidate.utf8Start, count: candidate.utf8CodeUnitCount)
+            // The candidates are lower-case ASCII letters and digits.
+            return zip(name, expected).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
         }
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingSpaces() -> Substring {
-        var result = self
-        while result.first == " " { result = result.dropFirst() }
-        while result.last == " " { result = result.dropLast() }
-        return result
+        if named("control") || named("ctrl") || named("ctl") || named("primary") { return "Control" }
+        if named("shift") || named("shft") { return "Shift" }
+        if named("alt") || named("mod1") { return "Alt" }
+        if named("super") { return "Super" }
+        return nil
     }
 }
