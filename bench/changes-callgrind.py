@@ -46,8 +46,9 @@ def demangled(names):
 
 
 def classify(text):
-    change = ("rename" if "MenuBusServer.updateItems(caller:" in text
-              else "selection" if "MenuBusServer.updateSelection(caller:" in text else None)
+    # A private overload demangles as "MenuBusServer.(updateItems in _…)(caller:…".
+    change = ("rename" if re.search(r"MenuBusServer\.\(?updateItems(?: in \w+\))?\(caller:", text)
+              else "selection" if re.search(r"MenuBusServer\.\(?updateSelection(?: in \w+\))?\(caller:", text) else None)
     family = ("dbusmenu" if re.search(r"DBusMenuExport\.emitChanges", text)
               else "gmenu" if re.search(r"GMenuExport\.emitChanges", text) else None)
     return change, family

@@ -121,7 +121,8 @@ extension Connection {
         }
         let arguments: (values: [DBusValue], sizes: [Int])
         do {
-            arguments = try message.arguments(named: method.inputs.map(\.name), maxValues: maxCallValues ?? .max)
+            arguments = method.readsBody ? ([], [])
+                : try message.arguments(named: method.inputs.map(\.name), maxValues: maxCallValues ?? .max)
         } catch let error as BusError {
             sendError(to: message, error)
             return
@@ -133,6 +134,8 @@ extension Connection {
                               member: member, arguments: arguments.values, outSignature: method.outSignature,
                               connection: self)
         call.argumentSizes = arguments.sizes
+        call.inputNames = method.inputs.map(\.name)
+        call.maxValues = maxCallValues ?? .max
         do {
             let values = try method.handler(call)
             if !call.isDeferred { sendReply(to: call, values) }

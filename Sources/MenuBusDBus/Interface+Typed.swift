@@ -151,6 +151,21 @@ extension Interface {
         }
     }
 
+    /// Implements a declared method whose handler reads the call's body
+    /// itself (`MethodCall.readBody`, else `decodedArguments` and
+    /// `ArgumentList.decode`): dispatch decodes nothing before it runs.
+    package mutating func methodReadingBody<each In, each Out>(
+        _ declared: DeclaredMethod<ArgumentList<repeat each In>, ArgumentList<repeat each Out>>,
+        _ handler: @escaping (MethodCall) throws -> (repeat each Out)
+    ) {
+        assert(declared.interface == name, "\(declared.interface).\(declared.name) implemented on \(name)")
+        let outputs = declared.outputs
+        addMethod(declared.name, declared.inputs.arguments, outputs.arguments, readsBody: true) { call in
+            let reply = try handler(call)
+            return outputs.encode(repeat each reply)
+        }
+    }
+
     /// Implements a declared method whose handler may answer otherwise: nil
     /// when it replied with a `PreparedReply` (`call.reply(with:)`) or will
     /// answer later (`call.deferReply()`).

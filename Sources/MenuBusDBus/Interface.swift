@@ -14,6 +14,9 @@ package struct Interface {
         let inSignature: Signature
         let outSignature: Signature
         package let handler: (MethodCall) throws -> [DBusValue]
+        /// The handler reads the call's body itself (`MethodCall.readBody`):
+        /// dispatch decodes no arguments before it.
+        var readsBody = false
     }
 
     package struct SignalDeclaration {
@@ -71,13 +74,13 @@ package struct Interface {
         addMethod(name, inputs.map(\.argument), outputs.map(\.argument), handler)
     }
 
-    mutating func addMethod(_ name: String, _ inputs: [Argument], _ outputs: [Argument],
+    mutating func addMethod(_ name: String, _ inputs: [Argument], _ outputs: [Argument], readsBody: Bool = false,
                             _ handler: @escaping (MethodCall) throws -> [DBusValue]) {
         methods.append(Method(
             name: name, inputs: inputs, outputs: outputs,
             inSignature: Signature(unchecked: inputs.map(\.signature.rawValue).joined()),
             outSignature: Signature(unchecked: outputs.map(\.signature.rawValue).joined()),
-            handler: handler))
+            handler: handler, readsBody: readsBody))
     }
 
     package mutating func signal(_ name: String, _ arguments: [any ArgumentDescribing] = []) {

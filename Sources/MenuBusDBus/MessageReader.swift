@@ -12,15 +12,15 @@ internal import CDBus
 /// the body and are not read here (`Connection+Credentials` reads the one
 /// reply that carries one).
 struct MessageReader {
-    private let body: UnsafeRawBufferPointer
+    let body: UnsafeRawBufferPointer
     private let littleEndian: Bool
-    private var offset = 0
+    private(set) var offset = 0
     /// Values this message may still decode into (`maxValues`).
-    private var valuesLeft = Int.max
+    var valuesLeft = Int.max
     /// About the bytes the values read so far take, as `DBusValue.validate`
     /// counts them (padding left out): budgets charge a call's arguments
     /// this without walking the values again.
-    private var counted = 0
+    private(set) var counted = 0
 
     /// The arguments of `message`, in order. A failure names the argument it
     /// was in, by its name in `names` when the caller gives them. More than
@@ -38,6 +38,15 @@ struct MessageReader {
                                   maxValues: Int = .max) throws -> (values: [DBusValue], sizes: [Int]) {
         let signature = Array(message.signature.rawValue.utf8)
         guard !signature.isEmpty else { return ([], []) }
+        return try withBody(of: message, maxValues: maxValues) { reader in
+            try reader.readArguments(signature, names: names)
+        }
+    }
+
+    /// Runs `body` with a reader at the start of `message`'s body, which
+    /// lives only as long as the call.
+    static func withBody<Result>(of message: Message, maxValues: Int,
+                                 _ body: (inout MessageReader) throws -> Result) throws -> Result {
         var buffer: UnsafeMutablePointer<CChar>?
         var length: Int32 = 0
         guard dbus_message_marshal(message.raw, &buffer, &length) != 0, let buffer else {
@@ -57,8 +66,15 @@ struct MessageReader {
         var reader = MessageReader(body: UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - bodyLength)...]),
                                    littleEndian: littleEndian)
         reader.valuesLeft = maxValues
+        return try body(&reader)
+    }
+
+    /// Every argument of the body's `signature`, with their sizes.
+    private mutating func readArguments(_ signature: [UInt8], names: [String]) throws -> (values: [DBusValue], sizes: [Int]) {
         var values: [DBusValue] = []
         var sizes: [Int] = []
+        var reader = self
+        defer { self = reader }
         try signature.withUnsafeBytes { signature in
             var position = 0
             while position < signature.count {
@@ -84,7 +100,7 @@ struct MessageReader {
 
     /// The value of the complete type at `signature[position...]`; moves
     /// `position` past that type.
-    private mutating func value(_ signature: UnsafeRawBufferPointer, _ position: inout Int) throws -> DBusValue {
+    mutating func value(_ signature: UnsafeRawBufferPointer, _ position: inout Int) throws -> DBusValue {
         guard position < signature.count else { throw MessageReader.malformed }
         guard valuesLeft > 0 else {
             throw BusError.limitExceeded("the call holds more values than the most any call may (the decoding stopped)")
@@ -189,7 +205,7 @@ struct MessageReader {
     }
 
     /// The alignment of values of the type whose code is `code`.
-    private static func alignment(of code: UInt8) -> Int {
+    static func alignment(of code: UInt8) -> Int {
         switch code {
         case UInt8(ascii: "y"), UInt8(ascii: "g"), UInt8(ascii: "v"): 1
         case UInt8(ascii: "n"), UInt8(ascii: "q"): 2
@@ -198,13 +214,18 @@ struct MessageReader {
         }
     }
 
-    private mutating func align(_ boundary: Int) throws {
+    /// Counts `size` bytes of a value read without `value(_:_:)`.
+    mutating func countFixed(_ size: Int) {
+        counted += size
+    }
+
+    mutating func align(_ boundary: Int) throws {
         let aligned = (offset + boundary - 1) & ~(boundary - 1)
         guard aligned <= body.count else { throw MessageReader.malformed }
         offset = aligned
     }
 
-    private mutating func uint32() throws -> UInt32 {
+    mutating func uint32() throws -> UInt32 {
         try fixed(4, UInt32.self)
     }
 
@@ -219,7 +240,7 @@ struct MessageReader {
 
     /// The bytes of a string, object path or signature as they lie in the
     /// body, not copied: its length (`lengthBytes` wide), its bytes, a NUL.
-    private mutating func stringBytes(lengthBytes: Int) throws -> UnsafeRawBufferPointer {
+    mutating func stringBytes(lengthBytes: Int) throws -> UnsafeRawBufferPointer {
         let length = lengthBytes == 1 ? Int(try fixed(1, UInt8.self)) : Int(try uint32())
         guard length < body.count - offset, body[offset + length] == 0 else { throw MessageReader.malformed }
         counted += lengthBytes + length + 1
@@ -228,7 +249,7 @@ struct MessageReader {
         return bytes
     }
 
-    private mutating func string(lengthBytes: Int) throws -> String {
+    mutating func string(lengthBytes: Int) throws -> String {
         String(decoding: try stringBytes(lengthBytes: lengthBytes), as: UTF8.self)
     }
 }

@@ -10,6 +10,10 @@ package final class MethodCall {
     /// counted while they were read off the wire (empty when the call was
     /// not read from a message).
     package internal(set) var argumentSizes: [Int] = []
+    /// The declared argument names and the most values the call may
+    /// decode into, for a handler that reads the body itself.
+    var inputNames: [String] = []
+    var maxValues = Int.max
     let outSignature: Signature
     package private(set) weak var connection: Connection?
     /// Set by `deferReply()`: the handler's return value is then ignored.
@@ -41,6 +45,19 @@ package final class MethodCall {
         if argumentSizes.indices.contains(index) { return argumentSizes[index] }
         guard arguments.indices.contains(index) else { return 0 }
         return (try? arguments[index].validate(checking: false)) ?? 0
+    }
+
+    /// Reads the body in place with `read` (a handler declared with
+    /// `Interface.methodReadingBody`), the call's limit on values applying.
+    package func readBody<Result>(_ read: (inout BodyCursor) throws -> Result) throws -> Result {
+        try message.withBodyCursor(maxValues: maxValues, read)
+    }
+
+    /// The arguments as values with their sizes, read as dispatch reads
+    /// them for other methods: what a handler reading the body itself
+    /// falls back on (a failure names the argument).
+    package func decodedArguments() throws -> (values: [DBusValue], sizes: [Int]) {
+        try message.arguments(named: inputNames, maxValues: maxValues)
     }
 
     func isDeferredByPreparedReply() {

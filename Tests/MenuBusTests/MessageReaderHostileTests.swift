@@ -73,7 +73,7 @@ final class MessageReaderHostileTests: XCTestCase {
 
     /// A method call with `body` under `signature`, marshalled in the given
     /// order by hand, then through libdbus's loader as a received one is.
-    private static func message(signature: String, body: [UInt8], big: Bool) throws -> Message {
+    static func message(signature: String, body: [UInt8], big: Bool) throws -> Message {
         var header = WireEncoder(big: big)
         header.bytes = [big ? UInt8(ascii: "B") : UInt8(ascii: "l"), 1, 0, 1]
         header.encode(.uint32(UInt32(body.count)))

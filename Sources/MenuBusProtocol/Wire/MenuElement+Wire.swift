@@ -29,10 +29,7 @@ extension MenuElement {
         do throws(ModelError) {
             let elements = try decodeList(value, field: field, check: check)
             switch check {
-            case .full:
-                if !allowReserved, let previous,
-                   try ElementValidation.validate(elements, field: field, sameShapeAs: previous) { break }
-                try ElementValidation.validate(elements, field: field, allowReserved: allowReserved)
+            case .full: try validate(elements, field: field, allowReserved: allowReserved, previous: previous)
             case .limitsOnly: try ElementValidation.checkLimits(elements, field: field)
             }
             return elements

@@ -15,6 +15,20 @@ package enum Wire {
         try MenuElement.list(fromWire: value, field: field, check: .full, allowReserved: allowReserved, previous: previous)
     }
 
+    /// `a(ssa{sv})` read straight from a call's body, unchecked; nil where
+    /// `decodeElements` would refuse it or the fast read stops (then decode
+    /// the call's values: that names the fault). See `MenuElement.list(readingFrom:)`.
+    package static func readElements(_ cursor: inout BodyCursor) -> [MenuElement]? {
+        MenuElement.list(readingFrom: &cursor)
+    }
+
+    /// Elements from `readElements`, held to every rule and bound as
+    /// `decodeElements` holds them (`previous` as there).
+    package static func checkElements(_ elements: [MenuElement], field: String = "items",
+                                      previous: [MenuElement]? = nil) throws(BusError) -> [MenuElement] {
+        try MenuElement.checked(elements, field: field, previous: previous)
+    }
+
     /// A composed menu read back (`GetContextMenu`, `GetEditMenu`,
     /// `GetLayout`, `LayoutChanged`): every rule checked, `menubus:` ids allowed.
     package static func decodeComposedMenu(_ value: DBusValue, field: String = "items") throws(BusError) -> [MenuElement] {

@@ -67,10 +67,27 @@ extension MenuBusServer {
     }
 
     package func updateItems(caller: String, contextId: String, items: DBusValue, itemsBytes: Int? = nil) throws -> UInt32 {
+        try updateItems(caller: caller, contextId: contextId, itemsBytes: itemsBytes ?? MenuBusServer.cost(items)) { previous in
+            try Wire.decodeElements(items, field: "items", previous: previous)
+        }
+    }
+
+    /// `updateItems` with the elements read from the call's body
+    /// (`Wire.readElements`), checked here.
+    package func updateItems(caller: String, contextId: String, read elements: [MenuElement],
+                             itemsBytes: Int) throws -> UInt32 {
+        try updateItems(caller: caller, contextId: contextId, itemsBytes: itemsBytes) { previous in
+            try Wire.checkElements(elements, field: "items", previous: previous)
+        }
+    }
+
+    /// Counted and refused before anything is decoded or stored; `decode`
+    /// gets the elements the context held.
+    private func updateItems(caller: String, contextId: String, itemsBytes: Int,
+                             _ decode: ([MenuElement]) throws -> [MenuElement]) throws -> UInt32 {
         var context = try ownContext(caller, contextId)
-        let itemsBytes = itemsBytes ?? MenuBusServer.cost(items)
         try checkContextGrowth(caller: caller, contextId: contextId, adding: itemsBytes, releasing: context.itemsBytes, field: "items")
-        context.items = try Wire.decodeElements(items, field: "items", previous: context.items)
+        context.items = try decode(context.items)
         context.itemsBytes = itemsBytes
         context.revision = nextRevision()
         registeredApps.store(context, of: caller)

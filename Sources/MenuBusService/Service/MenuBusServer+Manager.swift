@@ -17,8 +17,22 @@ extension MenuBusServer {
             try self.publishContext(caller: call.sender, contextId: contextId, context: context, items: items,
                                     sizes: (call.argumentSize(1), call.argumentSize(2)))
         }
-        manager.method(API.updateItems) { [unowned self] call, contextId, items in
-            try self.updateItems(caller: call.sender, contextId: contextId, items: items, itemsBytes: call.argumentSize(1))
+        // A live change carries the whole menu: read from the call's bytes,
+        // its values decoded only to name a fault.
+        manager.methodReadingBody(API.updateItems) { [unowned self] call in
+            let read = try? call.readBody { cursor -> (String, [MenuElement], Int)? in
+                let contextId = try cursor.string()
+                let start = cursor.bytesRead
+                guard let elements = Wire.readElements(&cursor) else { return nil }
+                return (contextId, elements, cursor.bytesRead - start)
+            }
+            if let (contextId, elements, itemsBytes) = read ?? nil {
+                return try self.updateItems(caller: call.sender, contextId: contextId, read: elements, itemsBytes: itemsBytes)
+            }
+            let (values, sizes) = try call.decodedArguments()
+            let (contextId, items) = try API.updateItems.inputs.decode(values)
+            return try self.updateItems(caller: call.sender, contextId: contextId, items: items,
+                                        itemsBytes: sizes.indices.contains(1) ? sizes[1] : nil)
         }
         manager.method(API.updateSelection) { [unowned self] call, contextId, selection in
             try self.updateSelection(caller: call.sender, contextId: contextId, selection: selection,

@@ -1,0 +1,112 @@
+/// A call's body read in place, value by value, by a handler that knows the
+/// types it holds (its signature matched the declaration before dispatch):
+/// for a call worth decoding without building `DBusValue`s first
+/// (`Interface.methodReadingBody`). Every read is bounded by the body and
+/// counts as `MessageReader` counts (values against the call's limit,
+/// bytes as `DBusValue.validate` counts them), so what a handler reads here
+/// costs the call's budgets what reading it as values would.
+package struct BodyCursor {
+    private var reader: MessageReader
+
+    init(_ reader: MessageReader) {
+        self.reader = reader
+    }
+
+    /// Bytes read so far, as `DBusValue.validate` counts them.
+    package var bytesRead: Int { reader.counted }
+
+    /// A value read counts against the call's limit on values.
+    private mutating func take() throws {
+        guard reader.valuesLeft > 0 else {
+            throw BusError.limitExceeded("the call holds more values than the most any call may (the decoding stopped)")
+        }
+        reader.valuesLeft -= 1
+    }
+
+    /// An `s`.
+    package mutating func string() throws -> String {
+        try take()
+        return try reader.string(lengthBytes: 4)
+    }
+
+    /// An `s`'s bytes where they lie in the body, valid while the body is
+    /// read (no String is made of a dictionary key only compared).
+    package mutating func stringBytes() throws -> UnsafeRawBufferPointer {
+        try take()
+        return try reader.stringBytes(lengthBytes: 4)
+    }
+
+    /// A `b`.
+    package mutating func boolean() throws -> Bool {
+        try take()
+        return try reader.booleanValue()
+    }
+
+    /// The start of an array whose elements align to `alignment`: where it
+    /// ends, for `hasMore(before:)`.
+    package mutating func beginArray(elementAlignment alignment: Int) throws -> Int {
+        try take()
+        return try reader.beginArray(elementAlignment: alignment)
+    }
+
+    /// Whether the array ending at `end` has another element; throws when
+    /// the elements read overran it.
+    package func hasMore(before end: Int) throws -> Bool {
+        guard reader.offset <= end else { throw MessageReader.malformed }
+        return reader.offset < end
+    }
+
+    /// The start of a struct or dict entry.
+    package mutating func beginStruct() throws {
+        try take()
+        try reader.align(8)
+    }
+
+    /// A variant's contained signature, where it lies in the body; its
+    /// value comes next.
+    package mutating func variantSignature() throws -> UnsafeRawBufferPointer {
+        try take()
+        return try reader.variantSignature()
+    }
+
+    /// Reads past one value of the complete type `signature` (a variant's
+    /// contained signature), counting it.
+    package mutating func skip(_ signature: UnsafeRawBufferPointer) throws {
+        var position = 0
+        _ = try reader.value(signature, &position)
+        guard position == signature.count else { throw MessageReader.malformed }
+    }
+}
+
+extension MessageReader {
+    mutating func booleanValue() throws -> Bool {
+        let value = try uint32()
+        countFixed(4)
+        return value != 0
+    }
+
+    mutating func beginArray(elementAlignment alignment: Int) throws -> Int {
+        let length = Int(try uint32())
+        countFixed(4)
+        try align(alignment)
+        guard length <= body.count - offset else { throw MessageReader.malformed }
+        return offset + length
+    }
+
+    mutating func variantSignature() throws -> UnsafeRawBufferPointer {
+        // `validate` counts a variant as 3 bytes and its signature's.
+        countFixed(1)
+        return try stringBytes(lengthBytes: 1)
+    }
+}
+
+extension Message {
+    /// Runs `read` over this message's body (which lives only as long as
+    /// the call), at most `maxValues` values read.
+    func withBodyCursor<Result>(maxValues: Int, _ read: (inout BodyCursor) throws -> Result) throws -> Result {
+        try MessageReader.withBody(of: self, maxValues: maxValues) { reader in
+            var cursor = BodyCursor(reader)
+            return try read(&cursor)
+        }
+    }
+}

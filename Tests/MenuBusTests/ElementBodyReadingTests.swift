@@ -1,0 +1,149 @@
+import XCTest
+@testable import MenuBusDBus
+@testable import MenuBusModel
+@testable import MenuBusProtocol
+
+/// `UpdateItems`' elements read straight from the call's bytes
+/// (`Wire.readElements`, then `Wire.checkElements`) come out as decoding the
+/// call's values does (`Wire.decodeElements`): the same elements, the same
+/// fault, and the fast read gives up only on lists the values' path
+/// refuses (which then names the fault). Both byte orders.
+final class ElementBodyReadingTests: XCTestCase {
+    /// The call's body in either byte order, through libdbus's loader.
+    private func message(_ items: DBusValue, bigEndian: Bool) throws -> Message {
+        var body = WireEncoder(big: bigEndian)
+        body.encode(.string("context"))
+        body.encode(items)
+        return try MessageReaderHostileTests.message(signature: "sa(ssa{sv})", body: body.bytes, big: bigEndian)
+    }
+
+    private func assertSameOutcome(_ items: DBusValue, previous: [MenuElement]? = nil, _ label: String,
+                                   line: UInt = #line) throws {
+        let slow = Result { () throws(BusError) in try Wire.decodeElements(items, previous: previous) }
+        for bigEndian in [false, true] {
+            let read = try message(items, bigEndian: bigEndian).withBodyCursor(maxValues: .max) { cursor in
+                _ = try cursor.string()
+                let start = cursor.bytesRead
+                return (Wire.readElements(&cursor), cursor.bytesRead - start)
+            }
+            let label = "\(label)\(bigEndian ? ", big-endian" : "")"
+            guard let elements = read.0 else {
+                if case .success = slow { XCTFail("\(label): the fast read gave up on a list decoding accepts", line: line) }
+                continue
+            }
+            XCTAssertEqual(read.1, try items.validate(checking: false), "\(label): bytes counted", line: line)
+            let fast = Result { () throws(BusError) in try Wire.checkElements(elements, previous: previous) }
+            switch (fast, slow) {
+            case (.success(let a), .success(let b)): XCTAssertEqual(a, b, label, line: line)
+            case (.failure(let a), .failure(let b)):
+                XCTAssertEqual(a.name, b.name, label, line: line)
+                XCTAssertEqual(a.message, b.message, label, line: line)
+            default: XCTFail("\(label): fast \(fast), values \(slow)", line: line)
+            }
+        }
+    }
+
+    private static func entry(_ key: String, _ value: DBusValue) -> DBusValue {
+        .dictEntry(.string(key), .variant(value))
+    }
+
+    private static func element(_ id: String, in parent: String = "", _ entries: [DBusValue]) -> DBusValue {
+        .structure([.string(id), .string(parent), .array("{sv}", entries)])
+    }
+
+    private static func strings(_ values: [String]) -> DBusValue {
+        .array("s", values.map(DBusValue.string))
+    }
+
+    func testEveryKeyAndFaultComesOutAsDecodingTheValues() throws {
+        let long = String(repeating: "x", count: Limits.maxStringBytes + 1)
+        let base: [DBusValue] = [
+            Self.element("section", [Self.entry("type", .string("menu")), Self.entry("options", Self.strings(["inline"]))]),
+            Self.element("copy", in: "section", [Self.entry("title", .string("Copy")), Self.entry("shortcut", .string("<Control>c")),
+                                             Self.entry("command", .string("copy")), Self.entry("icon", .string("edit-copy"))]),
+            Self.element("sort", [Self.entry("type", .string("menu")), Self.entry("title", .string("Sort By")),
+                                  Self.entry("options", Self.strings(["single-selection"])),
+                                  Self.entry("element-size", .string("small"))]),
+            Self.element("name", in: "sort", [Self.entry("title", .string("Name")), Self.entry("state", .string("on")),
+                                          Self.entry("subtitle", .string("A to Z")),
+                                          Self.entry("attributes", Self.strings(["disabled", "keeps-menu-presented"]))]),
+            Self.element("later", [Self.entry("type", .string("deferred")), Self.entry("cached", .boolean(true))]),
+        ]
+        try assertSameOutcome(.array("(ssa{sv})", base), "the base list")
+        try assertSameOutcome(.array("(ssa{sv})", []), "no elements")
+        // Each row replaces the entries of element 1 ("copy").
+        let rows: [(String, [DBusValue])] = [
+            ("unknown keys of every type", [Self.entry("title", .string("Copy")), Self.entry("x-int", .int32(3)),
+                                            Self.entry("x-dict", .array("{sv}", [Self.entry("a", .variant(.byte(1)))])),
+                                            Self.entry("x-struct", .structure([.uint64(1), .string("s")])),
+                                            Self.entry("", .boolean(true)), Self.entry("x-bytes", .bytes([1, 2, 3]))]),
+            ("a title of another type", [Self.entry("title", .int32(1))]),
+            ("a title in a variant", [Self.entry("title", .variant(.string("Copy")))]),
+            ("an unknown type", [Self.entry("type", .string("button")), Self.entry("title", .string("Copy"))]),
+            ("an unknown state", [Self.entry("title", .string("Copy")), Self.entry("state", .string("maybe"))]),
+            ("an unknown attribute", [Self.entry("title", .string("Copy")), Self.entry("attributes", Self.strings(["bold"]))]),
+            ("attributes of another type", [Self.entry("title", .string("Copy")), Self.entry("attributes", .string("disabled"))]),
+            ("too many attributes", [Self.entry("title", .string("Copy")),
+                                     Self.entry("attributes", Self.strings(Array(repeating: "disabled", count: 33)))]),
+            ("as many attributes as allowed", [Self.entry("title", .string("Copy")),
+                                               Self.entry("attributes", Self.strings(Array(repeating: "hidden", count: 32)))]),
+            ("an unknown command", [Self.entry("title", .string("Copy")), Self.entry("command", .string("teleport"))]),
+            ("options on an action", [Self.entry("title", .string("Copy")), Self.entry("options", Self.strings(["inline"]))]),
+            ("an unknown option", [Self.entry("title", .string("Copy")), Self.entry("options", Self.strings(["round"]))]),
+            ("an unknown element size", [Self.entry("title", .string("Copy")), Self.entry("element-size", .string("huge"))]),
+            ("cached on an action", [Self.entry("title", .string("Copy")), Self.entry("cached", .boolean(true))]),
+            ("cached of another type", [Self.entry("title", .string("Copy")), Self.entry("cached", .string("yes"))]),
+            ("no title", []),
+            ("an empty title", [Self.entry("title", .string(""))]),
+            ("a title too long", [Self.entry("title", .string(long))]),
+            ("a bad shortcut", [Self.entry("title", .string("Copy")), Self.entry("shortcut", .string("<Nope>"))]),
+            ("a key given twice", [Self.entry("title", .string("Copy")), Self.entry("title", .string("Copy Again"))]),
+            ("too many entries", (0..<65).map { Self.entry("x-\($0)", .int32(Int32($0))) } + [Self.entry("title", .string("C"))]),
+            ("as many entries as allowed", (0..<63).map { Self.entry("x-\($0)", .int32(Int32($0))) }
+                + [Self.entry("title", .string("C"))]),
+        ]
+        for (name, entries) in rows {
+            var items = base
+            items[1] = Self.element("copy", in: "section", entries)
+            try assertSameOutcome(.array("(ssa{sv})", items), name)
+        }
+        // Rules between elements, and the check against what the app sent before.
+        var duplicate = base
+        duplicate[2] = Self.element("copy", [Self.entry("title", .string("Again"))])
+        try assertSameOutcome(.array("(ssa{sv})", duplicate), "a duplicate id")
+        var orphan = base
+        orphan[1] = Self.element("copy", in: "nowhere", [Self.entry("title", .string("Copy"))])
+        try assertSameOutcome(.array("(ssa{sv})", orphan), "an unknown parent")
+        try assertSameOutcome(.array("(ssa{sv})", [Self.element("menubus:x", [Self.entry("title", .string("X"))])]),
+                              "a reserved id")
+        let previous = try Wire.decodeElements(.array("(ssa{sv})", base))
+        var renamed = base
+        renamed[1] = Self.element("copy", in: "section", [Self.entry("title", .string("Copy Link"))])
+        try assertSameOutcome(.array("(ssa{sv})", renamed), previous: previous, "one title changed")
+        renamed[1] = Self.element("copy", in: "section", [Self.entry("title", .string(" "))])
+        try assertSameOutcome(.array("(ssa{sv})", renamed), previous: previous, "one title blanked")
+        let tooMany = (0...Limits.maxElementsPerMenu).map { Self.element("e\($0)", [Self.entry("title", .string("E"))]) }
+        try assertSameOutcome(.array("(ssa{sv})", tooMany), "more elements than a menu may hold")
+    }
+
+    func testTheCallsLimitOnValuesHoldsWhileReading() throws {
+        let items = DBusValue.array("(ssa{sv})", (0..<20).map { Self.element("e\($0)", [Self.entry("title", .string("E"))]) })
+        let message = try message(items, bigEndian: false)
+        // 1 for the context id, 1 for the array, then 8 per element (struct,
+        // id, parent, dict, entry, key, variant, title).
+        let read = try message.withBodyCursor(maxValues: 2 + 8 * 19) { cursor -> [MenuElement]? in
+            _ = try cursor.string()
+            return Wire.readElements(&cursor)
+        }
+        XCTAssertNil(read, "past the call's limit the fast read gives up")
+        XCTAssertThrowsError(try MessageReader.arguments(of: message, maxValues: 2 + 8 * 19)) {
+            XCTAssertEqual(($0 as? BusError)?.domain, .limitExceeded, "and reading the values names it")
+        }
+        let enough = try message.withBodyCursor(maxValues: 2 + 8 * 20) { cursor -> [MenuElement]? in
+            _ = try cursor.string()
+            return Wire.readElements(&cursor)
+        }
+        XCTAssertEqual(enough?.count, 20)
+        XCTAssertNoThrow(try MessageReader.arguments(of: message, maxValues: 2 + 8 * 20))
+    }
+}
