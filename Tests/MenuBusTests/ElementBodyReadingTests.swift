@@ -126,6 +126,39 @@ final class ElementBodyReadingTests: XCTestCase {
         try assertSameOutcome(.array("(ssa{sv})", tooMany), "more elements than a menu may hold")
     }
 
+    /// Lists made of the known keys with values of the right and wrong types,
+    /// valid and invalid words, unknown keys and nested values.
+    func testRandomListsComeOutAsDecodingTheValues() throws {
+        var random = SplitMix(seed: 0x626F_6479)
+        let keys = ["type", "title", "subtitle", "icon", "attributes", "state", "shortcut", "command", "options",
+                    "element-size", "cached", "x-other", ""]
+        let words = ["menu", "action", "deferred", "on", "off", "mixed", "disabled", "hidden", "inline", "copy",
+                     "single-selection", "small", "large", "<Control>c", "Copy", "", " ", "menubus:x", "bogus"]
+        func value(_ depth: Int = 0) -> DBusValue {
+            switch random.next(upTo: depth > 1 ? 5 : 7) {
+            case 0, 1: return .string(words[random.next(upTo: words.count)])
+            case 2: return Self.strings((0..<random.next(upTo: 4)).map { _ in words[random.next(upTo: words.count)] })
+            case 3: return .boolean(random.next(upTo: 2) == 0)
+            case 4: return .int32(Int32(random.next(upTo: 9)))
+            case 5: return .variant(value(depth + 1))
+            default: return .array("{sv}", [Self.entry("k", value(depth + 1))])
+            }
+        }
+        let ids = ["a", "b", "c", "d", "menubus:z", "a b"]
+        var accepted = 0
+        for round in 0..<400 {
+            let items: [DBusValue] = (0..<random.next(upTo: 5)).map { _ in
+                let entries = (0..<random.next(upTo: 4)).map { _ in Self.entry(keys[random.next(upTo: keys.count)], value()) }
+                let parent = random.next(upTo: 3) == 0 ? ids[random.next(upTo: 4)] : ""
+                return Self.element(ids[random.next(upTo: ids.count)], in: parent, entries)
+            }
+            let list = DBusValue.array("(ssa{sv})", items)
+            try assertSameOutcome(list, "round \(round)")
+            if (try? Wire.decodeElements(list)) != nil { accepted += 1 }
+        }
+        XCTAssertGreaterThan(accepted, 20, "some random lists are valid")
+    }
+
     func testTheCallsLimitOnValuesHoldsWhileReading() throws {
         let items = DBusValue.array("(ssa{sv})", (0..<20).map { Self.element("e\($0)", [Self.entry("title", .string("E"))]) })
         let message = try message(items, bigEndian: false)
