@@ -119,10 +119,11 @@ extension Connection {
                 "\(interface.name).\(member): the call holds more than \(limit) bytes, the largest any call may be under menubusd's budgets"))
             return
         }
+        let names = method.inputs.map(\.name)
         let arguments: (values: [DBusValue], sizes: [Int])
         do {
             arguments = method.readsBody ? ([], [])
-                : try message.arguments(named: method.inputs.map(\.name), maxValues: maxCallValues ?? .max)
+                : try message.arguments(named: names, maxValues: maxCallValues ?? .max)
         } catch let error as BusError {
             sendError(to: message, error)
             return
@@ -134,7 +135,7 @@ extension Connection {
                               member: member, arguments: arguments.values, outSignature: method.outSignature,
                               connection: self)
         call.argumentSizes = arguments.sizes
-        call.inputNames = method.inputs.map(\.name)
+        call.inputNames = names
         call.maxValues = maxCallValues ?? .max
         do {
             let values = try method.handler(call)

@@ -49,6 +49,8 @@ package final class MethodCall {
 
     /// Reads the body in place with `read` (a handler declared with
     /// `Interface.methodReadingBody`), the call's limit on values applying.
+    /// The body lives only during `read`: what it returns must not hold the
+    /// cursor or the byte spans it gave out.
     package func readBody<Result>(_ read: (inout BodyCursor) throws -> Result) throws -> Result {
         try message.withBodyCursor(maxValues: maxValues, read)
     }

@@ -123,6 +123,21 @@ final class BudgetTests: BusTestCase {
             .dictEntry(.string("note"), .variant(.array("v", Array(repeating: .variant(.byte(1)), count: 1_000)))),
         ])])])
         _ = try callDaemon(probe, "Lint", [.string("context"), small])
+
+        // UpdateItems, which reads its body itself, holds the same limit.
+        func menu(_ note: DBusValue) -> DBusValue {
+            .array("(ssa{sv})", [.structure([.string("e"), .string(""), .array("{sv}", [
+                .dictEntry(.string("title"), .variant(.string("E"))), .dictEntry(.string("note"), .variant(note)),
+            ])])])
+        }
+        _ = try callDaemon(probe, "Register", [.string("org.example.Tiny"), .objectPath("/c"), .array("{sv}", [])])
+        _ = try callDaemon(probe, "PublishContext", [.string("f"), .array("{sv}", [
+            .dictEntry(.string("kind"), .variant(.string("text")))]), menu(.int32(0))])
+        let refusedUpdate = assertBusError(BusError.Domain.limitExceeded.errorName) {
+            _ = try self.callDaemon(probe, "UpdateItems", [.string("f"), menu(tiny)])
+        }
+        XCTAssertTrue(refusedUpdate?.message.hasPrefix("items: the call holds more values") == true, refusedUpdate?.message ?? "")
+        _ = try callDaemon(probe, "UpdateItems", [.string("f"), menu(.array("v", Array(repeating: .variant(.byte(1)), count: 1_000)))])
     }
 
     func testHelpNamesTheBudgetsAndTheirDefaults() throws {

@@ -2,6 +2,7 @@ import XCTest
 @testable import MenuBusDBus
 @testable import MenuBusModel
 @testable import MenuBusProtocol
+@testable import MenuBusService
 
 /// `UpdateItems`' elements read straight from the call's bytes
 /// (`Wire.readElements`, then `Wire.checkElements`) come out as decoding the
@@ -157,6 +158,26 @@ final class ElementBodyReadingTests: XCTestCase {
             if (try? Wire.decodeElements(list)) != nil { accepted += 1 }
         }
         XCTAssertGreaterThan(accepted, 20, "some random lists are valid")
+    }
+
+    /// The handler's own read of an `UpdateItems` body: the context id, the
+    /// elements decoding gives, and the items charged what the values'
+    /// count charges, up to the most elements a menu may hold.
+    func testUpdateItemsIsReadFromItsBodyAndChargedAsItsValues() throws {
+        for count in [0, 12, Limits.maxElementsPerMenu] {
+            let items = DBusValue.array("(ssa{sv})", (0..<count).map {
+                Self.element("e\($0)", [Self.entry("title", .string("Element \($0)")), Self.entry("x-note", .int32(1))])
+            })
+            for bigEndian in [false, true] {
+                let read = try message(items, bigEndian: bigEndian).withBodyCursor(maxValues: .max) {
+                    try MenuBusServer.readUpdateItems(&$0)
+                }
+                let (contextId, elements, bytes) = try XCTUnwrap(read, "\(count) elements")
+                XCTAssertEqual(contextId, "context")
+                XCTAssertEqual(elements, try Wire.decodeElements(items), "\(count) elements")
+                XCTAssertEqual(bytes, MenuBusServer.cost(items), "\(count) elements")
+            }
+        }
     }
 
     func testTheCallsLimitOnValuesHoldsWhileReading() throws {

@@ -3,8 +3,8 @@ import MenuBusDBus
 
 extension MenuElement {
     /// An `a(ssa{sv})` read straight from a call's body, without the
-    /// `DBusValue`s `list(fromWire:)` decodes from: for `UpdateItems` and
-    /// `PublishContext`, which carry a whole menu on every change.
+    /// `DBusValue`s `list(fromWire:)` decodes from: for `UpdateItems`,
+    /// which carries a whole menu on every change.
     ///
     /// It gives the elements `list(fromWire:)` gives, not yet checked by
     /// `ElementValidation` (`checked(_:field:previous:)` does that), or nil

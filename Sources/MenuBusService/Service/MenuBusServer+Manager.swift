@@ -7,6 +7,16 @@ import MenuBusProtocol
 extension MenuBusServer {
     /// The declaration of `org.menubus.MenuBus1`; the served introspection
     /// of it must equal `dbus/org.menubus.MenuBus1.xml`.
+    /// `UpdateItems`' context id, elements (unchecked) and the items'
+    /// budget bytes, read from the call's body; nil where decoding its
+    /// values must name a fault (`Wire.readElements`).
+    package static func readUpdateItems(_ cursor: inout BodyCursor) throws -> (String, [MenuElement], Int)? {
+        let contextId = try cursor.string()
+        let start = cursor.bytesRead
+        guard let elements = Wire.readElements(&cursor) else { return nil }
+        return (contextId, elements, cursor.bytesRead - start)
+    }
+
     package func managerInterface() -> Interface {
         var manager = Interface(MenuBusNames.managerInterface)
         typealias API = MenuBusAPI.Manager
@@ -20,13 +30,7 @@ extension MenuBusServer {
         // A live change carries the whole menu: read from the call's bytes,
         // its values decoded only to name a fault.
         manager.methodReadingBody(API.updateItems) { [unowned self] call in
-            let read = try? call.readBody { cursor -> (String, [MenuElement], Int)? in
-                let contextId = try cursor.string()
-                let start = cursor.bytesRead
-                guard let elements = Wire.readElements(&cursor) else { return nil }
-                return (contextId, elements, cursor.bytesRead - start)
-            }
-            if let (contextId, elements, itemsBytes) = read ?? nil {
+            if let (contextId, elements, itemsBytes) = try? call.readBody(MenuBusServer.readUpdateItems) {
                 return try self.updateItems(caller: call.sender, contextId: contextId, read: elements, itemsBytes: itemsBytes)
             }
             let (values, sizes) = try call.decodedArguments()
