@@ -78,28 +78,6 @@ package struct BodyCursor {
     }
 }
 
-extension MessageReader {
-    mutating func booleanValue() throws -> Bool {
-        let value = try uint32()
-        countFixed(4)
-        return value != 0
-    }
-
-    mutating func beginArray(elementAlignment alignment: Int) throws -> Int {
-        let length = Int(try uint32())
-        countFixed(4)
-        try align(alignment)
-        guard length <= body.count - offset else { throw MessageReader.malformed }
-        return offset + length
-    }
-
-    mutating func variantSignature() throws -> UnsafeRawBufferPointer {
-        // `validate` counts a variant as 3 bytes and its signature's.
-        countFixed(1)
-        return try stringBytes(lengthBytes: 1)
-    }
-}
-
 extension Message {
     /// Runs `read` over this message's body (which lives only as long as
     /// the call), at most `maxValues` values read.

@@ -209,19 +209,9 @@ public enum DBusValue: Hashable, Sendable {
         let code = signature[index]
         index += 1
         switch self {
-        case .byte: return code == UInt8(ascii: "y")
-        case .boolean: return code == UInt8(ascii: "b")
-        case .int16: return code == UInt8(ascii: "n")
-        case .uint16: return code == UInt8(ascii: "q")
-        case .int32: return code == UInt8(ascii: "i")
-        case .uint32: return code == UInt8(ascii: "u")
-        case .int64: return code == UInt8(ascii: "x")
-        case .uint64: return code == UInt8(ascii: "t")
-        case .double: return code == UInt8(ascii: "d")
-        case .string: return code == UInt8(ascii: "s")
-        case .objectPath: return code == UInt8(ascii: "o")
-        case .signature: return code == UInt8(ascii: "g")
-        case .variant: return code == UInt8(ascii: "v")
+        case .byte, .boolean, .int16, .uint16, .int32, .uint32, .int64, .uint64, .double, .string, .objectPath,
+             .signature, .variant:
+            return code == typeCode
         case .bytes:
             guard code == UInt8(ascii: "a"), index < signature.count, signature[index] == UInt8(ascii: "y") else { return false }
             index += 1
@@ -247,6 +237,28 @@ public enum DBusValue: Hashable, Sendable {
                   index < signature.count, signature[index] == UInt8(ascii: "}") else { return false }
             index += 1
             return true
+        }
+    }
+
+    /// The first code of this value's signature.
+    var typeCode: UInt8 {
+        switch self {
+        case .byte: UInt8(ascii: "y")
+        case .boolean: UInt8(ascii: "b")
+        case .int16: UInt8(ascii: "n")
+        case .uint16: UInt8(ascii: "q")
+        case .int32: UInt8(ascii: "i")
+        case .uint32: UInt8(ascii: "u")
+        case .int64: UInt8(ascii: "x")
+        case .uint64: UInt8(ascii: "t")
+        case .double: UInt8(ascii: "d")
+        case .string: UInt8(ascii: "s")
+        case .objectPath: UInt8(ascii: "o")
+        case .signature: UInt8(ascii: "g")
+        case .variant: UInt8(ascii: "v")
+        case .array, .bytes: UInt8(ascii: "a")
+        case .structure: UInt8(ascii: "(")
+        case .dictEntry: UInt8(ascii: "{")
         }
     }
 

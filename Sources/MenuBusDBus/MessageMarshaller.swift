@@ -97,7 +97,7 @@ struct MessageMarshaller {
     /// content: their signatures are taken from the values).
     private mutating func write(_ value: DBusValue, expected: UnsafeBufferPointer<UInt8>?, at position: inout Int) {
         if let expected {
-            guard position < expected.count, expected[position] == MessageMarshaller.code(of: value) else {
+            guard position < expected.count, expected[position] == value.typeCode else {
                 mismatched = true
                 return
             }
@@ -119,7 +119,7 @@ struct MessageMarshaller {
         case .variant(let inner):
             if inner.isBasic {
                 bytes.append(1)
-                bytes.append(MessageMarshaller.code(of: inner))
+                bytes.append(inner.typeCode)
                 bytes.append(0)
             } else {
                 signature(inner.signature.rawValue)
@@ -139,7 +139,7 @@ struct MessageMarshaller {
                 align(4)
                 let lengthAt = bytes.count
                 uint32(0)
-                align(MessageMarshaller.alignment(of: elementType.first ?? 0))
+                align(Signature.alignment(of: elementType.first ?? 0))
                 let start = bytes.count
                 for item in items {
                     var at = 0
@@ -227,37 +227,5 @@ struct MessageMarshaller {
     /// Zero bytes up to the next multiple of `boundary` (a power of two).
     private mutating func align(_ boundary: Int) {
         while bytes.count & (boundary - 1) != 0 { bytes.append(0) }
-    }
-
-    /// The alignment of values of the type whose signature starts with `code`.
-    private static func alignment(of code: UInt8) -> Int {
-        switch code {
-        case UInt8(ascii: "y"), UInt8(ascii: "g"), UInt8(ascii: "v"): 1
-        case UInt8(ascii: "n"), UInt8(ascii: "q"): 2
-        case UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"), UInt8(ascii: "("), UInt8(ascii: "{"): 8
-        default: 4
-        }
-    }
-
-    /// The first code of `value`'s signature.
-    private static func code(of value: DBusValue) -> UInt8 {
-        switch value {
-        case .byte: UInt8(ascii: "y")
-        case .boolean: UInt8(ascii: "b")
-        case .int16: UInt8(ascii: "n")
-        case .uint16: UInt8(ascii: "q")
-        case .int32: UInt8(ascii: "i")
-        case .uint32: UInt8(ascii: "u")
-        case .int64: UInt8(ascii: "x")
-        case .uint64: UInt8(ascii: "t")
-        case .double: UInt8(ascii: "d")
-        case .string: UInt8(ascii: "s")
-        case .objectPath: UInt8(ascii: "o")
-        case .signature: UInt8(ascii: "g")
-        case .variant: UInt8(ascii: "v")
-        case .array, .bytes: UInt8(ascii: "a")
-        case .structure: UInt8(ascii: "(")
-        case .dictEntry: UInt8(ascii: "{")
-        }
     }
 }

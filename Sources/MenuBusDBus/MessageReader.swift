@@ -110,7 +110,7 @@ struct MessageReader {
         position += 1
         switch code {
         case UInt8(ascii: "y"): counted += 1; return .byte(try fixed(1, UInt8.self))
-        case UInt8(ascii: "b"): counted += 4; return .boolean(try uint32() != 0)
+        case UInt8(ascii: "b"): return .boolean(try booleanValue())
         case UInt8(ascii: "n"): counted += 2; return .int16(Int16(bitPattern: try fixed(2, UInt16.self)))
         case UInt8(ascii: "q"): counted += 2; return .uint16(try fixed(2, UInt16.self))
         case UInt8(ascii: "i"): counted += 4; return .int32(Int32(bitPattern: try uint32()))
@@ -123,9 +123,7 @@ struct MessageReader {
         case UInt8(ascii: "g"): return .signature(Signature(unchecked: try string(lengthBytes: 1)))
         case UInt8(ascii: "v"):
             // The contained signature is read where it lies in the body.
-            let contained = try stringBytes(lengthBytes: 1)
-            // `validate` counts a variant's signature without its length byte.
-            counted += 1
+            let contained = try variantSignature()
             var inner = 0
             let value = try value(contained, &inner)
             guard inner == contained.count else { throw MessageReader.malformed }
@@ -158,17 +156,12 @@ struct MessageReader {
 
     /// An array whose element type starts at `signature[position]`; `ay` stays flat.
     private mutating func array(_ signature: UnsafeRawBufferPointer, _ position: inout Int) throws -> DBusValue {
-        let length = Int(try uint32())
-        counted += 4
         let elementStart = position
         let elementEnd = try MessageReader.endOfType(signature, at: elementStart)
-        // Elements start aligned to their type even when there are none.
-        try align(MessageReader.alignment(of: signature[elementStart]))
-        guard length <= body.count - offset else { throw MessageReader.malformed }
-        let end = offset + length
+        let end = try beginArray(elementAlignment: Signature.alignment(of: signature[elementStart]))
         position = elementEnd
         if elementEnd - elementStart == 1, signature[elementStart] == UInt8(ascii: "y") {
-            counted += length
+            counted += end - offset
             defer { offset = end }
             return .bytes(Array(body[offset..<end]))
         }
@@ -204,19 +197,27 @@ struct MessageReader {
         return index
     }
 
-    /// The alignment of values of the type whose code is `code`.
-    static func alignment(of code: UInt8) -> Int {
-        switch code {
-        case UInt8(ascii: "y"), UInt8(ascii: "g"), UInt8(ascii: "v"): 1
-        case UInt8(ascii: "n"), UInt8(ascii: "q"): 2
-        case UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"), UInt8(ascii: "("), UInt8(ascii: "{"): 8
-        default: 4
-        }
+    /// A `b`.
+    mutating func booleanValue() throws -> Bool {
+        counted += 4
+        return try uint32() != 0
     }
 
-    /// Counts `size` bytes of a value read without `value(_:_:)`.
-    mutating func countFixed(_ size: Int) {
-        counted += size
+    /// An array's length word, then the padding to its elements'
+    /// `alignment` (there even when it is empty): where the array ends.
+    mutating func beginArray(elementAlignment alignment: Int) throws -> Int {
+        let length = Int(try uint32())
+        counted += 4
+        try align(alignment)
+        guard length <= body.count - offset else { throw MessageReader.malformed }
+        return offset + length
+    }
+
+    /// A variant's contained signature, where it lies in the body.
+    mutating func variantSignature() throws -> UnsafeRawBufferPointer {
+        // `validate` counts a variant as 3 bytes and its signature's.
+        counted += 1
+        return try stringBytes(lengthBytes: 1)
     }
 
     mutating func align(_ boundary: Int) throws {

@@ -11,6 +11,17 @@ public struct Signature: Hashable, Sendable, CustomStringConvertible, Expressibl
         self.rawValue = rawValue
     }
 
+    /// The alignment on the wire of values of the type whose signature
+    /// starts with `code`.
+    static func alignment(of code: UInt8) -> Int {
+        switch code {
+        case UInt8(ascii: "y"), UInt8(ascii: "g"), UInt8(ascii: "v"): 1
+        case UInt8(ascii: "n"), UInt8(ascii: "q"): 2
+        case UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"), UInt8(ascii: "("), UInt8(ascii: "{"): 8
+        default: 4
+        }
+    }
+
     /// Validates `rawValue` as a D-Bus signature (any number of complete types).
     public init(validating rawValue: String) throws {
         guard Signature.completeTypes(in: rawValue) != nil, rawValue.utf8.count <= 255 else {

@@ -5,16 +5,19 @@ import MenuBusModelFixtures
 final class ElementValidationTests: XCTestCase {
     private typealias E = MenuElement
 
+    /// One element of each kind, every property its kind may have.
+    private static let wellFormed: [MenuElement] = [
+        Fixtures.section("main"),
+        Fixtures.action("copy-link", parent: "main"),
+        Fixtures.submenu("sort", parent: "main", options: [.singleSelection]),
+        Fixtures.action("by-name", parent: "sort", state: .on),
+        E(id: "recent", kind: .deferred, cached: false),
+        E(id: "palette", kind: .menu, title: "Colors", options: [.palette], elementSize: .small),
+        E(id: "x_1.2:3-4", parent: "palette", title: "Red"),
+    ]
+
     func testAWellFormedMenuIsValid() throws {
-        let menu = [
-            Fixtures.section("main"),
-            Fixtures.action("copy-link", parent: "main"),
-            Fixtures.submenu("sort", parent: "main", options: [.singleSelection]),
-            Fixtures.action("by-name", parent: "sort", state: .on),
-            E(id: "recent", kind: .deferred, cached: false),
-            E(id: "palette", kind: .menu, title: "Colors", options: [.palette], elementSize: .small),
-            E(id: "x_1.2:3-4", parent: "palette", title: "Red"),
-        ]
+        let menu = Self.wellFormed
         XCTAssertNoThrow(try ElementValidation.validate(menu))
         XCTAssertTrue(ElementValidation.problems(in: menu).isEmpty)
     }
@@ -148,15 +151,8 @@ final class ElementValidationTests: XCTestCase {
     /// checked only where it changed, with the outcome a full check has:
     /// the same first fault, or none.
     func testASameShapeListIsJudgedAsTheFullCheckJudgesIt() throws {
-        let valid: [MenuElement] = [
-            Fixtures.section("main"),
-            Fixtures.action("copy-link", parent: "main"),
-            Fixtures.submenu("sort", parent: "main", options: [.singleSelection]),
-            Fixtures.action("by-name", parent: "sort", state: .on),
-            E(id: "recent", kind: .deferred, cached: false),
-            E(id: "palette", kind: .menu, title: "Colors", options: [.palette], elementSize: .small),
-            E(id: "red", parent: "palette", title: "Red", shortcut: "<Control>r"),
-        ]
+        var valid = Self.wellFormed
+        valid[6].shortcut = "<Control>r"
         try ElementValidation.validate(valid)
         let long = String(repeating: "x", count: Limits.maxStringBytes + 1)
         let edits: [(String, (inout MenuElement) -> Void)] = [
