@@ -45,15 +45,26 @@ extension MenuElement {
             case .type:
                 guard type == .string, let kind = Kind(rawValue: try cursor.string()) else { return nil }
                 element.kind = kind
-            case .text(let property):
+            // One case per property, not a key path: writing through a key
+            // path costs some 2,000 instructions an element here.
+            case .title:
                 guard type == .string else { return nil }
-                element[keyPath: property] = try cursor.string()
+                element.title = try cursor.string()
+            case .subtitle:
+                guard type == .string else { return nil }
+                element.subtitle = try cursor.string()
+            case .icon:
+                guard type == .string else { return nil }
+                element.icon = try cursor.string()
             case .attributes:
                 guard type == .strings, let attributes = try enumerations(&cursor, Attribute.self) else { return nil }
                 element.attributes = Set(attributes)
             case .state:
                 guard type == .string, let state = State(rawValue: try cursor.string()) else { return nil }
                 element.state = state
+            case .shortcut:
+                guard type == .string else { return nil }
+                element.shortcut = try cursor.string()
             case .command:
                 guard type == .string, let command = StandardCommand(rawValue: try cursor.string()) else { return nil }
                 element.command = command
@@ -92,18 +103,16 @@ extension MenuElement {
 
     /// The keys `decode(_:at:field:check:)` reads, told from the key's bytes.
     private enum Key {
-        case type, attributes, state, command, options, elementSize, cached, other
-        /// `title`, `subtitle`, `icon`, `shortcut`: a string as it is.
-        case text(WritableKeyPath<MenuElement, String?>)
+        case type, title, subtitle, icon, attributes, state, shortcut, command, options, elementSize, cached, other
 
         init(_ bytes: UnsafeRawBufferPointer) {
             func named(_ name: StaticString) -> Bool {
                 name.utf8CodeUnitCount == bytes.count
                     && UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount).elementsEqual(bytes)
             }
-            self = named("title") ? .text(\.title) : named("type") ? .type : named("attributes") ? .attributes
-                : named("state") ? .state : named("shortcut") ? .text(\.shortcut) : named("icon") ? .text(\.icon)
-                : named("subtitle") ? .text(\.subtitle) : named("command") ? .command : named("options") ? .options
+            self = named("title") ? .title : named("type") ? .type : named("attributes") ? .attributes
+                : named("state") ? .state : named("shortcut") ? .shortcut : named("icon") ? .icon
+                : named("subtitle") ? .subtitle : named("command") ? .command : named("options") ? .options
                 : named("element-size") ? .elementSize : named("cached") ? .cached : .other
         }
     }
