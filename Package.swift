@@ -51,8 +51,8 @@ let package = Package(
         .testTarget(
             name: "MenuBusTests",
             dependencies: ["MenuBus", "MenuBusService", "MenuBusProtocol", "MenuBusDBus", "MenuBusModel", "MenuBusUndo",
-                           "MenuBusProviders", "MenuBusSupport", "menubusd", "menubus-cli", "menubus-example", "menubus-provider",
-                           "menubus-async-example"],
+                           "MenuBusModelFixtures", "MenuBusProviders", "MenuBusSupport", "menubusd", "menubus-cli",
+                           "menubus-example", "menubus-provider", "menubus-async-example"],
             exclude: ["Fixtures", "Golden"]
         ),
     ],

@@ -1,4 +1,5 @@
 import XCTest
+import MenuBusModelFixtures
 @testable import MenuBusDBus
 @testable import MenuBusModel
 @testable import MenuBusProtocol

@@ -1,4 +1,5 @@
 import XCTest
+import MenuBusModelFixtures
 @testable import MenuBusDBus
 
 /// Messages marshalled in Swift (`Message.marshalled`, what signals and

@@ -1,4 +1,5 @@
 import XCTest
+import MenuBusModelFixtures
 @testable import MenuBusDBus
 
 /// The reader against what any peer on the bus can send: random value trees

@@ -1,4 +1,5 @@
 import XCTest
+import MenuBusModelFixtures
 @testable import MenuBus
 @testable import MenuBusService
 @testable import MenuBusProtocol
@@ -160,20 +161,6 @@ final class ValueLimitsTests: XCTestCase {
             return Self.array(of: items, value.signature)
         }
     }
-}
-
-/// A small deterministic generator, so a failing round can be replayed.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func next(upTo bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
 
 extension ValueLimitsTests {
