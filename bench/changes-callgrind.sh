@@ -51,7 +51,8 @@ DISPATCH="$(nm "$MENUBUSD" | awk '$3 ~ /ConnectionC18dispatchMethodCall/ && !fou
 
 start_private_bus changes-callgrind.sh
 mkdir -p "$TMP/state" "$TMP/dumps"
-valgrind --tool=callgrind --compress-strings=no --compress-pos=no \
+# Swift seeds its hashing per process; a fixed seed makes two builds' counts comparable.
+SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --compress-strings=no --compress-pos=no \
     --dump-before="$DISPATCH" --dump-before=dbus_connection_send \
     --callgrind-out-file="$TMP/dumps/callgrind.out" \
     "$MENUBUSD" --address "$ADDR" --state-dir "$TMP/state" 2>"$TMP/menubusd.log" &
