@@ -53,18 +53,36 @@ struct DBusMenuChanges: Equatable {
         }
         layoutParents = refetch.filter { !inRefetched($0, includingSelf: false) }.sorted()
         for id in new.nodes.keys.sorted() {
-            guard let after = new.node(id), let before = old.node(id), before.properties != after.properties else { continue }
-            guard !inRefetched(id, includingSelf: false) else { continue }
-            let changed = after.properties.filter { property in
-                !DBusMenuChanges.fixedProperties.contains(property.name)
-                    && before.properties.value(named: property.name) != property.value
-            }
-            if !changed.isEmpty { updated.append((id, changed)) }
-            let gone = before.properties.lazy.map(\.name).filter {
-                !DBusMenuChanges.fixedProperties.contains($0) && after.properties.value(named: $0) == nil
-            }
-            if !gone.isEmpty { removed.append((id, Array(gone))) }
+            guard let after = new.node(id), let before = old.node(id), before.properties != after.properties,
+                  !inRefetched(id, includingSelf: false) else { continue }
+            addPropertyChanges(id, before.properties, after.properties)
         }
+    }
+
+    /// The change from `old` to `new`, its patch (`DBusMenuLayout.patched`):
+    /// only the properties of `new.patchedItems` changed, none fixed at an
+    /// item's creation, and no item's children. The same as comparing the
+    /// whole layouts, which debug builds check.
+    init(from old: DBusMenuLayout, toPatch new: DBusMenuLayout) {
+        for id in new.patchedItems ?? [] {
+            guard let after = new.node(id), let before = old.node(id), before.properties != after.properties else { continue }
+            addPropertyChanges(id, before.properties, after.properties)
+        }
+        assert(self == DBusMenuChanges(from: old, to: new), "a patch's change differs from the layouts' difference")
+    }
+
+    /// The properties item `id` changed or lost from `before` to `after`,
+    /// but those fixed at its creation.
+    @inline(__always)
+    private mutating func addPropertyChanges(_ id: Int32, _ before: [ExportProperty], _ after: [ExportProperty]) {
+        let changed = after.filter { property in
+            !DBusMenuChanges.fixedProperties.contains(property.name) && before.value(named: property.name) != property.value
+        }
+        if !changed.isEmpty { updated.append((id, changed)) }
+        let gone = before.lazy.map(\.name).filter {
+            !DBusMenuChanges.fixedProperties.contains($0) && after.value(named: $0) == nil
+        }
+        if !gone.isEmpty { removed.append((id, Array(gone))) }
     }
 
     var propertiesChanged: Bool { !updated.isEmpty || !removed.isEmpty }

@@ -32,8 +32,16 @@ struct DBusMenuLayout: Equatable {
     }
 
     private(set) var nodes: [Int32: Node]
+    /// For a layout patched from the one before (`patched`): the items
+    /// whose properties it changed, in id order, so the change is signalled
+    /// without comparing every item. Not part of the layout's value.
+    private(set) var patchedItems: [Int32]?
 
     static let rootId: Int32 = 0
+
+    static func == (lhs: DBusMenuLayout, rhs: DBusMenuLayout) -> Bool {
+        lhs.nodes == rhs.nodes
+    }
 
     /// Maps `elements`, numbering new ones in `ids`; a `title` (the
     /// context's) is the root's `label`.
@@ -47,6 +55,37 @@ struct DBusMenuLayout: Equatable {
         nodes = builder.nodes
         // Keep the GTK export's section and submenu numbers of this menu too.
         ids.retain(builder.keys.union(elements.lazy.map(\.id)).union([GtkMenusExport.titleSectionKey]))
+    }
+
+    /// `previous`, the layout of the revision before, with the items of
+    /// `patch`'s changed elements shown anew: what mapping the whole menu
+    /// would give. Nil when an item's `type`, `toggle-type` or
+    /// `children-display` would change (consumers fix those when they
+    /// create an item: the parent is fetched again, which the full diff
+    /// finds), or when an item is not where the patch says.
+    static func patched(_ previous: DBusMenuLayout, _ patch: ElementPatch, ids: inout ExportIDs) -> DBusMenuLayout? {
+        var layout = previous
+        var changed: [Int32] = []
+        for index in patch.changed {
+            let element = patch.elements[index]
+            // Sections and deferred elements have no item; an element with
+            // no item in `previous` (inside a deferred one) declines the patch.
+            guard element.kind != .deferred, !element.isSection else { continue }
+            guard let id = ids.existingItem(element.id), var node = layout.nodes[id], node.elementId == element.id
+            else { return nil }
+            let parent = patch.parent(of: index)
+            let properties = DBusMenuLayout.properties(of: element, parent: parent, toggle: ids.toggle(element, parent: parent))
+            guard properties != node.properties else { continue }
+            for name in DBusMenuChanges.fixedProperties
+            where properties.value(named: name) != node.properties.value(named: name) {
+                return nil
+            }
+            node.properties = properties
+            layout.nodes[id] = node
+            changed.append(id)
+        }
+        layout.patchedItems = changed.sorted()
+        return layout
     }
 
     func node(_ id: Int32) -> Node? {

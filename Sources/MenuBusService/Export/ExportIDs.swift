@@ -47,6 +47,12 @@ struct ExportIDs {
         Self.allocate(id, in: &menus, next: &nextMenu)
     }
 
+    /// The numbers already handed out, nil for a key that has none: a
+    /// patched mapping (`ElementPatch`) only reuses numbers.
+    func existingItem(_ key: String) -> Int32? { items[key] }
+    func existingGroup(forSubmenu id: String) -> UInt32? { groups[id] }
+    func existingMenu(forSection id: String) -> UInt32? { menus[id] }
+
     /// `key`'s number in `table`, or `next`, which then moves on. 2^31
     /// distinct keys in one presentation cannot happen within the limits;
     /// `next` saturates rather than wrap back onto numbers in use.

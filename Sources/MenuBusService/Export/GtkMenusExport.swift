@@ -143,30 +143,97 @@ package struct GtkMenusExport: Equatable {
         for element in tree.children(of: container) where !element.has(.hidden) {
             if element.isSection {
                 let section = MenuID(group: id.group, menu: ids.menu(forSection: element.id))
-                var item: Item = []
-                if let title = element.title, !title.isEmpty {
-                    item.append(ExportProperty("label", .string(MenuLabel.escaped(title))))
-                }
-                item.append(ExportProperty(":section", section.value))
-                items.append(item)
+                items.append(item(element, parent: parent, link: section, ids: &ids))
                 fill(section, container: element.id, parent: element, tree: tree, ids: &ids)
             } else if element.isSubmenu {
                 let submenu = MenuID(group: ids.group(forSubmenu: element.id), menu: 0)
-                var item: Item = [ExportProperty("label", .string(MenuLabel.escaped(element.title)))]
-                if let icon = element.icon, !icon.isEmpty { item.append(ExportProperty("icon", .string(icon))) }
-                item.append(ExportProperty(":submenu", submenu.value))
-                items.append(item)
+                items.append(item(element, parent: parent, link: submenu, ids: &ids))
                 fill(submenu, container: element.id, parent: element, tree: tree, ids: &ids)
             } else {
-                let action = actions.add(element, parent: parent, ids: &ids)
-                var item: Item = [ExportProperty("label", .string(MenuLabel.escaped(element.title))),
-                                  ExportProperty("action", .string(GtkMenusExport.actionPrefix + "." + action.name))]
-                if let target = action.target { item.append(ExportProperty("target", target)) }
-                if let icon = element.icon, !icon.isEmpty { item.append(ExportProperty("icon", .string(icon))) }
-                if let shortcut = element.shortcut, !shortcut.isEmpty { item.append(ExportProperty("accel", .string(shortcut))) }
-                items.append(item)
+                items.append(item(element, parent: parent, link: nil, ids: &ids))
             }
         }
         menus[id] = items
+    }
+
+    /// The item showing `element`, a child of `parent`: a link to `link`,
+    /// the menu of a section or submenu, or an action's item, whose action
+    /// it adds.
+    private mutating func item(_ element: MenuElement, parent: MenuElement?, link: MenuID?,
+                               ids: inout ExportIDs) -> Item {
+        if let link, element.isSection {
+            var item: Item = []
+            if let title = element.title, !title.isEmpty {
+                item.append(ExportProperty("label", .string(MenuLabel.escaped(title))))
+            }
+            item.append(ExportProperty(":section", link.value))
+            return item
+        }
+        if let link {
+            var item: Item = [ExportProperty("label", .string(MenuLabel.escaped(element.title)))]
+            if let icon = element.icon, !icon.isEmpty { item.append(ExportProperty("icon", .string(icon))) }
+            item.append(ExportProperty(":submenu", link.value))
+            return item
+        }
+        let action = actions.add(element, parent: parent, ids: &ids)
+        var item: Item = [ExportProperty("label", .string(MenuLabel.escaped(element.title))),
+                          ExportProperty("action", .string(GtkMenusExport.actionPrefix + "." + action.name))]
+        if let target = action.target { item.append(ExportProperty("target", target)) }
+        if let icon = element.icon, !icon.isEmpty { item.append(ExportProperty("icon", .string(icon))) }
+        if let shortcut = element.shortcut, !shortcut.isEmpty { item.append(ExportProperty("accel", .string(shortcut))) }
+        return item
+    }
+
+    // MARK: Patching
+
+    /// `previous`, the export of the revision before under the same
+    /// `title`, with the items (and actions) of `patch`'s changed elements
+    /// shown anew: what mapping the whole menu would give. Nil when a
+    /// changed element is a radio item (its action is its menu's, shared
+    /// with its siblings) or is not where the patch says.
+    static func patched(_ previous: GtkMenusExport, _ patch: ElementPatch, title: String?,
+                        ids: inout ExportIDs) -> GtkMenusExport? {
+        var export = previous
+        for index in patch.changed {
+            let element = patch.elements[index]
+            // Hidden items and anything inside a hidden or deferred element are not shown.
+            guard element.kind != .deferred, !element.has(.hidden),
+                  !patch.hasAncestor(of: index, where: { $0.has(.hidden) || $0.kind == .deferred }) else { continue }
+            let parent = patch.parent(of: index)
+            if element.kind == .action, ids.toggle(element, parent: parent) == .radio { return nil }
+            guard let menu = menuID(holding: index, patch, title: title, ids: ids),
+                  var items = export.menus[menu] else { return nil }
+            let position = patch.elements[..<index].count {
+                $0.parent == element.parent && $0.kind != .deferred && !$0.has(.hidden)
+            }
+            var link: MenuID?
+            if element.isSection {
+                guard let section = ids.existingMenu(forSection: element.id) else { return nil }
+                link = MenuID(group: menu.group, menu: section)
+            } else if element.isSubmenu {
+                guard let group = ids.existingGroup(forSubmenu: element.id) else { return nil }
+                link = MenuID(group: group, menu: 0)
+            }
+            guard position < items.count else { return nil }
+            items[position] = export.item(element, parent: parent, link: link, ids: &ids)
+            export.menus[menu] = items
+        }
+        return export
+    }
+
+    /// The menu whose items hold the element at `index`, from the numbers
+    /// already handed out; nil when one is missing.
+    private static func menuID(holding index: Int, _ patch: ElementPatch, title: String?, ids: ExportIDs) -> MenuID? {
+        guard let container = patch.parentIndex(of: index) else {
+            guard let title, !title.isEmpty else { return MenuID(group: 0, menu: 0) }
+            return ids.existingMenu(forSection: titleSectionKey).map { MenuID(group: 0, menu: $0) }
+        }
+        let element = patch.elements[container]
+        if element.isSection {
+            guard let outer = menuID(holding: container, patch, title: title, ids: ids),
+                  let menu = ids.existingMenu(forSection: element.id) else { return nil }
+            return MenuID(group: outer.group, menu: menu)
+        }
+        return ids.existingGroup(forSubmenu: element.id).map { MenuID(group: $0, menu: 0) }
     }
 }

@@ -35,6 +35,11 @@ final class DBusMenuExport: MenuExport {
         DBusMenuLayout(elements, title: title, ids: &ids)
     }
 
+    static func patched(_ previous: DBusMenuLayout, _ patch: ElementPatch, title: String?,
+                        ids: inout ExportIDs) -> DBusMenuLayout? {
+        DBusMenuLayout.patched(previous, patch, ids: &ids)
+    }
+
     /// The queries of the old revision's replies are kept to prepare again.
     func dropReplies() {
         if !layoutReplies.isEmpty {
@@ -63,7 +68,9 @@ final class DBusMenuExport: MenuExport {
     /// `LayoutUpdated`, the `GetLayout` replies consumers asked for before
     /// are prepared (`MenuBusServer.prepareLayoutReplies`).
     func emitChanges(from old: DBusMenuLayout, to new: DBusMenuLayout, _ change: ExportChange) {
-        let changes = DBusMenuChanges(from: old, to: new)
+        // A patched layout names the items it changed; it was patched from `old`.
+        let changes = new.patchedItems == nil ? DBusMenuChanges(from: old, to: new)
+            : DBusMenuChanges(from: old, toPatch: new)
         if changes.propertiesChanged {
             let arguments = changes.itemsPropertiesUpdated
             change.connection.emit(DBusMenuAPI.itemsPropertiesUpdated, at: change.path, arguments[0], arguments[1])

@@ -26,6 +26,11 @@ final class GMenuExport: MenuExport {
         GtkMenusExport(elements, title: title, ids: &ids, previous: previous)
     }
 
+    static func patched(_ previous: GtkMenusExport, _ patch: ElementPatch, title: String?,
+                        ids: inout ExportIDs) -> GtkMenusExport? {
+        GtkMenusExport.patched(previous, patch, title: title, ids: &ids)
+    }
+
     func dropReplies() {
         startReplies.removeAll()
     }

@@ -9,7 +9,9 @@ import MenuBusDBus
 ///
 /// `MenuBusServer+Exports.swift` drives each protocol through the same steps:
 /// - **build**: `build` maps the shared revision, the first time a consumer
-///   of this protocol reads it (`mapping(in:)`), never before;
+///   of this protocol reads it (`mapping(in:)`), never before; a revision
+///   that changed only what some items show (`ElementPatch`) is instead
+///   `patched` from the mapping consumers hold, when the protocol can;
 /// - **diff and emit**: at a new revision the mapping consumers read is
 ///   kept (`startRevision`), calls held for the old one are answered
 ///   (`revisionChanged`), then `emitChanges` signals the difference from it
@@ -22,7 +24,7 @@ import MenuBusDBus
 /// one line in `MenuBusServer.menuExports`.
 protocol MenuExport: AnyObject {
     /// The protocol's form of one revision.
-    associatedtype Mapping
+    associatedtype Mapping: Equatable
 
     init()
 
@@ -33,6 +35,12 @@ protocol MenuExport: AnyObject {
     /// `previous` is the mapping consumers hold (none while the menu
     /// closes), for what a protocol keeps across revisions.
     static func build(_ elements: [MenuElement], title: String?, ids: inout ExportIDs, previous: Mapping?) -> Mapping
+
+    /// `previous`, the mapping of the revision before, patched to show
+    /// `patch`'s changed elements (under the same `title`): the mapping
+    /// `build` would make, which debug builds check. Nil when this
+    /// protocol maps such a change in full (the default).
+    static func patched(_ previous: Mapping, _ patch: ElementPatch, title: String?, ids: inout ExportIDs) -> Mapping?
 
     /// The mapping of the current revision, once a consumer read it.
     var current: Mapping? { get set }
@@ -74,17 +82,35 @@ struct ExportChange {
 }
 
 extension MenuExport {
+    static func patched(_ previous: Mapping, _ patch: ElementPatch, title: String?, ids: inout ExportIDs) -> Mapping? {
+        nil
+    }
+
     func revisionChanged(_ presentation: Presentation?) {}
     func closing() {}
     func peerLeft(_ uniqueName: String) -> Bool { false }
 
-    /// The mapping of `state`'s revision, built on first use.
+    /// The mapping of `state`'s revision, built on first use: patched from
+    /// the one consumers hold when only what items show changed.
     func mapping(in state: PresentationExports) -> Mapping {
         if let current { return current }
-        let mapping = Self.build(state.elements, title: state.title, ids: &state.ids,
+        let mapping: Mapping
+        if !state.isClosing, let shown, let patch = state.patch,
+           let patched = Self.patched(shown, patch, title: state.title, ids: &state.ids) {
+            mapping = patched
+            assert(patched == Self.fullMapping(of: state, previous: shown), "\(Self.self) patched a mapping wrongly")
+        } else {
+            mapping = Self.build(state.elements, title: state.title, ids: &state.ids,
                                  previous: state.isClosing ? nil : shown)
+        }
         current = mapping
         return mapping
+    }
+
+    /// What `build` makes of `state`'s revision, numbering in a copy of its ids.
+    private static func fullMapping(of state: PresentationExports, previous: Mapping) -> Mapping {
+        var ids = state.ids
+        return build(state.elements, title: state.title, ids: &ids, previous: previous)
     }
 
     /// A new revision: what consumers read is kept to signal from; the

@@ -23,6 +23,9 @@ package final class PresentationExports {
     package private(set) var elements: [MenuElement] = []
     /// The context's title of that revision.
     package private(set) var title: String?
+    /// How that revision differs from the one before when only what some
+    /// items show changed (`ElementPatch`), so mappings can be patched.
+    private(set) var patch: ElementPatch?
     private(set) var isClosing = false
     /// One instance of each protocol in `MenuBusServer.menuExports`, in that order.
     let protocols: [any MenuExport]
@@ -59,6 +62,7 @@ package final class PresentationExports {
     /// A new revision: each protocol keeps what its consumers read, to
     /// signal from; mappings and caches of the old revision go.
     func startRevision(_ revision: UInt32, elements: [MenuElement], title: String?) {
+        patch = ElementPatch(from: self.elements, title: self.title, to: elements, title: title)
         self.revision = revision
         self.elements = elements
         self.title = title
