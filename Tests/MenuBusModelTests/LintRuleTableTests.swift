@@ -137,4 +137,40 @@ final class TitleComparisonTests: XCTestCase {
         XCTAssertEqual(TitleStyle.comparable("Share…"), TitleStyle.comparable("share"))
         XCTAssertEqual(TitleStyle.comparable("Копировать…"), "копировать")
     }
+
+    /// A title and its comparable form have the same head (the rule that
+    /// lets a head rule a title out), for chosen and random titles.
+    func testATitleHasTheHeadOfItsComparableForm() {
+        var titles = ["Copy", "COPY", "co py", "Cut", "Cutter", "(Cut)", "…Copy", "Copy…", "İtalic", "Itálic", "Ital\u{301}ic",
+                      "Kelvin \u{212A}", "\u{212A}elvin", "", "…", "-", "42", "Undo Typing", "Копировать", "Zoom In"]
+        var random = SplitMix(seed: 0x6865_6164)
+        let pieces = ["a", "B", "z", "0", " ", "\t", "-", "…", "é", "İ", "\u{212A}", ".", "'", "Co", "py"]
+        for _ in 0..<2_000 {
+            titles.append((0..<random.next(upTo: 9)).map { _ in pieces[random.next(upTo: pieces.count)] }.joined())
+        }
+        for title in titles {
+            guard let head = TitleStyle.comparableHead(title) else { continue }
+            guard let key = TitleStyle.comparable(title) else {
+                XCTAssertEqual(head, 0, "a title with nothing to compare has no head: \(title.debugDescription)")
+                continue
+            }
+            XCTAssertEqual(TitleStyle.comparableHead(key), head, title.debugDescription)
+        }
+        XCTAssertNotEqual(TitleStyle.comparableHead("Item 5"), TitleStyle.comparableHead("Italic"))
+        XCTAssertNotEqual(TitleStyle.comparableHead("Cut"), TitleStyle.comparableHead("Cutter"))
+        XCTAssertNil(TitleStyle.comparableHead("İtalic"), "a non-ASCII start is compared in full")
+    }
+
+    func testEveryKeyIsInItsLanguagesHeads() {
+        let german = SystemTitles(translations: ["Copy": "Kopieren", "Cut": "Ausschneiden", "Paste": "Einfügen"],
+                                  rightToLeft: false)
+        let russian = SystemTitles(translations: ["Copy": "Копировать", "Select All": "Выбрать всё"], rightToLeft: false)
+        for titles in [SystemTitles.english, german, russian] {
+            for key in titles.keys {
+                guard let head = TitleStyle.comparableHead(key) else { continue }
+                XCTAssertTrue(titles.keyHeads.mayContain(head), key)
+            }
+        }
+    }
 }
+

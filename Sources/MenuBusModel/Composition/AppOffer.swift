@@ -12,22 +12,30 @@ struct AppOffer {
     ///     computed once per language);
     ///   - extra: other titles MenuBus may add here: "Undo Typing", a
     ///     provider's own title.
-    /// Only an app title starting like a candidate is compared in full, so
-    /// composing stays cheap for menus of many items.
+    /// Only an app title starting like a candidate (its first four letters
+    /// and digits, or its first scalar when not ASCII) is compared in full,
+    /// so composing stays cheap for menus of many items.
     init(_ arranged: [MenuElement], titles system: SystemTitles, extra: [String] = []) {
         // The few extra keys sit beside the language's set rather than in a
         // copy of it.
-        var extraKeys: [String] = [], extraStarts: [Unicode.Scalar] = []
+        var extraKeys: [String] = [], extraStarts: [Unicode.Scalar] = [], extraHeads: [UInt32] = []
         for title in extra {
             guard let key = TitleStyle.comparable(title), let first = key.unicodeScalars.first else { continue }
             extraKeys.append(key)
             extraStarts.append(first)
+            if let head = TitleStyle.comparableHead(key) { extraHeads.append(head) }
         }
         for element in arranged where element.kind == .action || element.isSubmenu {
             if let command = element.command { commands.insert(command) }
-            guard let title = element.title, let first = TitleStyle.comparableStart(title),
-                  system.keyStarts.contains(first) || extraStarts.contains(first),
-                  let key = TitleStyle.comparable(title), system.keys.contains(key) || extraKeys.contains(key)
+            guard let title = element.title else { continue }
+            // Most titles are ruled out by their head (ASCII) or first scalar.
+            if let head = TitleStyle.comparableHead(title) {
+                guard system.keyHeads.mayContain(head) || extraHeads.contains(head) else { continue }
+            } else {
+                guard let first = TitleStyle.comparableStart(title),
+                      system.keyStarts.contains(first) || extraStarts.contains(first) else { continue }
+            }
+            guard let key = TitleStyle.comparable(title), system.keys.contains(key) || extraKeys.contains(key)
             else { continue }
             titles.insert(key)
         }

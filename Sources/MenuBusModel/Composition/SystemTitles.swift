@@ -26,6 +26,9 @@ package struct SystemTitles: Hashable, Sendable {
     /// items are compared against to leave out a system item they repeat.
     package let keys: Set<String>
     let keyStarts: Set<Unicode.Scalar>
+    /// The keys' `TitleStyle.comparableHead`s, to rule out most ASCII app
+    /// titles without building their comparable form.
+    let keyHeads: TitleHeads
 
     package init(translations: [String: String], rightToLeft: Bool) {
         self.translations = translations
@@ -36,6 +39,9 @@ package struct SystemTitles: Hashable, Sendable {
         }
         self.keys = keys
         keyStarts = Set(keys.compactMap(\.unicodeScalars.first))
+        var heads = TitleHeads()
+        for key in keys { if let head = TitleStyle.comparableHead(key) { heads.insert(head) } }
+        keyHeads = heads
     }
 
     package func text(_ source: String) -> String {
@@ -63,5 +69,27 @@ package struct SystemTitles: Hashable, Sendable {
         let parts = pattern.split(separator: "%s", omittingEmptySubsequences: false)
         guard parts.count == 2 else { return command.title + " " + name }
         return parts[0] + name + parts[1]
+    }
+}
+
+/// A set of `TitleStyle.comparableHead`s that answers "maybe" or "no" with
+/// one bit and no hashing: a 2,048-bit table, so a few dozen keys leave
+/// nearly every other head a "no".
+struct TitleHeads: Hashable, Sendable {
+    private var bits = [UInt64](repeating: 0, count: 32)
+
+    mutating func insert(_ head: UInt32) {
+        let slot = Self.slot(head)
+        bits[slot >> 6] |= 1 << UInt64(slot & 63)
+    }
+
+    /// False only for a head never inserted.
+    func mayContain(_ head: UInt32) -> Bool {
+        let slot = Self.slot(head)
+        return bits[slot >> 6] & (1 << UInt64(slot & 63)) != 0
+    }
+
+    private static func slot(_ head: UInt32) -> Int {
+        Int((head &* 0x9E37_79B1) >> 21)
     }
 }

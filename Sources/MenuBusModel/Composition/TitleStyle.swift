@@ -82,6 +82,23 @@ enum TitleStyle {
         return words.joined(separator: " ").lowercased()
     }
 
+    /// The first four letters and digits of `comparable(title)` (fewer when
+    /// it has fewer), lower-cased and packed into one number, read from an
+    /// ASCII title without building it; nil when a non-ASCII character
+    /// comes before them. A title and its comparable form have the same
+    /// head, so a head no key has rules the title out (`TitleHeads`).
+    static func comparableHead(_ title: String) -> UInt32? {
+        var head: UInt32 = 0, count = 0
+        for byte in title.utf8 {
+            if byte >= 0x80 { return nil }
+            guard isAlphanumeric(byte) else { continue }
+            head |= UInt32(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) << (8 * count)
+            count += 1
+            if count == 4 { break }
+        }
+        return head
+    }
+
     /// The first scalar of `comparable(title)`, found without building it.
     static func comparableStart(_ title: String) -> Unicode.Scalar? {
         for scalar in title.unicodeScalars {
