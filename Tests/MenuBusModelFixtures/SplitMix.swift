@@ -1,6 +1,6 @@
 /// A small deterministic generator, so a failing round of a randomized
 /// test can be replayed from its seed.
-package struct SplitMix {
+package struct SplitMix: RandomNumberGenerator {
     private var state: UInt64
 
     package init(seed: UInt64) { state = seed }

@@ -53,8 +53,9 @@ struct DBusMenuLayout: Equatable {
         builder.nodes[DBusMenuLayout.rootId] = Node(properties: rootProperties, children: rootChildren,
                                                     elementId: nil, isAction: false)
         nodes = builder.nodes
-        // Keep the GTK export's section and submenu numbers of this menu too.
-        ids.retain(builder.keys.union(elements.lazy.map(\.id)).union([GtkMenusExport.titleSectionKey]))
+        // Keep the GTK export's section and submenu numbers of this menu too
+        // (separators are kept with their anchors).
+        ids.retain(Set(elements.lazy.map(\.id)).union([GtkMenusExport.titleSectionKey]))
     }
 
     /// `previous`, the layout of the revision before, with the items of
@@ -140,7 +141,6 @@ struct DBusMenuLayout: Equatable {
     private struct Builder {
         let tree: ExportTree
         var nodes: [Int32: Node] = [:]
-        var keys: Set<String> = []
 
         init(tree: ExportTree) {
             self.tree = tree
@@ -166,7 +166,6 @@ struct DBusMenuLayout: Equatable {
                     if visibleBefore {
                         let key = ExportIDs.separatorKey(group.anchor)
                         let separator = ids.item(key)
-                        keys.insert(key)
                         nodes[separator] = Node(properties: [ExportProperty("type", .string("separator"))],
                                                 children: [], elementId: nil, isAction: false)
                         result.append(separator)
@@ -187,12 +186,10 @@ struct DBusMenuLayout: Equatable {
                     if let finished = run { groups.append(finished) }
                     run = nil
                     anchor = nil
-                    keys.insert(element.id)
                     collect(element.id, parent: element, firstAnchor: element.id, into: &groups, ids: &ids)
                     continue
                 }
                 let id = ids.item(element.id)
-                keys.insert(element.id)
                 var node = Node(properties: DBusMenuLayout.properties(of: element, parent: parent,
                                                                      toggle: ids.toggle(element, parent: parent)),
                                 children: [], elementId: element.id, isAction: element.kind == .action)

@@ -17,13 +17,17 @@ struct ElementPatch {
     /// Indices into `elements` of those that changed, in order.
     let changed: [Int]
 
+    /// Changed elements a patch takes at most: each is placed by a walk
+    /// of the list, so more are mapped in full, in one walk.
+    static let maxChanged = 32
+
     /// The patch taking `old` (under `oldTitle`) to `new`, or nil when the
     /// structure changed.
     init?(from old: [MenuElement], title oldTitle: String?, to new: [MenuElement], title newTitle: String?) {
         guard old.count == new.count, oldTitle == newTitle else { return nil }
         var changed: [Int] = []
         for index in new.indices where old[index] != new[index] {
-            guard new[index].hasSameStructure(as: old[index]) else { return nil }
+            guard new[index].hasSameStructure(as: old[index]), changed.count < ElementPatch.maxChanged else { return nil }
             changed.append(index)
         }
         elements = new

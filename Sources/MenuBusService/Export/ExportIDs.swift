@@ -29,7 +29,15 @@ struct ExportIDs {
     static let keyBound = 4 * Limits.maxElementsPerMenu
 
     static func separatorKey(_ anchor: String) -> String {
-        "/sep/" + anchor
+        separatorPrefix + anchor
+    }
+
+    private static let separatorPrefix = "/sep/"
+
+    private static func isSeparator(_ key: String, anchoredIn current: Set<String>) -> Bool {
+        guard key.hasPrefix(separatorPrefix) else { return false }
+        let anchor = String(key.dropFirst(separatorPrefix.count))
+        return anchor.isEmpty || current.contains(anchor)
     }
 
     /// The dbusmenu id of `key`, allocated on first use.
@@ -83,10 +91,13 @@ struct ExportIDs {
 
     /// Forgets keys not in `current` once more than `keyBound` are held;
     /// `current` is built only then (each live change maps the menu again).
+    /// A separator's key is kept while its anchor is (`""`, the top, always
+    /// is), whichever export retains: so the org.gtk.Menus export, which
+    /// knows no separators, does not renumber dbusmenu's.
     mutating func retain(_ current: @autoclosure () -> Set<String>) {
         guard count > ExportIDs.keyBound else { return }
         let current = current()
-        items = items.filter { current.contains($0.key) }
+        items = items.filter { current.contains($0.key) || Self.isSeparator($0.key, anchoredIn: current) }
         groups = groups.filter { current.contains($0.key) }
         menus = menus.filter { current.contains($0.key) }
         toggles = toggles.filter { current.contains($0.key) }

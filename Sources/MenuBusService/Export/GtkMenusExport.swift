@@ -190,7 +190,8 @@ package struct GtkMenusExport: Equatable {
     /// `title`, with the items (and actions) of `patch`'s changed elements
     /// shown anew: what mapping the whole menu would give. Nil when a
     /// changed element is a radio item (its action is its menu's, shared
-    /// with its siblings) or is not where the patch says.
+    /// with its siblings), names another action than before, or is not
+    /// where the patch says.
     static func patched(_ previous: GtkMenusExport, _ patch: ElementPatch, title: String?,
                         ids: inout ExportIDs) -> GtkMenusExport? {
         var export = previous
@@ -215,19 +216,29 @@ package struct GtkMenusExport: Equatable {
                 link = MenuID(group: group, menu: 0)
             }
             guard position < items.count else { return nil }
-            items[position] = export.item(element, parent: parent, link: link, ids: &ids)
+            let item = export.item(element, parent: parent, link: link, ids: &ids)
+            // An item that names another action or menu now (a toggle kept
+            // as radio from an earlier menu, become a checkmark) is mapped in full.
+            for name in GtkMenusExport.linkNames where item.value(named: name) != items[position].value(named: name) {
+                return nil
+            }
+            items[position] = item
             export.menus[menu] = items
         }
         return export
     }
 
+    /// What ties an item to an action or a menu: a patch never changes it.
+    private static let linkNames = ["action", "target", ":section", ":submenu"]
+
     /// The menu whose items hold the element at `index`, from the numbers
     /// already handed out; nil when one is missing.
     private static func menuID(holding index: Int, _ patch: ElementPatch, title: String?, ids: ExportIDs) -> MenuID? {
-        guard let container = patch.parentIndex(of: index) else {
+        if patch.elements[index].parent.isEmpty {
             guard let title, !title.isEmpty else { return MenuID(group: 0, menu: 0) }
             return ids.existingMenu(forSection: titleSectionKey).map { MenuID(group: 0, menu: $0) }
         }
+        guard let container = patch.parentIndex(of: index) else { return nil }
         let element = patch.elements[container]
         if element.isSection {
             guard let outer = menuID(holding: container, patch, title: title, ids: ids),
