@@ -161,6 +161,26 @@ final class TitleComparisonTests: XCTestCase {
         XCTAssertNil(TitleStyle.comparableHead("İtalic"), "a non-ASCII start is compared in full")
     }
 
+    /// Composed and decomposed spellings are one title (Swift compares
+    /// them so): an app item spelled either way covers a system title
+    /// spelled the other, as a key and as an extra title.
+    func testCanonicallyEquivalentTitlesAreOneTitle() {
+        let pairs = [("Usuń", "Usun\u{301}"), ("Usun\u{301}", "Usuń"), ("Über", "U\u{308}ber"), ("U\u{308}ber", "Über"),
+                     ("Kopírovat", "Kopi\u{301}rovat"), ("Kopi\u{301}rovat", "Kopírovat")]
+        for (system, app) in pairs {
+            let titles = SystemTitles(translations: ["Delete": system], rightToLeft: false)
+            let items = [MenuElement(id: "a", title: app)]
+            XCTAssertTrue(AppOffer(items, titles: titles).covers(nil, title: system), "\(app.debugDescription) as a key")
+            XCTAssertTrue(AppOffer(items, titles: .english, extra: [system]).covers(nil, title: system),
+                          "\(app.debugDescription) as an extra title")
+            if let head = TitleStyle.comparableHead(app), let systemHead = TitleStyle.comparableHead(system) {
+                XCTAssertEqual(head, systemHead, app.debugDescription)
+            }
+        }
+        XCTAssertNil(TitleStyle.comparableHead("Usun\u{301}"), "a mark on the fourth letter leaves no head")
+        XCTAssertFalse(AppOffer([MenuElement(id: "a", title: "Item 5")], titles: .english).covers(nil, title: "Italic"))
+    }
+
     func testEveryKeyIsInItsLanguagesHeads() {
         let german = SystemTitles(translations: ["Copy": "Kopieren", "Cut": "Ausschneiden", "Paste": "Einfügen"],
                                   rightToLeft: false)

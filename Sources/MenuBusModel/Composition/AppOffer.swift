@@ -13,14 +13,14 @@ struct AppOffer {
     ///   - extra: other titles MenuBus may add here: "Undo Typing", a
     ///     provider's own title.
     /// Only an app title starting like a candidate (its first four letters
-    /// and digits, or its first scalar when not ASCII) is compared in full,
+    /// and digits, or its first character when not ASCII) is compared in full,
     /// so composing stays cheap for menus of many items.
     init(_ arranged: [MenuElement], titles system: SystemTitles, extra: [String] = []) {
         // The few extra keys sit beside the language's set rather than in a
         // copy of it.
-        var extraKeys: [String] = [], extraStarts: [Unicode.Scalar] = [], extraHeads: [UInt32] = []
+        var extraKeys: [String] = [], extraStarts: [Character] = [], extraHeads: [UInt32] = []
         for title in extra {
-            guard let key = TitleStyle.comparable(title), let first = key.unicodeScalars.first else { continue }
+            guard let key = TitleStyle.comparable(title), let first = key.first else { continue }
             extraKeys.append(key)
             extraStarts.append(first)
             if let head = TitleStyle.comparableHead(key) { extraHeads.append(head) }
@@ -28,7 +28,7 @@ struct AppOffer {
         for element in arranged where element.kind == .action || element.isSubmenu {
             if let command = element.command { commands.insert(command) }
             guard let title = element.title else { continue }
-            // Most titles are ruled out by their head (ASCII) or first scalar.
+            // Most titles are ruled out by their head (ASCII) or first character.
             if let head = TitleStyle.comparableHead(title) {
                 guard system.keyHeads.mayContain(head) || extraHeads.contains(head) else { continue }
             } else {

@@ -22,10 +22,10 @@ package struct SystemTitles: Hashable, Sendable {
     /// The language is written right to left.
     package let rightToLeft: Bool
     /// `TitleStyle.comparable` of every title MenuBus adds (the commands
-    /// and Format, in this language), and their first scalars: what app
+    /// and Format, in this language), and their first characters: what app
     /// items are compared against to leave out a system item they repeat.
     package let keys: Set<String>
-    let keyStarts: Set<Unicode.Scalar>
+    let keyStarts: Set<Character>
     /// The keys' `TitleStyle.comparableHead`s, to rule out most ASCII app
     /// titles without building their comparable form.
     let keyHeads: TitleHeads
@@ -38,7 +38,7 @@ package struct SystemTitles: Hashable, Sendable {
             if let key = TitleStyle.comparable(translations[source] ?? source) { keys.insert(key) }
         }
         self.keys = keys
-        keyStarts = Set(keys.compactMap(\.unicodeScalars.first))
+        keyStarts = Set(keys.compactMap(\.first))
         var heads = TitleHeads()
         for key in keys { if let head = TitleStyle.comparableHead(key) { heads.insert(head) } }
         keyHeads = heads

@@ -89,28 +89,31 @@ enum TitleStyle {
     /// head, so a head no key has rules the title out (`TitleHeads`).
     static func comparableHead(_ title: String) -> UInt32? {
         var head: UInt32 = 0, count = 0
-        for byte in title.utf8 {
+        var bytes = title.utf8.makeIterator()
+        while let byte = bytes.next() {
             if byte >= 0x80 { return nil }
             guard isAlphanumeric(byte) else { continue }
             head |= UInt32(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) << (8 * count)
             count += 1
-            if count == 4 { break }
+            guard count < 4 else {
+                // A combining mark on the fourth would make it another
+                // letter ("Usun" + U+0301 is "Usuń"): no head then either.
+                if let next = bytes.next(), next >= 0x80 { return nil }
+                break
+            }
         }
         return head
     }
 
-    /// The first scalar of `comparable(title)`, found without building it.
-    static func comparableStart(_ title: String) -> Unicode.Scalar? {
-        for scalar in title.unicodeScalars {
-            if scalar.value < 0x80 {
-                let byte = UInt8(scalar.value)
-                guard isAlphanumeric(byte) else { continue }
-                return Unicode.Scalar(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
-            }
-            guard scalar.properties.isAlphabetic || scalar.properties.numericType != nil else { continue }
-            return comparable(title)?.unicodeScalars.first
+    /// The first character of `comparable(title)`, found without building
+    /// it; canonically equivalent titles ("Über" and "U" + U+0308 "ber")
+    /// have equal ones, as `Set` and `==` compare them.
+    static func comparableStart(_ title: String) -> Character? {
+        guard let first = title.first(where: { $0.isLetter || $0.isNumber }) else { return nil }
+        if let ascii = first.asciiValue {
+            return Character(Unicode.Scalar(ascii >= 0x41 && ascii <= 0x5A ? ascii | 0x20 : ascii))
         }
-        return nil
+        return String(first).lowercased().first
     }
 
     /// `comparable` for an ASCII title, "…" allowed (nil for any other): words split on
