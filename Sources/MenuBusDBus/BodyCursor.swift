@@ -1,3 +1,5 @@
+import Glibc
+
 /// A call's body read in place, value by value, by a handler that knows the
 /// types it holds (its signature matched the declaration before dispatch):
 /// for a call worth decoding without building `DBusValue`s first
@@ -27,6 +29,21 @@ package struct BodyCursor {
     package mutating func string() throws -> String {
         try take()
         return try reader.string(lengthBytes: 4)
+    }
+
+    /// An `s`, or `existing` when the bytes are its own: then no String is
+    /// made, and the result shares `existing`'s storage. (A received body's
+    /// strings are valid UTF-8, checked by libdbus, so equal bytes are an
+    /// equal string.)
+    package mutating func string(reusing existing: String?) throws -> String {
+        let bytes = try stringBytes()
+        if let existing, existing.utf8.count == bytes.count,
+           bytes.isEmpty || existing.utf8.withContiguousStorageIfAvailable({ held in
+               memcmp(held.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+           }) == true {
+            return existing
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// An `s`'s bytes where they lie in the body, valid while the body is

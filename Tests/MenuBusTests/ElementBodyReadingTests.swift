@@ -34,6 +34,19 @@ final class ElementBodyReadingTests: XCTestCase {
                 continue
             }
             XCTAssertEqual(read.1, try items.validate(checking: false), "\(label): bytes counted", line: line)
+            // Read again reusing a held list: the same elements, and each
+            // one read as the held one at its index is that one.
+            for held in [elements, previous ?? [], Array(elements.reversed())] {
+                let again = try message(items, bigEndian: bigEndian).withBodyCursor(maxValues: .max) { cursor in
+                    _ = try cursor.string()
+                    return Wire.readElements(&cursor, reusing: held)
+                }
+                XCTAssertEqual(again, elements, "\(label): read reusing \(held.count) held elements", line: line)
+                for (index, element) in (again ?? []).enumerated() where held.indices.contains(index) {
+                    XCTAssertEqual(element.sharesStorage(with: held[index]), element == held[index],
+                                   "\(label): element \(index) reused only when equal", line: line)
+                }
+            }
             let fast = Result { () throws(BusError) in try Wire.checkElements(elements, previous: previous) }
             switch (fast, slow) {
             case (.success(let a), .success(let b)): XCTAssertEqual(a, b, label, line: line)
@@ -177,6 +190,17 @@ final class ElementBodyReadingTests: XCTestCase {
                 XCTAssertEqual(contextId, "context")
                 XCTAssertEqual(elements, try Wire.decodeElements(items), "\(count) elements")
                 XCTAssertEqual(bytes, MenuBusServer.cost(items), "\(count) elements")
+                // The context's held elements are reused where they read the same.
+                var held = elements
+                if count > 0 { held[count / 2].title = "Changed" }
+                let again = try message(items, bigEndian: bigEndian).withBodyCursor(maxValues: .max) { cursor in
+                    try MenuBusServer.readUpdateItems(&cursor) { $0 == "context" ? held : [] }
+                }
+                let reread = try XCTUnwrap(again?.1)
+                XCTAssertEqual(reread, elements)
+                XCTAssertEqual(reread.indices.filter { !reread[$0].sharesStorage(with: held[$0]) }, count > 0 ? [count / 2] : [],
+                               "only the changed element is new")
+                XCTAssertEqual(again?.2, bytes, "charged the same")
             }
         }
     }

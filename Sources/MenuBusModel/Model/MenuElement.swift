@@ -138,6 +138,12 @@ public struct MenuElement: Hashable, Sendable {
                                  optionBits: MenuOption.bits(of: options)))
     }
 
+    /// Whether the two are one stored element (copies share their storage
+    /// until one is changed): what a read reusing a held list gives.
+    package func sharesStorage(with other: MenuElement) -> Bool {
+        storage === other.storage
+    }
+
     public static func == (lhs: MenuElement, rhs: MenuElement) -> Bool {
         lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
     }

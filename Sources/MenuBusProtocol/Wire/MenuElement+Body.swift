@@ -13,12 +13,21 @@ extension MenuElement {
     /// bound passed, a malformed body. The caller then decodes the call as
     /// values, which names the fault; so the errors are that path's, and
     /// this one never needs to word one.
-    package static func list(readingFrom cursor: inout BodyCursor) -> [MenuElement]? {
+    ///
+    /// An element read exactly as the one at its index in `previous` (the
+    /// list the context held) is that element, sharing its storage: a live
+    /// change resends the whole menu, and the elements it did not change
+    /// then cost no new strings, and compare at once wherever they are
+    /// compared with the old ones.
+    package static func list(readingFrom cursor: inout BodyCursor, reusing previous: [MenuElement] = []) -> [MenuElement]? {
         do {
             var elements: [MenuElement] = []
             let end = try cursor.beginArray(elementAlignment: 8)
             while try cursor.hasMore(before: end) {
-                guard elements.count < Limits.maxElementsPerMenu, let element = try element(&cursor) else { return nil }
+                let old = previous.indices.contains(elements.count) ? previous[elements.count] : nil
+                guard elements.count < Limits.maxElementsPerMenu, let element = try element(&cursor, like: old) else {
+                    return nil
+                }
                 elements.append(element)
             }
             return elements
@@ -27,10 +36,11 @@ extension MenuElement {
         }
     }
 
-    /// One `(ssa{sv})`, as `decode(_:at:field:check:)` builds it with `.full`.
-    private static func element(_ cursor: inout BodyCursor) throws -> MenuElement? {
+    /// One `(ssa{sv})`, as `decode(_:at:field:check:)` builds it with `.full`;
+    /// `old` itself when it reads as `old`.
+    private static func element(_ cursor: inout BodyCursor, like old: MenuElement?) throws -> MenuElement? {
         try cursor.beginStruct()
-        var element = MenuElement(id: try cursor.string(), parent: try cursor.string())
+        var element = MenuElement(id: try cursor.string(reusing: old?.id), parent: try cursor.string(reusing: old?.parent))
         var hasCached = false
         var entries = 0
         let end = try cursor.beginArray(elementAlignment: 8)
@@ -49,13 +59,13 @@ extension MenuElement {
             // path costs some 2,000 instructions an element here.
             case .title:
                 guard type == .string else { return nil }
-                element.title = try cursor.string()
+                element.title = try cursor.string(reusing: old?.title)
             case .subtitle:
                 guard type == .string else { return nil }
-                element.subtitle = try cursor.string()
+                element.subtitle = try cursor.string(reusing: old?.subtitle)
             case .icon:
                 guard type == .string else { return nil }
-                element.icon = try cursor.string()
+                element.icon = try cursor.string(reusing: old?.icon)
             case .attributes:
                 guard type == .strings, let attributes = try enumerations(&cursor, Attribute.self) else { return nil }
                 element.attributes = Set(attributes)
@@ -64,7 +74,7 @@ extension MenuElement {
                 element.state = state
             case .shortcut:
                 guard type == .string else { return nil }
-                element.shortcut = try cursor.string()
+                element.shortcut = try cursor.string(reusing: old?.shortcut)
             case .command:
                 guard type == .string, let command = StandardCommand(rawValue: try cursor.string()) else { return nil }
                 element.command = command
@@ -84,6 +94,7 @@ extension MenuElement {
         }
         // `cached: true` on a non-deferred element is refused while decoding.
         if hasCached && element.kind != .deferred { return nil }
+        if let old, old == element { return old }
         return element
     }
 

@@ -18,8 +18,8 @@ package enum Wire {
     /// `a(ssa{sv})` read straight from a call's body, unchecked; nil where
     /// `decodeElements` would refuse it or the fast read stops (then decode
     /// the call's values: that names the fault). See `MenuElement.list(readingFrom:)`.
-    package static func readElements(_ cursor: inout BodyCursor) -> [MenuElement]? {
-        MenuElement.list(readingFrom: &cursor)
+    package static func readElements(_ cursor: inout BodyCursor, reusing previous: [MenuElement] = []) -> [MenuElement]? {
+        MenuElement.list(readingFrom: &cursor, reusing: previous)
     }
 
     /// Elements from `readElements`, held to every rule and bound as

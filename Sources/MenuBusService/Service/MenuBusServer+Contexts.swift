@@ -119,7 +119,7 @@ extension MenuBusServer {
     }
 
     /// A context of the caller's own: only the owning connection changes it.
-    private func ownContext(_ caller: String, _ contextId: String) throws -> PublishedContext {
+    func ownContext(_ caller: String, _ contextId: String) throws -> PublishedContext {
         let app = try registeredApp(caller)
         // Context ids are per connection: another app's context of the same
         // id is out of reach, so it is simply not found here.

@@ -5,18 +5,20 @@ import MenuBusDBus
 import MenuBusProtocol
 
 extension MenuBusServer {
-    /// The declaration of `org.menubus.MenuBus1`; the served introspection
-    /// of it must equal `dbus/org.menubus.MenuBus1.xml`.
-    /// `UpdateItems`' context id, elements (unchecked) and the items'
-    /// budget bytes, read from the call's body; nil where decoding its
-    /// values must name a fault (`Wire.readElements`).
-    package static func readUpdateItems(_ cursor: inout BodyCursor) throws -> (String, [MenuElement], Int)? {
+    /// `UpdateItems`' context id, elements (unchecked; those read as the
+    /// context held them, `held(contextId)`, are the held ones) and the
+    /// items' budget bytes, read from the call's body; nil where decoding
+    /// its values must name a fault (`Wire.readElements`).
+    package static func readUpdateItems(_ cursor: inout BodyCursor, held: (String) -> [MenuElement] = { _ in [] })
+        throws -> (String, [MenuElement], Int)? {
         let contextId = try cursor.string()
         let start = cursor.bytesRead
-        guard let elements = Wire.readElements(&cursor) else { return nil }
+        guard let elements = Wire.readElements(&cursor, reusing: held(contextId)) else { return nil }
         return (contextId, elements, cursor.bytesRead - start)
     }
 
+    /// The declaration of `org.menubus.MenuBus1`; the served introspection
+    /// of it must equal `dbus/org.menubus.MenuBus1.xml`.
     package func managerInterface() -> Interface {
         var manager = Interface(MenuBusNames.managerInterface)
         typealias API = MenuBusAPI.Manager
@@ -30,7 +32,10 @@ extension MenuBusServer {
         // A live change carries the whole menu: read from the call's bytes,
         // its values decoded only to name a fault.
         manager.methodReadingBody(API.updateItems) { [unowned self] call in
-            if let (contextId, elements, itemsBytes) = try? call.readBody(MenuBusServer.readUpdateItems) {
+            let read = try? call.readBody { cursor in
+                try MenuBusServer.readUpdateItems(&cursor) { (try? self.ownContext(call.sender, $0))?.items ?? [] }
+            }
+            if let (contextId, elements, itemsBytes) = read {
                 return try self.updateItems(caller: call.sender, contextId: contextId, read: elements, itemsBytes: itemsBytes)
             }
             let (values, sizes) = try call.decodedArguments()
