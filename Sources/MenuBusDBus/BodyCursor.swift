@@ -1,4 +1,6 @@
+#if canImport(Glibc)
 import Glibc
+#endif
 
 /// A call's body read in place, value by value, by a handler that knows the
 /// types it holds (its signature matched the declaration before dispatch):
@@ -32,10 +34,12 @@ package struct BodyCursor {
     }
 
     /// An `s`, or `existing` when the bytes are its own: then no String is
-    /// made, and the result shares `existing`'s storage. (A received body's
-    /// strings are valid UTF-8, checked by libdbus, so equal bytes are an
-    /// equal string.)
-    package mutating func string(reusing existing: String?) throws -> String {
+    /// made, and the result shares `existing`'s storage. `same` turns false
+    /// when a new String is made: Swift's `==` holds canonically equivalent
+    /// strings ("é" and "e" + U+0301) equal, so only this tells that the
+    /// bytes were the same. (Equal bytes are an equal string, as a String's
+    /// UTF-8 is always valid.)
+    package mutating func string(reusing existing: String?, same: inout Bool) throws -> String {
         let bytes = try stringBytes()
         if let existing, existing.utf8.count == bytes.count,
            bytes.isEmpty || existing.utf8.withContiguousStorageIfAvailable({ held in
@@ -43,6 +47,7 @@ package struct BodyCursor {
            }) == true {
             return existing
         }
+        same = false
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -202,4 +202,20 @@ final class ElementValidationTests: XCTestCase {
         XCTAssertFalse(try ElementValidation.validate(rekinded, sameShapeAs: valid))
         XCTAssertFalse(try ElementValidation.validate(Array(valid.dropLast()), sameShapeAs: valid))
     }
+
+    /// Another spelling Swift holds equal ("K" and U+212A KELVIN SIGN, "é"
+    /// and "e" + U+0301) is still checked as a change.
+    func testAnEquivalentSpellingIsCheckedAgain() {
+        let valid = [MenuElement(id: "K", title: "Caf\u{E9}")]
+        let kelvin = [MenuElement(id: "\u{212A}", title: "Caf\u{E9}")]
+        XCTAssertEqual(kelvin, valid, "Swift holds them equal")
+        XCTAssertFalse(try ElementValidation.validate(kelvin, sameShapeAs: valid), "another id is another shape")
+        XCTAssertThrowsError(try ElementValidation.validate(kelvin), "which the full check refuses") {
+            XCTAssertEqual(($0 as? ModelError)?.field, "items[0].id")
+        }
+        let decomposed = [MenuElement(id: "K", title: "Cafe\u{301}")]
+        XCTAssertTrue(try ElementValidation.validate(decomposed, sameShapeAs: valid))
+        XCTAssertFalse(decomposed[0].isIdentical(to: valid[0]))
+        XCTAssertTrue(valid[0].isIdentical(to: MenuElement(id: "K", title: "Caf\u{E9}")))
+    }
 }

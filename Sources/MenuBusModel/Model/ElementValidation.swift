@@ -26,7 +26,7 @@ package enum ElementValidation {
     /// `validate` for `elements` that have the ids, parents and kinds of
     /// `previous`, in the same order, where `previous` passed `validate`
     /// with the same `allowReserved`: then every rule between elements
-    /// holds as it held there, and an element equal to its predecessor is
+    /// holds as it held there, and an element identical to its predecessor is
     /// as valid as it was, so only the others' strings and properties are
     /// checked (an app changing one label of a long menu). The first fault
     /// is the one `validate` would throw. Returns false, having checked
@@ -37,8 +37,12 @@ package enum ElementValidation {
         var changed: [Int] = []
         for index in elements.indices {
             let element = elements[index], before = previous[index]
-            guard element.id == before.id, element.parent == before.parent, element.kind == before.kind else { return false }
-            if element != before { changed.append(index) }
+            // Byte for byte: Swift's `==` holds another spelling of an id
+            // ("K" and U+212A) equal, and ids are not checked again here.
+            if element.isIdentical(to: before) { continue }
+            guard element.id.utf8.elementsEqual(before.id.utf8), element.parent.utf8.elementsEqual(before.parent.utf8),
+                  element.kind == before.kind else { return false }
+            changed.append(index)
         }
         var walker = Walker(elements: elements, field: field, allowReserved: false, rules: true, stopAtFirst: true)
         for index in changed {

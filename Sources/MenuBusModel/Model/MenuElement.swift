@@ -144,6 +144,25 @@ public struct MenuElement: Hashable, Sendable {
         storage === other.storage
     }
 
+    /// Equal, and every string the same bytes. Swift's `==` holds
+    /// canonically equivalent strings equal ("K" and U+212A KELVIN SIGN),
+    /// but a rule on bytes (an id's characters, a length bound) tells them
+    /// apart.
+    package func isIdentical(to other: MenuElement) -> Bool {
+        if storage === other.storage { return true }
+        guard self == other else { return false }
+        let mine = storage.fields, theirs = other.storage.fields
+        func same(_ a: String?, _ b: String?) -> Bool {
+            switch (a, b) {
+            case (nil, nil): true
+            case let (a?, b?): a.utf8.elementsEqual(b.utf8)
+            default: false
+            }
+        }
+        return same(mine.id, theirs.id) && same(mine.parent, theirs.parent) && same(mine.title, theirs.title)
+            && same(mine.subtitle, theirs.subtitle) && same(mine.icon, theirs.icon) && same(mine.shortcut, theirs.shortcut)
+    }
+
     public static func == (lhs: MenuElement, rhs: MenuElement) -> Bool {
         lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
     }

@@ -37,10 +37,13 @@ extension MenuElement {
     }
 
     /// One `(ssa{sv})`, as `decode(_:at:field:check:)` builds it with `.full`;
-    /// `old` itself when it reads as `old`.
+    /// `old` itself when it reads as `old`, byte for byte.
     private static func element(_ cursor: inout BodyCursor, like old: MenuElement?) throws -> MenuElement? {
         try cursor.beginStruct()
-        var element = MenuElement(id: try cursor.string(reusing: old?.id), parent: try cursor.string(reusing: old?.parent))
+        // Whether every string read was the held element's own bytes.
+        var same = old != nil
+        var element = MenuElement(id: try cursor.string(reusing: old?.id, same: &same),
+                                  parent: try cursor.string(reusing: old?.parent, same: &same))
         var hasCached = false
         var entries = 0
         let end = try cursor.beginArray(elementAlignment: 8)
@@ -59,13 +62,13 @@ extension MenuElement {
             // path costs some 2,000 instructions an element here.
             case .title:
                 guard type == .string else { return nil }
-                element.title = try cursor.string(reusing: old?.title)
+                element.title = try cursor.string(reusing: old?.title, same: &same)
             case .subtitle:
                 guard type == .string else { return nil }
-                element.subtitle = try cursor.string(reusing: old?.subtitle)
+                element.subtitle = try cursor.string(reusing: old?.subtitle, same: &same)
             case .icon:
                 guard type == .string else { return nil }
-                element.icon = try cursor.string(reusing: old?.icon)
+                element.icon = try cursor.string(reusing: old?.icon, same: &same)
             case .attributes:
                 guard type == .strings, let attributes = try enumerations(&cursor, Attribute.self) else { return nil }
                 element.attributes = Set(attributes)
@@ -74,7 +77,7 @@ extension MenuElement {
                 element.state = state
             case .shortcut:
                 guard type == .string else { return nil }
-                element.shortcut = try cursor.string(reusing: old?.shortcut)
+                element.shortcut = try cursor.string(reusing: old?.shortcut, same: &same)
             case .command:
                 guard type == .string, let command = StandardCommand(rawValue: try cursor.string()) else { return nil }
                 element.command = command
@@ -94,7 +97,8 @@ extension MenuElement {
         }
         // `cached: true` on a non-deferred element is refused while decoding.
         if hasCached && element.kind != .deferred { return nil }
-        if let old, old == element { return old }
+        // Strings the same bytes, the rest `==`: the held element itself.
+        if same, let old, old == element { return old }
         return element
     }
 
