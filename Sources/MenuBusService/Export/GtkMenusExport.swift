@@ -140,7 +140,7 @@ package struct GtkMenusExport: Equatable {
                                tree: ExportTree, ids: inout ExportIDs) {
         groups[id.group, default: []].append(id.menu)
         var items: [Item] = []
-        for element in tree.children(of: container) where !element.has(.hidden) {
+        for element in tree.children(of: container) where GtkMenusExport.isShown(element) {
             if element.isSection {
                 let section = MenuID(group: id.group, menu: ids.menu(forSection: element.id))
                 items.append(item(element, parent: parent, link: section, ids: &ids))
@@ -197,16 +197,13 @@ package struct GtkMenusExport: Equatable {
         var export = previous
         for index in patch.changed {
             let element = patch.elements[index]
-            // Hidden items and anything inside a hidden or deferred element are not shown.
-            guard element.kind != .deferred, !element.has(.hidden),
-                  !patch.hasAncestor(of: index, where: { $0.has(.hidden) || $0.kind == .deferred }) else { continue }
+            // Nor is anything inside an element not shown.
+            guard isShown(element), !patch.hasAncestor(of: index, where: { !isShown($0) }) else { continue }
             let parent = patch.parent(of: index)
             if element.kind == .action, ids.toggle(element, parent: parent) == .radio { return nil }
             guard let menu = menuID(holding: index, patch, title: title, ids: ids),
                   var items = export.menus[menu] else { return nil }
-            let position = patch.elements[..<index].count {
-                $0.parent == element.parent && $0.kind != .deferred && !$0.has(.hidden)
-            }
+            let position = patch.elements[..<index].count { $0.parent == element.parent && isShown($0) }
             var link: MenuID?
             if element.isSection {
                 guard let section = ids.existingMenu(forSection: element.id) else { return nil }
@@ -226,6 +223,12 @@ package struct GtkMenusExport: Equatable {
             export.menus[menu] = items
         }
         return export
+    }
+
+    /// Whether `element` has an item among its parent's: hidden elements,
+    /// and deferred ones left unresolved, have none.
+    private static func isShown(_ element: MenuElement) -> Bool {
+        element.kind != .deferred && !element.has(.hidden)
     }
 
     /// What ties an item to an action or a menu: a patch never changes it.
