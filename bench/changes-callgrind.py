@@ -8,8 +8,10 @@ line.
   changes-callgrind.py DUMP_DIR
 
 Each dump ends where a method call's dispatch starts or before a message
-is handed to libdbus (dbus_connection_send); the dumps after a dispatch
-start, up to the next one, belong to that call.
+is handed to libdbus (dbus_connection_send) or written to the socket
+directly (Connection.writeDirectly); the dumps after a dispatch start, up
+to the next one, belong to that call. A message the direct write declines
+then goes to libdbus: two dumps, of which the first marks the message.
 """
 
 import json
@@ -71,7 +73,7 @@ def main():
         if "dispatchMethodCall" in trigger:
             current = []
             calls.append(current)
-        elif current is not None and "dbus_connection_send" in trigger:
+        elif current is not None and ("dbus_connection_send" in trigger or "writeDirectly" in trigger):
             current.append((total, names))
     first, through = {}, {}
     for sends in calls:

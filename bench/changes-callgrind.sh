@@ -9,7 +9,8 @@
 # while bench/changes.py makes N rounds of its changes (without the KDE
 # follower: dbusmenu signals are broadcast, so it changes nothing before
 # the first signal). callgrind dumps its counters where a method call's
-# dispatch starts and before every dbus_connection_send, so each dump is
+# dispatch starts and before every dbus_connection_send or direct write of
+# a message to the socket, so each dump is
 # the work up to one message sent; bench/changes-callgrind.py sorts
 # the dumps by change and protocol and prints medians per change. With
 # --keep DIR the dumps stay in DIR (callgrind_annotate --inclusive=yes on
@@ -48,12 +49,18 @@ trap 'exit 130' INT TERM
 release_menubusd changes-callgrind.sh
 DISPATCH="$(nm "$MENUBUSD" | awk '$3 ~ /ConnectionC18dispatchMethodCall/ && !found { print $3; found = 1 }')"
 [ -n "$DISPATCH" ] || { echo "changes-callgrind.sh: no dispatchMethodCall symbol in $MENUBUSD" >&2; exit 1; }
+# A message written to the socket directly (Connection+DirectWrite.swift) is
+# sent there; builds before that have no such function and send every one
+# through dbus_connection_send.
+DIRECT="$(nm "$MENUBUSD" | awk '$3 ~ /ConnectionC13writeDirectly/ && !found { print $3; found = 1 }')"
+DIRECT_DUMP=()
+[ -z "$DIRECT" ] || DIRECT_DUMP=(--dump-before="$DIRECT")
 
 start_private_bus changes-callgrind.sh
 mkdir -p "$TMP/state" "$TMP/dumps"
 # Swift seeds its hashing per process; a fixed seed makes two builds' counts comparable.
 SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --compress-strings=no --compress-pos=no \
-    --dump-before="$DISPATCH" --dump-before=dbus_connection_send \
+    --dump-before="$DISPATCH" --dump-before=dbus_connection_send "${DIRECT_DUMP[@]}" \
     --callgrind-out-file="$TMP/dumps/callgrind.out" \
     "$MENUBUSD" --address "$ADDR" --state-dir "$TMP/state" 2>"$TMP/menubusd.log" &
 MENUBUSD_PID=$!

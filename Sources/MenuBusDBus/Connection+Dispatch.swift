@@ -62,7 +62,7 @@ extension Connection {
         }
         guard call.message.expectsReply else { return }
         do {
-            send(try call.message.marshalledReturn(values))
+            try sendMarshalled(call.message.returnHeader, values)
         } catch let error as BusError {
             sendError(to: call.message, error)
         } catch {
@@ -150,7 +150,7 @@ extension Connection {
     private func answer(_ message: Message, outSignature: Signature, _ values: [DBusValue]) {
         guard message.expectsReply else { return }
         do {
-            send(try message.marshalledReturn(values))
+            try sendMarshalled(message.returnHeader, values)
         } catch {
             sendError(to: message, BusError.failed("\(error)"))
         }

@@ -60,6 +60,12 @@ package final class Connection {
     /// (`LimitExceeded`) once the reader counts past it; nil takes any number.
     package var maxCallValues: Int?
     static let largeCallBytes = 1 << 20
+    /// The socket checked messages are written to directly: unknown until
+    /// first asked (`directSocket`), then the bus socket's descriptor if it
+    /// is a Unix stream socket, else none.
+    var directSocketState: DirectSocket = .unknown
+    /// The serial of the last message written directly (`sendMarshalled`).
+    var directSerial: UInt32 = 0
 
     /// Bounds what libdbus queues from the bus before this process reads it:
     /// past `bytes`, it stops reading the socket until the queue drains (the
@@ -389,8 +395,8 @@ package final class Connection {
     /// Emits a signal, to everyone or to one `destination`.
     package func emitSignal(path: ObjectPath, interface: String, member: String,
                     arguments: [DBusValue], destination: String? = nil) throws {
-        send(try Message.marshalled(.init(kind: .signal, path: path.rawValue, interface: interface, member: member,
-                                          destination: destination), arguments))
+        try sendMarshalled(.init(kind: .signal, path: path.rawValue, interface: interface, member: member,
+                                 destination: destination), arguments)
     }
 
     // MARK: Signals in

@@ -19,7 +19,7 @@ public struct ObjectPath: Hashable, Sendable, CustomStringConvertible, Expressib
 
     /// `/`, or `/` followed by non-empty elements of `[A-Za-z0-9_]` joined by `/`.
     package static func isValid(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
+        let bytes = text.utf8
         guard bytes.first == UInt8(ascii: "/") else { return false }
         if bytes.count == 1 { return true }
         guard bytes.last != UInt8(ascii: "/") else { return false }

@@ -1,3 +1,5 @@
+internal import CDBus
+
 /// A D-Bus type signature such as `a{sv}` or `(ssa{sv})`.
 public struct Signature: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     public let rawValue: String
@@ -39,6 +41,18 @@ public struct Signature: Hashable, Sendable, CustomStringConvertible, Expressibl
 
     /// True when this signature is exactly one complete type.
     var isSingleCompleteType: Bool { completeTypes?.count == 1 }
+
+    /// Whether libdbus takes `text` as a signature: its own check, without
+    /// the splitting `completeTypes` does (for messages checked as they are
+    /// marshalled).
+    static func isValid(_ text: String) -> Bool {
+        text.utf8.count <= 255 && !text.containsNUL && dbus_signature_validate(text, nil) != 0
+    }
+
+    /// Whether libdbus takes `text` as one complete type (a variant's).
+    static func isSingleCompleteType(_ text: String) -> Bool {
+        text.utf8.count <= 255 && !text.containsNUL && dbus_signature_validate_single(text, nil) != 0
+    }
 
     package static func + (lhs: Signature, rhs: Signature) -> Signature {
         Signature(unchecked: lhs.rawValue + rhs.rawValue)

@@ -128,6 +128,48 @@ final class ConnectionTests: BusTestCase {
         XCTAssertEqual(otherGot, ["to all"])
     }
 
+    /// Signals go to the socket as they are marshalled while libdbus has
+    /// nothing queued, numbered from the upper half of the serials; behind a
+    /// message libdbus is still writing they wait in its queue, so the
+    /// receiver sees them in the order they were sent.
+    func testSignalsWrittenToTheSocketKeepTheirOrderBehindWhatLibdbusQueues() throws {
+        let (server, client) = try pair()
+        var echo = echoInterface()
+        echo.signal("Data", [arg("data", [UInt8].self)])
+        server.export("/echo", [echo])
+        var got: [(text: String, serial: UInt32)] = []
+        client.subscribe(interface: "org.example.Echo") { message in
+            let first = try? message.arguments().first
+            let text: String
+            switch first {
+            case .string(let said): text = said
+            case .bytes(let data): text = "data \(data.count)"
+            default: text = "?"
+            }
+            got.append((text, message.serial))
+        }
+        _ = try client.callBlocking(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                    interface: "org.freedesktop.DBus", member: "GetId")
+        loop.run(until: { false }, timeout: 0.05)
+
+        let large = 8 << 20
+        server.emit("/echo", "org.example.Echo", "Said", [.string("before")])
+        server.emit("/echo", "org.example.Echo", "Data", [.bytes(Array(repeating: 7, count: large))])
+        XCTAssertTrue(server.hasPendingOutput, "the socket took 8 MiB at once: the test shows nothing")
+        server.emit("/echo", "org.example.Echo", "Said", [.string("queued")])
+        XCTAssertTrue(loop.run(until: { got.count == 3 }, timeout: 20))
+        XCTAssertTrue(loop.run(until: { !server.hasPendingOutput }, timeout: 5))
+        server.emit("/echo", "org.example.Echo", "Said", [.string("after")])
+        XCTAssertTrue(loop.run(until: { got.count == 4 }, timeout: 5))
+
+        XCTAssertEqual(got.map(\.text), ["before", "data \(large)", "queued", "after"])
+        guard got.count == 4 else { return }
+        XCTAssertGreaterThanOrEqual(got[0].serial, Connection.firstDirectSerial, "written to the socket")
+        XCTAssertLessThan(got[1].serial, Connection.firstDirectSerial, "libdbus's writer: too large to marshal here")
+        XCTAssertLessThan(got[2].serial, Connection.firstDirectSerial, "queued behind the large one")
+        XCTAssertEqual(got[3].serial, got[0].serial + 1, "written to the socket again")
+    }
+
     func testUndeclaredOrMistypedSignalsAreNotSent() throws {
         let (server, client) = try pair()
         server.export("/echo", [echoInterface()])

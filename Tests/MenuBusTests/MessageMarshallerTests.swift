@@ -132,6 +132,63 @@ final class MessageMarshallerTests: XCTestCase {
         }
     }
 
+    /// Marshalled while checking (what a connection may write to its socket
+    /// as it is): the same bytes, checked, and what the loader accepts.
+    func testCheckedMarshallingIsWhatTheLoaderAccepts() throws {
+        var random = SplitMix(seed: 0x6368_6563_6B65_64)
+        for round in 0..<2000 {
+            let values = (0...random.next(upTo: 3)).map { _ in Self.randomValue(&random, depth: 0) }
+            let header = MessageMarshaller.Header(kind: .signal, path: "/org/example/Object", interface: "org.example.I",
+                                                  member: "Changed", destination: round % 2 == 0 ? nil : ":1.7")
+            let signature = values.map(\.signature.rawValue).joined()
+            let checked = try MessageMarshaller.message(header, signature: signature, values: values, checking: true)
+            XCTAssertTrue(checked.isChecked, "round \(round)")
+            XCTAssertEqual(checked.bytes, try MessageMarshaller.message(header, signature: signature, values: values),
+                           "round \(round)")
+            let loaded = try checked.bytes.withUnsafeBytes { try Message(marshalled: $0) }
+            XCTAssertEqual(try loaded.arguments(), values, "round \(round)")
+        }
+    }
+
+    /// Whatever the loader would refuse is not marked checked, so it goes
+    /// through the loader, which names the fault; past the depth checked
+    /// here the loader decides.
+    func testWhatTheLoaderRefusesIsNotMarkedChecked() throws {
+        let signal = MessageMarshaller.Header(kind: .signal, path: "/a", interface: "org.example.I", member: "M")
+        func output(_ values: [DBusValue], _ header: MessageMarshaller.Header = signal) throws -> MessageMarshaller.Output {
+            try MessageMarshaller.message(header, signature: values.map(\.signature.rawValue).joined(), values: values,
+                                          checking: true)
+        }
+        let refusedByTheLoader: [[DBusValue]] = [
+            [.string("a\0b")], [.array("s", [.string("x"), .string("\0")])],
+            [.variant(.string("nul \0 inside"))],
+            [.objectPath(ObjectPath(stringLiteral: "not/a/path"))], [.objectPath(ObjectPath(stringLiteral: "/a//b"))],
+            [.signature(Signature(unchecked: "a{vs}"))], [.signature(Signature(unchecked: "(i"))],
+            [.variant(.array(Signature(unchecked: "{vs}"), []))], [.array(Signature(unchecked: "{vs}"), [])],
+            [.structure([])], [.dictEntry(.string("k"), .string("v"))],
+        ]
+        for values in refusedByTheLoader {
+            let marshalled = try output(values)
+            XCTAssertFalse(marshalled.isChecked, "\(values)")
+            XCTAssertThrowsError(try marshalled.bytes.withUnsafeBytes { try Message(marshalled: $0) }, "\(values)")
+        }
+        var badNames = signal
+        badNames.member = "no member"
+        XCTAssertFalse(try output([.string("x")], badNames).isChecked)
+        badNames = signal
+        badNames.destination = "not a bus name"
+        XCTAssertFalse(try output([.string("x")], badNames).isChecked)
+
+        func nested(_ depth: Int) -> DBusValue {
+            (0..<depth).reduce(DBusValue.int32(1)) { inner, _ in .variant(inner) }
+        }
+        let deepest = try output([nested(MessageMarshaller.maxCheckedDepth)])
+        XCTAssertTrue(deepest.isChecked)
+        XCTAssertNoThrow(try deepest.bytes.withUnsafeBytes { try Message(marshalled: $0) })
+        XCTAssertFalse(try output([nested(MessageMarshaller.maxCheckedDepth + 1)]).isChecked)
+        XCTAssertFalse(try output([.array("v", [nested(MessageMarshaller.maxCheckedDepth)])]).isChecked)
+    }
+
     private static func error(_ body: () throws -> Message) -> BusError? {
         do {
             _ = try body()
