@@ -19,11 +19,38 @@ package struct BodyCursor {
     /// Bytes read so far, as `DBusValue.validate` counts them.
     package var bytesRead: Int { reader.counted }
 
+    /// Values the call may still read (its limit on values, less those read).
+    package var valuesLeft: Int { reader.valuesLeft }
+
+    /// Where the cursor is, from the body's start.
+    package var offset: Int { reader.offset }
+
+    /// Whether the body is little-endian: bytes read from a body of the
+    /// other order mean other values.
+    package var isLittleEndian: Bool { reader.isLittleEndian }
+
+    /// The body's bytes in `range` (within the body), valid while the body is read.
+    package func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: reader.body[range.clamped(to: 0..<reader.body.count)])
+    }
+
+    /// Moves to the next 8-byte boundary, where a struct starts, reading nothing.
+    package mutating func alignToStruct() throws {
+        try reader.align(8)
+    }
+
+    /// Moves past `count` bytes the caller read before and knows to be the
+    /// same, counting the `values` values and `bytes` bytes reading them
+    /// counted; past the call's limit on values it throws as reading would.
+    package mutating func skip(bytes count: Int, values: Int, counting bytes: Int) throws {
+        guard values >= 0, reader.valuesLeft >= values else { throw MessageReader.tooManyValues }
+        try reader.advance(by: count, counting: bytes)
+        reader.valuesLeft -= values
+    }
+
     /// A value read counts against the call's limit on values.
     private mutating func take() throws {
-        guard reader.valuesLeft > 0 else {
-            throw BusError.limitExceeded("the call holds more values than the most any call may (the decoding stopped)")
-        }
+        guard reader.valuesLeft > 0 else { throw MessageReader.tooManyValues }
         reader.valuesLeft -= 1
     }
 

@@ -97,14 +97,14 @@ struct MessageReader {
     }
 
     static let malformed = BusError.invalidArgs("the message body does not match its signature")
+    static let tooManyValues = BusError.limitExceeded(
+        "the call holds more values than the most any call may (the decoding stopped)")
 
     /// The value of the complete type at `signature[position...]`; moves
     /// `position` past that type.
     mutating func value(_ signature: UnsafeRawBufferPointer, _ position: inout Int) throws -> DBusValue {
         guard position < signature.count else { throw MessageReader.malformed }
-        guard valuesLeft > 0 else {
-            throw BusError.limitExceeded("the call holds more values than the most any call may (the decoding stopped)")
-        }
+        guard valuesLeft > 0 else { throw MessageReader.tooManyValues }
         valuesLeft -= 1
         let code = signature[position]
         position += 1
@@ -218,6 +218,17 @@ struct MessageReader {
         // `validate` counts a variant as 3 bytes and its signature's.
         counted += 1
         return try stringBytes(lengthBytes: 1)
+    }
+
+    /// Whether the body is little-endian.
+    var isLittleEndian: Bool { littleEndian }
+
+    /// Moves `count` bytes on, counting `bytes` as read: for bytes a caller
+    /// read before and knows to be the same.
+    mutating func advance(by count: Int, counting bytes: Int) throws {
+        guard count >= 0, count <= body.count - offset else { throw MessageReader.malformed }
+        offset += count
+        counted += bytes
     }
 
     mutating func align(_ boundary: Int) throws {

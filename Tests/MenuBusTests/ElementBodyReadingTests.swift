@@ -83,6 +83,88 @@ final class ElementBodyReadingTests: XCTestCase {
         }
     }
 
+    /// Read with the spans of an earlier read (`ElementSpans`): the elements
+    /// decoding gives, counted as reading them counts (values and bytes),
+    /// and those whose bytes did not change are the earlier ones, unread.
+    func testElementsWhoseBytesDidNotChangeAreTakenUnread() throws {
+        func element(_ index: Int, title: String? = nil) -> DBusValue {
+            var entries = [Self.entry("title", .string(title ?? "Item \(index)"))]
+            if index % 3 == 0, index < 78 {
+                let key = Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8(index / 3)))
+                entries.append(Self.entry("shortcut", .string("<Control>\(key)")))
+            }
+            if index % 4 == 1 { entries.append(Self.entry("x-note", .array("x", [.int64(Int64(index))]))) }
+            if index % 5 == 2 { entries.append(Self.entry("attributes", Self.strings(["disabled"]))) }
+            if index % 7 == 3 { entries.append(Self.entry("x-flag", .byte(UInt8(index)))) }
+            return Self.element("e\(index)", entries)
+        }
+        let base = (0..<30).map { element($0) }
+        func read(_ items: [DBusValue], bigEndian: Bool = false, previous: [MenuElement] = [], spans: ElementSpans? = nil,
+                  maxValues: Int = 1_000_000) throws -> (elements: [MenuElement], spans: ElementSpans?, bytes: Int, values: Int)? {
+            try message(.array("(ssa{sv})", items), bigEndian: bigEndian).withBodyCursor(maxValues: maxValues) { cursor in
+                _ = try cursor.string()
+                let (start, left) = (cursor.bytesRead, cursor.valuesLeft)
+                guard let read = Wire.readElements(&cursor, reusing: previous, spans: spans) else { return nil }
+                return (read.elements, read.spans, cursor.bytesRead - start, left - cursor.valuesLeft)
+            }
+        }
+        let first = try XCTUnwrap(try read(base))
+        XCTAssertEqual(first.spans?.count, 30)
+        var renamed = base, inserted = base, removed = base
+        renamed[12] = element(12, title: "Renamed")
+        inserted.insert(element(99), at: 7)
+        removed.remove(at: 20)
+        let cases: [(String, [DBusValue], Bool, [Int])] = [
+            ("the same", base, false, Array(0..<30)),
+            ("one renamed", renamed, false, (0..<30).filter { $0 != 12 }),
+            ("one inserted", inserted, false, Array(0..<7)),
+            ("one removed", removed, false, Array(0..<20)),
+            ("the other byte order", base, true, []),
+        ]
+        for (label, items, bigEndian, unread) in cases {
+            let plain = try XCTUnwrap(try read(items, bigEndian: bigEndian), label)
+            let again = try XCTUnwrap(try read(items, bigEndian: bigEndian, previous: first.elements, spans: first.spans), label)
+            XCTAssertEqual(again.elements, try Wire.decodeElements(.array("(ssa{sv})", items)), label)
+            XCTAssertEqual(again.bytes, plain.bytes, "\(label): bytes counted")
+            XCTAssertEqual(again.bytes, try DBusValue.array("(ssa{sv})", items).validate(checking: false), label)
+            XCTAssertEqual(again.values, plain.values, "\(label): values counted")
+            // Which were taken unread shows when the held elements are not
+            // what their bytes say (the server pairs spans only with the
+            // elements read from them: `HeldItemSpans`).
+            let marked = first.elements.map { element -> MenuElement in
+                var element = element
+                element.subtitle = "marked"
+                return element
+            }
+            let taken = try XCTUnwrap(try read(items, bigEndian: bigEndian, previous: marked, spans: first.spans), label)
+            XCTAssertEqual(taken.elements.indices.filter { taken.elements[$0].subtitle == "marked" }, unread,
+                           "\(label): the unchanged elements are taken unread")
+            XCTAssertEqual(taken.values, plain.values, "\(label): values counted")
+            // The spans kept now are those of what was just read.
+            let third = try XCTUnwrap(try read(items, bigEndian: bigEndian, previous: marked.prefix(items.count) + [],
+                                               spans: again.spans), label)
+            XCTAssertEqual(third.elements.indices.filter { third.elements[$0].subtitle != "marked" },
+                           Array(items.count > 30 ? 30..<items.count : 0..<0),
+                           "\(label): read a third time, every element is taken unread")
+        }
+        // The call's limit on values holds for elements taken unread.
+        XCTAssertNil(try read(base, previous: first.elements, spans: first.spans, maxValues: first.values))
+        XCTAssertNotNil(try read(base, previous: first.elements, spans: first.spans, maxValues: first.values + 1))
+    }
+
+    /// A list past `ElementSpans.maxBytes` keeps no spans; its elements are
+    /// still read.
+    func testALargeListKeepsNoSpans() throws {
+        let title = String(repeating: "t", count: 1000)
+        let items = DBusValue.array("(ssa{sv})", (0..<80).map { Self.element("e\($0)", [Self.entry("title", .string(title))]) })
+        let read = try message(items, bigEndian: false).withBodyCursor(maxValues: .max) { cursor in
+            _ = try cursor.string()
+            return Wire.readElements(&cursor, reusing: [], spans: nil)
+        }
+        XCTAssertEqual(read?.elements.count, 80)
+        XCTAssertNil(read?.spans)
+    }
+
     private static func entry(_ key: String, _ value: DBusValue) -> DBusValue {
         .dictEntry(.string(key), .variant(value))
     }
@@ -211,7 +293,7 @@ final class ElementBodyReadingTests: XCTestCase {
                 let read = try message(items, bigEndian: bigEndian).withBodyCursor(maxValues: .max) {
                     try MenuBusServer.readUpdateItems(&$0)
                 }
-                let (contextId, elements, bytes) = try XCTUnwrap(read, "\(count) elements")
+                let (contextId, elements, bytes, _) = try XCTUnwrap(read, "\(count) elements")
                 XCTAssertEqual(contextId, "context")
                 XCTAssertEqual(elements, try Wire.decodeElements(items), "\(count) elements")
                 XCTAssertEqual(bytes, MenuBusServer.cost(items), "\(count) elements")
@@ -219,7 +301,7 @@ final class ElementBodyReadingTests: XCTestCase {
                 var held = elements
                 if count > 0 { held[count / 2].title = "Changed" }
                 let again = try message(items, bigEndian: bigEndian).withBodyCursor(maxValues: .max) { cursor in
-                    try MenuBusServer.readUpdateItems(&cursor) { $0 == "context" ? held : [] }
+                    try MenuBusServer.readUpdateItems(&cursor) { $0 == "context" ? (held, nil) : ([], nil) }
                 }
                 let reread = try XCTUnwrap(again?.1)
                 XCTAssertEqual(reread, elements)

@@ -20,17 +20,44 @@ extension MenuElement {
     /// then cost no new strings, and compare at once wherever they are
     /// compared with the old ones.
     package static func list(readingFrom cursor: inout BodyCursor, reusing previous: [MenuElement] = []) -> [MenuElement]? {
+        list(readingFrom: &cursor, reusing: previous, spans: nil)?.elements
+    }
+
+    /// `list(readingFrom:reusing:)`, with the bytes each element was read
+    /// from (nil past `ElementSpans.maxBytes`). `held` are the spans the
+    /// elements of `previous` were read from, index for index: an element
+    /// whose bytes are its span's is `previous`'s, taken without reading
+    /// it, counted as reading it counted.
+    package static func list(readingFrom cursor: inout BodyCursor, reusing previous: [MenuElement],
+                             spans held: ElementSpans?) -> (elements: [MenuElement], spans: ElementSpans?)? {
         do {
             var elements: [MenuElement] = []
+            var kept: ElementSpans? = ElementSpans(isLittleEndian: cursor.isLittleEndian)
+            let held = held?.isLittleEndian == cursor.isLittleEndian ? held : nil
             let end = try cursor.beginArray(elementAlignment: 8)
             while try cursor.hasMore(before: end) {
-                let old = previous.indices.contains(elements.count) ? previous[elements.count] : nil
-                guard elements.count < Limits.maxElementsPerMenu, let element = try element(&cursor, like: old) else {
-                    return nil
+                let index = elements.count
+                guard index < Limits.maxElementsPerMenu else { return nil }
+                try cursor.alignToStruct()
+                let start = cursor.offset
+                let element: MenuElement
+                let values: Int, counted: Int
+                if index < previous.count, let same = held?.match(index, in: cursor.bytes(start..<end)) {
+                    try cursor.skip(bytes: same.bytes, values: same.values, counting: same.counted)
+                    (element, values, counted) = (previous[index], same.values, same.counted)
+                } else {
+                    let (valuesBefore, bytesBefore) = (cursor.valuesLeft, cursor.bytesRead)
+                    guard let read = try self.element(&cursor, like: index < previous.count ? previous[index] : nil) else {
+                        return nil
+                    }
+                    (element, values, counted) = (read, valuesBefore - cursor.valuesLeft, cursor.bytesRead - bytesBefore)
                 }
                 elements.append(element)
+                if kept?.append(cursor.bytes(start..<cursor.offset), values: values, counted: counted) == false {
+                    kept = nil
+                }
             }
-            return elements
+            return (elements, kept)
         } catch {
             return nil
         }

@@ -22,6 +22,14 @@ package enum Wire {
         MenuElement.list(readingFrom: &cursor, reusing: previous)
     }
 
+    /// `readElements`, taking the elements whose bytes are `spans`' from
+    /// `previous` unread, and giving the bytes each element was read from
+    /// (`MenuElement.list(readingFrom:reusing:spans:)`).
+    package static func readElements(_ cursor: inout BodyCursor, reusing previous: [MenuElement],
+                                     spans: ElementSpans?) -> (elements: [MenuElement], spans: ElementSpans?)? {
+        MenuElement.list(readingFrom: &cursor, reusing: previous, spans: spans)
+    }
+
     /// Elements from `readElements`, held to every rule and bound as
     /// `decodeElements` holds them (`previous` as there).
     package static func checkElements(_ elements: [MenuElement], field: String = "items",

@@ -112,6 +112,7 @@ extension MenuBusServer {
         let removed = try ownContext(caller, contextId)
         registeredApps.removeContext(contextId, of: caller)
         composedReplies.drop(owner: caller, contextId: contextId)
+        heldItemSpans.drop(owner: caller, contextId: contextId)
         defer { releasedMemory(removed.heldBytes) }
         for presentation in livePresentations.showing(owner: caller, contextId: contextId) {
             closePresentation(presentation)
@@ -219,6 +220,7 @@ extension MenuBusServer {
         providerOwnerLeft(uniqueName)
         exportsPeerLeft(uniqueName)
         composedReplies.drop(owner: uniqueName)
+        heldItemSpans.drop(owner: uniqueName)
         for presentation in presentations.values
         where presentation.owner == uniqueName || presentation.presenter == uniqueName {
             closePresentation(presentation)

@@ -6,15 +6,20 @@ import MenuBusProtocol
 
 extension MenuBusServer {
     /// `UpdateItems`' context id, elements (unchecked; those read as the
-    /// context held them, `held(contextId)`, are the held ones) and the
-    /// items' budget bytes, read from the call's body; nil where decoding
-    /// its values must name a fault (`Wire.readElements`).
-    package static func readUpdateItems(_ cursor: inout BodyCursor, held: (String) -> [MenuElement] = { _ in [] })
-        throws -> (String, [MenuElement], Int)? {
+    /// context held them, `held(contextId)`, are the held ones), the items'
+    /// budget bytes and the bytes each element was read from, read from the
+    /// call's body; nil where decoding its values must name a fault
+    /// (`Wire.readElements`). `held` gives the context's items and the
+    /// spans they were read from, if kept (`HeldItemSpans`).
+    package static func readUpdateItems(
+        _ cursor: inout BodyCursor,
+        held: (String) -> (items: [MenuElement], spans: ElementSpans?) = { _ in ([], nil) }
+    ) throws -> (contextId: String, elements: [MenuElement], itemsBytes: Int, spans: ElementSpans?)? {
         let contextId = try cursor.string()
         let start = cursor.bytesRead
-        guard let elements = Wire.readElements(&cursor, reusing: held(contextId)) else { return nil }
-        return (contextId, elements, cursor.bytesRead - start)
+        let (items, spans) = held(contextId)
+        guard let read = Wire.readElements(&cursor, reusing: items, spans: spans) else { return nil }
+        return (contextId, read.elements, cursor.bytesRead - start, read.spans)
     }
 
     /// The declaration of `org.menubus.MenuBus1`; the served introspection
@@ -33,10 +38,16 @@ extension MenuBusServer {
         // its values decoded only to name a fault.
         manager.methodReadingBody(API.updateItems) { [unowned self] call in
             let read = try? call.readBody { cursor in
-                try MenuBusServer.readUpdateItems(&cursor) { (try? self.ownContext(call.sender, $0))?.items ?? [] }
+                try MenuBusServer.readUpdateItems(&cursor) { contextId in
+                    let items = (try? self.ownContext(call.sender, contextId))?.items ?? []
+                    return (items, self.heldItemSpans.spans(owner: call.sender, contextId: contextId, items: items))
+                }
             }
-            if let (contextId, elements, itemsBytes) = read {
-                return try self.updateItems(caller: call.sender, contextId: contextId, read: elements, itemsBytes: itemsBytes)
+            if let (contextId, elements, itemsBytes, spans) = read {
+                let revision = try self.updateItems(caller: call.sender, contextId: contextId, read: elements,
+                                                    itemsBytes: itemsBytes)
+                self.heldItemSpans.keep(spans, of: elements, owner: call.sender, contextId: contextId)
+                return revision
             }
             let (values, sizes) = try call.decodedArguments()
             let (contextId, items) = try API.updateItems.inputs.decode(values)

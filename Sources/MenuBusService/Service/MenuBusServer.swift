@@ -103,6 +103,8 @@ package final class MenuBusServer {
     package var exports: [UInt64: PresentationExports] = [:]
     /// Marshalled GetContextMenu / GetEditMenu replies (ComposedMenuReplies.swift).
     let composedReplies = ComposedMenuReplies()
+    /// The bytes the last `UpdateItems` of a few contexts was read from.
+    let heldItemSpans = HeldItemSpans()
     /// Who each connection that called is, by unique name (MenuBusServer+Identity.swift).
     var identities: [String: PeerIdentity] = [:]
     /// Providers connections registered (RegisteredProviders.swift).
