@@ -28,8 +28,12 @@ package struct ElementSpans {
     private var bytes: [UInt8] = []
     private var spans: [Span] = []
 
-    init(isLittleEndian: Bool) {
+    /// Empty, with room for `bytes` bytes of `elements` elements (what the
+    /// list read before took: a live change mostly resends the same).
+    init(isLittleEndian: Bool, bytes: Int = 0, elements: Int = 0) {
         self.isLittleEndian = isLittleEndian
+        self.bytes.reserveCapacity(min(bytes, ElementSpans.maxBytes))
+        spans.reserveCapacity(elements)
     }
 
     /// The elements whose bytes are kept.

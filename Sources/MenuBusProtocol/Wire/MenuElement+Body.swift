@@ -32,8 +32,10 @@ extension MenuElement {
                              spans held: ElementSpans?) -> (elements: [MenuElement], spans: ElementSpans?)? {
         do {
             var elements: [MenuElement] = []
-            var kept: ElementSpans? = ElementSpans(isLittleEndian: cursor.isLittleEndian)
+            elements.reserveCapacity(min(previous.count, Limits.maxElementsPerMenu))
             let held = held?.isLittleEndian == cursor.isLittleEndian ? held : nil
+            var kept: ElementSpans? = ElementSpans(isLittleEndian: cursor.isLittleEndian, bytes: held?.byteCount ?? 0,
+                                                   elements: held?.count ?? 0)
             let end = try cursor.beginArray(elementAlignment: 8)
             while try cursor.hasMore(before: end) {
                 let index = elements.count
