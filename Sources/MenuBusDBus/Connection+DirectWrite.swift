@@ -31,8 +31,9 @@ extension Connection {
 
     /// The first serial of a message written directly. libdbus numbers the
     /// connection's own messages from 1; these take the upper half, which it
-    /// would reach after two thousand million messages. Only method calls
-    /// are answered by serial, and none is written directly.
+    /// would reach after two thousand million messages. Only a message that
+    /// expects no reply is written directly, so nothing, not even the bus
+    /// refusing it, answers one by its serial.
     static let firstDirectSerial: UInt32 = 0x8000_0000
 
     /// How long the rest of a partly written message may wait for the socket.
@@ -48,17 +49,19 @@ extension Connection {
         case .written(let message):
             send(message)
         case .marshalled(var output):
-            if output.isChecked, let socket, writeDirectly(&output.bytes, to: socket) { return }
+            if output.isChecked, header.noReplyExpected, let socket, writeDirectly(&output.bytes, to: socket) { return }
             send(try Message.loaded(output.bytes, header, values))
         }
     }
 
-    /// The bus socket's descriptor when it is a Unix stream socket, asked of
-    /// libdbus once.
+    /// The bus socket's descriptor when it is a Unix stream socket. Its type
+    /// is asked once; the descriptor itself each time, as libdbus closes it
+    /// when it reads the end of the stream (a number another socket may
+    /// then take), before this connection has heard it is gone.
     var directSocket: Int32? {
         switch directSocketState {
         case .unix(let fd):
-            return isConnected ? fd : nil
+            return isConnected && socket == fd ? fd : nil
         case .unusable:
             return nil
         case .unknown:

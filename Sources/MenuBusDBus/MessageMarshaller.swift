@@ -47,11 +47,25 @@ struct MessageMarshaller {
         var replySerial: UInt32?
         var destination: String?
 
-        /// Whether every name in the header is one D-Bus takes.
+        /// Whether libdbus's loader takes this header: the fields its kind
+        /// requires (an error, whose name this header cannot carry, never),
+        /// no use of the reserved local path or interface, and every name
+        /// one D-Bus takes.
         var isValid: Bool {
-            (path.map(ObjectPath.isValid) ?? true) && (interface.map(Names.isValidInterface) ?? true)
+            let complete = switch kind {
+            case .signal: path != nil && interface != nil && member != nil
+            case .methodCall: path != nil && member != nil
+            case .methodReturn: replySerial.map { $0 != 0 } ?? false
+            case .error: false
+            }
+            return complete && path != Header.localPath && interface != Header.localInterface
+                && (path.map(ObjectPath.isValid) ?? true) && (interface.map(Names.isValidInterface) ?? true)
                 && (member.map(Names.isValidMember) ?? true) && (destination.map(Names.isValidBusName) ?? true)
         }
+
+        /// Reserved by D-Bus for messages a connection makes up for itself.
+        static let localPath = "/org/freedesktop/DBus/Local"
+        static let localInterface = "org.freedesktop.DBus.Local"
     }
 
     /// A marshalled message.
@@ -187,6 +201,12 @@ struct MessageMarshaller {
                         return
                     }
                     position = end
+                }
+                // An item is held to the element type, so only an empty
+                // array's type is left to check: one complete type (a dict
+                // entry is one only inside its array).
+                if checking && items.isEmpty && !Signature.isSingleCompleteType("a" + element.rawValue) {
+                    checking = false
                 }
                 align(4)
                 let lengthAt = bytes.count

@@ -166,18 +166,33 @@ final class MessageMarshallerTests: XCTestCase {
             [.signature(Signature(unchecked: "a{vs}"))], [.signature(Signature(unchecked: "(i"))],
             [.variant(.array(Signature(unchecked: "{vs}"), []))], [.array(Signature(unchecked: "{vs}"), [])],
             [.structure([])], [.dictEntry(.string("k"), .string("v"))],
+            // An empty array's type is all there is to hold it to.
+            [.array(Signature(unchecked: "ss"), [])], [.structure([.array(Signature(unchecked: "sa{sv}"), [])])],
+            [.variant(.array(Signature(unchecked: "ss"), []))],
         ]
         for values in refusedByTheLoader {
             let marshalled = try output(values)
             XCTAssertFalse(marshalled.isChecked, "\(values)")
             XCTAssertThrowsError(try marshalled.bytes.withUnsafeBytes { try Message(marshalled: $0) }, "\(values)")
         }
-        var badNames = signal
-        badNames.member = "no member"
-        XCTAssertFalse(try output([.string("x")], badNames).isChecked)
-        badNames = signal
-        badNames.destination = "not a bus name"
-        XCTAssertFalse(try output([.string("x")], badNames).isChecked)
+        var headers: [MessageMarshaller.Header] = []
+        for change in [{ (h: inout MessageMarshaller.Header) in h.member = "no member" },
+                       { $0.destination = "not a bus name" }, { $0.interface = nil },
+                       { $0.path = MessageMarshaller.Header.localPath },
+                       { $0.interface = MessageMarshaller.Header.localInterface }] {
+            var header = signal
+            change(&header)
+            headers.append(header)
+        }
+        headers += [MessageMarshaller.Header(kind: .methodReturn, destination: ":1.7"),
+                    MessageMarshaller.Header(kind: .methodReturn, replySerial: 0, destination: ":1.7"),
+                    MessageMarshaller.Header(kind: .error, replySerial: 3, destination: ":1.7")]
+        for header in headers {
+            let marshalled = try output([.string("x")], header)
+            XCTAssertFalse(marshalled.isChecked, "\(header)")
+            XCTAssertThrowsError(try marshalled.bytes.withUnsafeBytes { try Message(marshalled: $0) }, "\(header)")
+        }
+        XCTAssertTrue(try output([.string("x")], MessageMarshaller.Header(kind: .methodReturn, replySerial: 3)).isChecked)
 
         func nested(_ depth: Int) -> DBusValue {
             (0..<depth).reduce(DBusValue.int32(1)) { inner, _ in .variant(inner) }

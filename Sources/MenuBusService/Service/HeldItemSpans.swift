@@ -12,7 +12,9 @@ import MenuBusProtocol
 ///
 /// Budget: at most `maxEntries` contexts, each at most
 /// `ElementSpans.maxBytes` of bytes (least recently used go first). An
-/// owner's entries go when it leaves or removes the context.
+/// owner's entries go when it leaves or removes the context, and an entry
+/// when its context's items change any other way (at the context's next
+/// `UpdateItems` or `PublishContext`), so the old items are not kept.
 final class HeldItemSpans {
     static let maxEntries = 8
 
@@ -39,10 +41,15 @@ final class HeldItemSpans {
     /// array they were read into.
     func spans(owner: String, contextId: String, items: [MenuElement]) -> ElementSpans? {
         let key = Key(owner: owner, contextId: contextId)
-        guard var entry = entries[key], entry.items.count == items.count,
-              entry.items.withUnsafeBufferPointer({ held in
-                  items.withUnsafeBufferPointer { $0.baseAddress == held.baseAddress }
-              }) else { return nil }
+        guard var entry = entries[key] else { return nil }
+        guard entry.items.count == items.count, entry.items.withUnsafeBufferPointer({ held in
+            items.withUnsafeBufferPointer { $0.baseAddress == held.baseAddress }
+        }) else {
+            // The context's items changed some other way: the entry serves
+            // no more, and would only keep the old array alive.
+            entries[key] = nil
+            return nil
+        }
         clock &+= 1
         entry.lastUse = clock
         entries[key] = entry

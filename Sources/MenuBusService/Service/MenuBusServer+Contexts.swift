@@ -62,14 +62,18 @@ extension MenuBusServer {
             app.contexts[contextId] = created
         }
         if let stored = app.contexts[contextId] { registeredApps.store(stored, of: caller) }
+        heldItemSpans.drop(owner: caller, contextId: contextId)
         contextChanged(owner: caller, contextId: contextId)
         return app.contexts[contextId]?.revision ?? 0
     }
 
     package func updateItems(caller: String, contextId: String, items: DBusValue, itemsBytes: Int? = nil) throws -> UInt32 {
-        try updateItems(caller: caller, contextId: contextId, itemsBytes: itemsBytes ?? MenuBusServer.cost(items)) { previous in
+        let revision = try updateItems(caller: caller, contextId: contextId,
+                                       itemsBytes: itemsBytes ?? MenuBusServer.cost(items)) { previous in
             try Wire.decodeElements(items, field: "items", previous: previous)
         }
+        heldItemSpans.drop(owner: caller, contextId: contextId)
+        return revision
     }
 
     /// `updateItems` with the elements read from the call's body

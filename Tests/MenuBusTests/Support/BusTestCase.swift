@@ -24,6 +24,12 @@ class BusTestCase: XCTestCase {
         }
     }
 
+    /// Writing to a child that has exited raises SIGPIPE, which would end
+    /// the whole test process; once ignored, the write fails instead.
+    static let ignoreBrokenPipes: Void = {
+        signal(SIGPIPE, SIG_IGN)
+    }()
+
     override class func tearDown() {
         buses.removeValue(forKey: ObjectIdentifier(self))?.stop()
         super.tearDown()
