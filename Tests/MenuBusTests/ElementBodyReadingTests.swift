@@ -152,6 +152,30 @@ final class ElementBodyReadingTests: XCTestCase {
         XCTAssertNotNil(try read(base, previous: first.elements, spans: first.spans, maxValues: first.values + 1))
     }
 
+    /// Spans are never taken across byte orders, even where the bytes are
+    /// the same (an element of empty strings and no properties is all
+    /// zeros in both).
+    func testSpansOfOneByteOrderServeNoOtherEvenWhereTheBytesAgree() throws {
+        let items = DBusValue.array("(ssa{sv})", [Self.element("", []), Self.element("", [])])
+        func read(bigEndian: Bool, previous: [MenuElement] = [], spans: ElementSpans? = nil)
+            throws -> (elements: [MenuElement], spans: ElementSpans?)? {
+            try message(items, bigEndian: bigEndian).withBodyCursor(maxValues: .max) { cursor in
+                _ = try cursor.string()
+                return Wire.readElements(&cursor, reusing: previous, spans: spans)
+            }
+        }
+        let little = try XCTUnwrap(try read(bigEndian: false))
+        let marked = little.elements.map { element -> MenuElement in
+            var element = element
+            element.subtitle = "marked"
+            return element
+        }
+        let sameOrder = try XCTUnwrap(try read(bigEndian: false, previous: marked, spans: little.spans))
+        XCTAssertEqual(sameOrder.elements.map(\.subtitle), ["marked", "marked"], "taken unread in the same order")
+        let otherOrder = try XCTUnwrap(try read(bigEndian: true, previous: marked, spans: little.spans))
+        XCTAssertEqual(otherOrder.elements.map(\.subtitle), [nil, nil], "read again in the other")
+    }
+
     /// A list past `ElementSpans.maxBytes` keeps no spans; its elements are
     /// still read.
     func testALargeListKeepsNoSpans() throws {

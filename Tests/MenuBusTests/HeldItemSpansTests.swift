@@ -15,14 +15,19 @@ final class HeldItemSpansTests: XCTestCase {
         let stored = items  // the context's copy shares the array
         XCTAssertNotNil(held.spans(owner: ":1.1", contextId: "c", items: stored))
 
-        var changed = stored
-        changed[1].title = "Changed"
-        XCTAssertNil(held.spans(owner: ":1.1", contextId: "c", items: changed), "changed in place: another array")
-        let equal = [MenuElement(id: "a", title: "A"), MenuElement(id: "b", title: "B")]
-        XCTAssertEqual(equal, items)
-        XCTAssertNil(held.spans(owner: ":1.1", contextId: "c", items: equal), "equal is not the same array")
         XCTAssertNil(held.spans(owner: ":1.2", contextId: "c", items: stored), "another owner's context")
         XCTAssertNil(held.spans(owner: ":1.1", contextId: "d", items: stored))
+
+        var changed = stored
+        changed[1].title = "Changed"
+        let equal = [MenuElement(id: "a", title: "A"), MenuElement(id: "b", title: "B")]
+        XCTAssertEqual(equal, items)
+        for (other, why) in [(changed, "changed in place: another array"), (equal, "equal is not the same array")] {
+            held.keep(spans, of: items, owner: ":1.1", contextId: "c")
+            XCTAssertNil(held.spans(owner: ":1.1", contextId: "c", items: other), why)
+            XCTAssertEqual(held.count, 0, "\(why): the entry goes, and the old array with it")
+        }
+        held.keep(spans, of: items, owner: ":1.1", contextId: "c")
 
         held.keep(nil, of: stored, owner: ":1.1", contextId: "c")
         XCTAssertNil(held.spans(owner: ":1.1", contextId: "c", items: stored), "a list too large keeps none")

@@ -154,6 +154,22 @@ final class MenuServiceTests: BusTestCase {
         XCTAssertEqual(try presenter.layout(of: menu), layouts.last)
     }
 
+    /// An `UpdateItems` takes the elements whose bytes it read before
+    /// without reading them again, but only while the context holds what
+    /// it read then: items replaced another way are never taken back.
+    func testItemsReplacedAnotherWayAreNeverTakenFromAnEarlierUpdate() throws {
+        let app = try app()
+        let first = [MenuElement(id: "x", title: "One"), MenuElement(id: "y", title: "Two")]
+        let other = [MenuElement(id: "x", title: "Eins"), MenuElement(id: "y", title: "Zwei")]
+        try app.publishContext("c", ContextInfo(kind: .item), items: first)
+        _ = try app.updateItems("c", first)
+        _ = try app.updateItems("c", first)
+        XCTAssertEqual(try app.publishedContext(contextId: "c").items, first)
+        try app.publishContext("c", ContextInfo(kind: .item), items: other)
+        _ = try app.updateItems("c", first)
+        XCTAssertEqual(try app.publishedContext(contextId: "c").items, first, "after PublishContext")
+    }
+
     func testDismissClosesTheMenuAndOnlyThePresenterOrOwnerMayChoose() throws {
         let app = try app()
         let presenter = try client()

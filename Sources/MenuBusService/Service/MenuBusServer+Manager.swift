@@ -37,12 +37,26 @@ extension MenuBusServer {
         // A live change carries the whole menu: read from the call's bytes,
         // its values decoded only to name a fault.
         manager.methodReadingBody(API.updateItems) { [unowned self] call in
+            #if DEBUG
+            var heldSpans = false
+            #endif
             let read = try? call.readBody { cursor in
                 try MenuBusServer.readUpdateItems(&cursor) { contextId in
                     let items = (try? self.ownContext(call.sender, contextId))?.items ?? []
-                    return (items, self.heldItemSpans.spans(owner: call.sender, contextId: contextId, items: items))
+                    let spans = self.heldItemSpans.spans(owner: call.sender, contextId: contextId, items: items)
+                    #if DEBUG
+                    heldSpans = spans != nil
+                    #endif
+                    return (items, spans)
                 }
             }
+            #if DEBUG
+            // Every daemon test checks the elements taken unread against reading them.
+            if heldSpans, let taken = read?.elements {
+                let plain = try? call.readBody { try MenuBusServer.readUpdateItems(&$0) }
+                assert(plain?.elements == taken, "UpdateItems: elements taken unread differ from reading them")
+            }
+            #endif
             if let (contextId, elements, itemsBytes, spans) = read {
                 let revision = try self.updateItems(caller: call.sender, contextId: contextId, read: elements,
                                                     itemsBytes: itemsBytes)
