@@ -59,8 +59,7 @@ struct MessageMarshaller {
             case .error: false
             }
             return complete && path != Header.localPath && interface != Header.localInterface
-                && (path.map(ObjectPath.isValid) ?? true) && (interface.map(Names.isValidInterface) ?? true)
-                && (member.map(Names.isValidMember) ?? true) && (destination.map(Names.isValidBusName) ?? true)
+                && (try? Names.check(path: path, interface: interface, member: member, destination: destination)) != nil
         }
 
         /// Reserved by D-Bus for messages a connection makes up for itself.
@@ -94,13 +93,9 @@ struct MessageMarshaller {
     }
 
     /// The message's bytes, with serial 1 (the loader refuses 0; the
-    /// caller clears it so the connection numbers the message as it sends).
-    static func message(_ header: Header, signature: String, values: [DBusValue]) throws(Refusal) -> [UInt8] {
-        try message(header, signature: signature, values: values, checking: false).bytes
-    }
-
-    /// The message's bytes, checked as libdbus's loader would check them
-    /// when `checking` (`Output.isChecked`).
+    /// caller clears it so the connection numbers the message as it sends),
+    /// checked as libdbus's loader would check them when `checking`
+    /// (`Output.isChecked`).
     static func message(_ header: Header, signature: String, values: [DBusValue],
                         checking: Bool) throws(Refusal) -> Output {
         var marshaller = MessageMarshaller(checking: checking && header.isValid && Signature.isValid(signature))

@@ -143,8 +143,8 @@ final class MessageMarshallerTests: XCTestCase {
             let signature = values.map(\.signature.rawValue).joined()
             let checked = try MessageMarshaller.message(header, signature: signature, values: values, checking: true)
             XCTAssertTrue(checked.isChecked, "round \(round)")
-            XCTAssertEqual(checked.bytes, try MessageMarshaller.message(header, signature: signature, values: values),
-                           "round \(round)")
+            XCTAssertEqual(checked.bytes, try MessageMarshaller.message(header, signature: signature, values: values,
+                                                                        checking: false).bytes, "round \(round)")
             let loaded = try checked.bytes.withUnsafeBytes { try Message(marshalled: $0) }
             XCTAssertEqual(try loaded.arguments(), values, "round \(round)")
         }

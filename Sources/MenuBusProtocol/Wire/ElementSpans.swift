@@ -39,7 +39,7 @@ package struct ElementSpans {
     /// The elements whose bytes are kept.
     package var count: Int { spans.count }
 
-    /// The bytes kept, for the budgets.
+    /// The bytes kept (the next list's reads reserve as much).
     package var byteCount: Int { bytes.count }
 
     /// Keeps `element`'s bytes and counts; false, keeping nothing more, once

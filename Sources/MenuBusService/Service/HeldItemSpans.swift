@@ -34,9 +34,6 @@ final class HeldItemSpans {
 
     var count: Int { entries.count }
 
-    /// The bytes kept, for diagnostics and tests.
-    var byteCount: Int { entries.values.reduce(0) { $0 + $1.spans.byteCount } }
-
     /// The spans `items` were read from, when the context still holds the
     /// array they were read into.
     func spans(owner: String, contextId: String, items: [MenuElement]) -> ElementSpans? {
