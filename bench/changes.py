@@ -37,6 +37,11 @@ follows it): the floor under any service told by the app's call.
 Also timed: until the first signal of the change reaches this process,
 and menubusd's reply. Counts the signals and bytes each exporter sent for
 one rename. Prints one JSON line.
+
+With MENUBUS_BENCH_MARK set (bench/changes-trace.sh), every change is
+marked, right after its clock starts, by a write to /dev/null whose length
+names it (`mark_code`), so a system-wide syscall trace can place it; the
+JSON line then also names the threads such a trace must tell apart.
 """
 
 import fcntl
@@ -69,7 +74,25 @@ EDIT_CONTEXT = {"kind": GLib.Variant("s", "text"),
 SETTLE = 0.03
 FLOOR = "org.menubus.Bench.Floor"
 REFERENCE_PATH, REFERENCE_INTERFACE = "/org/menubus/Bench/Reference", "org.menubus.Bench.Reference"
+SIDES = ("menubusd", "reference", "reference-bus", "floor")
+MARK = os.open(os.devnull, os.O_WRONLY) if os.environ.get("MENUBUS_BENCH_MARK") else None
 FAMILY_INTERFACES = {"gmenu": ("org.gtk.Menus", "org.gtk.Actions"), "dbusmenu": ("com.canonical.dbusmenu",)}
+
+
+def mark_code(change, family, side):
+    """The length of the marking write: hundreds the change, tens the family, ones the side."""
+    return 100 * ("rename", "selection").index(change) + 10 * ("gmenu", "dbusmenu").index(family) \
+        + 1 + SIDES.index(side)
+
+
+def threads(pid):
+    """The main thread of process `pid` and its GDBus worker ("gdbus"), by thread id."""
+    named = {"main": pid}
+    for tid in os.listdir("/proc/%d/task" % pid):
+        with open("/proc/%d/task/%s/comm" % (pid, tid)) as comm:
+            if comm.read().strip() == "gdbus":
+                named["gdbus"] = int(tid)
+    return named
 
 
 def elements(label):
@@ -293,6 +316,17 @@ def main():
         wait(lambda key=key, predicate=predicate: satisfied(key, predicate, 0, {}), 30, "%s to load" % (key,))
     settle(0.3)
 
+    # Named while every process runs: for bench/changes-trace.sh.
+    traced = None
+    if MARK is not None:
+        def pid(name):
+            return bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                 "GetConnectionUnixProcessID", GLib.Variant("(s)", (name,)), GLib.VariantType("(u)"),
+                                 Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+        traced = {"bench": threads(os.getpid()),
+                  "references": {"%s/%s/%s" % key: threads(entry[0].pid) for key, entry in references.items()},
+                  "menubusd": pid(MENUBUS), "floor": pid(FLOOR) if has_floor else None,
+                  "kde": kde.pid if kde else None}
     replies = []
     times = {}       # (change, family, side, consumer) -> [seconds]
     first_signal = {}  # (change, family, side) -> [seconds]
@@ -321,6 +355,8 @@ def main():
                     before = len(sent)
                     found = {}
                     since = time.monotonic_ns()
+                    if MARK is not None:
+                        os.write(MARK, b"x" * mark_code(change, family, side))
                     if side == "floor":
                         bus.call(FLOOR, MANAGER, MENUBUS, member, body, None, Gio.DBusCallFlags.NONE, 5000, None,
                                  lambda connection, result: connection.call_finish(result))
@@ -386,6 +422,8 @@ def main():
                     "floor_first_signal_ms": ms(first_signal.get((change, family, "floor"), [])),
                 })
     result["menubusd_reply_ms"] = ms(replies)
+    if MARK is not None:
+        result["threads"], result["mark_fd"] = traced, MARK
     for (family, side), entries in sorted(counted.items()):
         protocol = [entry for entry in entries if entry[0] in FAMILY_INTERFACES[family]]
         result["signals"]["%s/%s" % (family, side)] = {
