@@ -2,30 +2,35 @@
 """Places each change of bench/changes.py in a system-wide syscall trace
 (bench/changes-trace.sh) and prints, per change, protocol and side, when
 each step of the change happened, in microseconds after its clock started
-(medians over the rounds), as one JSON line and a table on stderr.
+(medians over the rounds, with how many rounds each step was found in), as
+one JSON line and a table on stderr.
 
   changes-trace.py TRACE CHANGES_JSON
 
 TRACE is `perf trace -a -T` output of read, write, sendmsg, recvmsg and
 sendto; CHANGES_JSON the line changes.py printed with MENUBUS_BENCH_MARK
-set, which names the threads of the bench, of each reference process, of
-menubusd, the floor and KDE's follower (a thread is told by its id: the
-trace may not know a new process's name). Each
-change starts at the bench's marking write (its length, changes.py's
+set, which names the marking descriptor and the threads of the bench, of
+each reference process, of menubusd, the floor and KDE's follower (a
+thread is told by its id: the trace may not know a new process's name).
+Each change starts at the bench's marking write (its length, changes.py's
 `mark_code`, names the change) and ends at the next one. The steps:
 
   sent      the app's call leaves the app (menubusd, floor: the bench's
             GDBus thread sends it); the reference is told through a pipe
   received  the service reads the call (menubusd, floor), or the reference
             reads its command from stdin
-  signal    the change's first message leaves the service (menubusd's
-            first write after reading the call; the floor's; the
-            reference's GDBus thread's first send after the command)
+  signal    the change's first message leaves the service: the first send
+            (sendto or sendmsg) of menubusd or the floor after reading the
+            call, or of the reference's GDBus thread after reading the
+            command (GLib's exporter renames an item by removing it and
+            inserting it again: this is the removal's signal)
+  arrived   the bench's GDBus thread reads the first message that came
+            after it (before any consumer in the bench runs)
   kde       KDE's importer reports its menu changed (dbusmenu, with the
             follower running; the floor has no follower)
 
-A step not found in a change (a message read before the trace placed it,
-a follower that did not report) leaves that change out of that step.
+A step not found in a change leaves that change out of that step's median;
+the counts say how often that was.
 """
 
 import json
@@ -36,10 +41,15 @@ import sys
 SIDES = ("menubusd", "reference", "reference-bus", "floor")
 CHANGES = ("rename", "selection")
 FAMILIES = ("gmenu", "dbusmenu")
-STEPS = ("sent", "received", "signal", "kde")
-# "  1234.567 ( 0.012 ms): comm/tid syscall(args) = result", or the same with
-# "... [continued]: syscall()" where another thread's line came in between.
-LINE = re.compile(r"^\s*(\d+\.\d+) \(\s*[\d.]* ms\): .+?/(\d+) (?:\.\.\. \[continued\]: )?(\w+)\((.*)\)\s+= (-?\d+)")
+STEPS = ("sent", "received", "signal", "arrived", "kde")
+# perf trace's lines: "  1234.567 ( 0.012 ms): comm/tid call(args) = result".
+# A call another thread's line interrupts is opened by
+# "1234.567 (         ): comm/tid call(args) ..." and completed, with the
+# same start time, by "1234.567 ( 0.030 ms): comm/tid  ... [continued]: call()) = result".
+HEAD = re.compile(r"^\s*(\d+\.\d+) \(\s*[\d.]*(?: ms)?\s*\): .+?/(\d+) +(.*)$")
+DONE = re.compile(r"^(\w+)\((.*)\)\s+= (-?\d+)")
+OPENED = re.compile(r"^(\w+)\((.*)\)\s+\.\.\.$")
+CONTINUED = re.compile(r"^\.\.\. \[continued\]: (\w+)\(\)\)\s+= (-?\d+)")
 
 
 class Event:
@@ -50,17 +60,31 @@ class Event:
 
 
 def read_trace(path):
-    """Completed syscalls by start time (a line that only opens one, ending
-    in "...", is completed by its "[continued]" line)."""
-    events = []
+    """Completed syscalls by start time, and how many events perf lost."""
+    events, opened, lost = [], {}, 0
     with open(path, errors="replace") as trace:
         for line in trace:
-            match = LINE.match(line)
+            if "LOST" in line and "events!" in line:
+                lost += int(re.search(r"LOST (\d+)", line).group(1))
+                continue
+            head = HEAD.match(line)
+            if not head:
+                continue
+            ms, tid, rest = float(head.group(1)), int(head.group(2)), head.group(3)
+            done = DONE.match(rest)
+            if done:
+                events.append(Event(ms, tid, done.group(1), done.group(2), int(done.group(3))))
+                continue
+            match = OPENED.match(rest)
             if match:
-                ms, tid, call, args, result = match.groups()
-                events.append(Event(float(ms), int(tid), call, args, int(result)))
+                opened[tid] = (ms, match.group(1), match.group(2))
+                continue
+            match = CONTINUED.match(rest)
+            if match and tid in opened and opened[tid][1] == match.group(1):
+                start, call, args = opened.pop(tid)
+                events.append(Event(start, tid, call, args, int(match.group(2))))
     events.sort(key=lambda event: event.ms)
-    return events
+    return events, lost
 
 
 def decode(code):
@@ -75,9 +99,10 @@ def first(events, start, end, test):
 
 
 def steps_of(events, start, end, side, key, threads):
-    """The step times (ms) of the change whose marking write is events[start]."""
+    """The step times (ms) of the change whose marking write is events[start - 1]."""
     bench_gdbus = threads["bench"].get("gdbus")
     found = {}
+    signal = None
     if side in ("menubusd", "floor"):
         service = threads[side]
         sent = first(events, start, end, lambda e: e.tid == bench_gdbus and e.call == "sendmsg" and e.result > 0)
@@ -89,57 +114,78 @@ def steps_of(events, start, end, side, key, threads):
             return found
         found["received"] = events[read].ms
         signal = first(events, read, end, lambda e: e.tid == service and e.call in ("sendto", "sendmsg"))
-        if signal is not None:
-            found["signal"] = events[signal].ms
     elif side == "reference":
         reference = threads["references"].get("%s/%s/%s" % key, {})
-        read = first(events, start, end, lambda e: e.tid == reference.get("main") and e.call == "read" and e.result > 0)
+        # perf leaves out arguments that are 0: a read of stdin names no fd.
+        read = first(events, start, end, lambda e: e.tid == reference.get("main") and e.call == "read"
+                     and e.result > 0 and not e.args.startswith("fd:"))
         if read is None:
             return found
         found["received"] = events[read].ms
         signal = first(events, read, end, lambda e: e.tid == reference.get("gdbus") and e.call == "sendmsg")
-        if signal is not None:
-            found["signal"] = events[signal].ms
+    if signal is not None:
+        found["signal"] = events[signal].ms
+        arrived = first(events, signal, end, lambda e: e.tid == bench_gdbus and e.call == "recvmsg" and e.result > 0)
+        if arrived is not None:
+            found["arrived"] = events[arrived].ms
     if key[1] == "dbusmenu" and side != "floor" and threads.get("kde"):
         shown = first(events, start, end, lambda e: e.tid == threads["kde"] and e.call == "write"
-                      and e.args.startswith("fd: 1,"))
+                      and re.match(r"fd: 1\b", e.args))
         if shown is not None:
             found["kde"] = events[shown].ms
     return found
 
 
 def main():
-    events = read_trace(sys.argv[1])
-    with open(sys.argv[2]) as result:
-        run = json.loads(result.readline())
-    threads, marking = run["threads"], "fd: %d," % run["mark_fd"]
+    if len(sys.argv) != 3:
+        sys.exit("usage: changes-trace.py TRACE CHANGES_JSON")
+    try:
+        with open(sys.argv[2]) as result:
+            run = json.loads(result.readline())
+        threads, mark_fd = run["threads"], run["mark_fd"]
+    except (OSError, ValueError, KeyError) as error:
+        sys.exit("changes-trace.py: %s is not a line of bench/changes.py run with MENUBUS_BENCH_MARK set (%s)"
+                 % (sys.argv[2], error))
+    events, lost = read_trace(sys.argv[1])
+    marking = re.compile(r"fd: %d\b" % mark_fd)
     bench = threads["bench"]["main"]
     marks = [index for index, event in enumerate(events)
-             if event.tid == bench and event.call == "write" and event.args.startswith(marking)]
+             if event.tid == bench and event.call == "write" and marking.match(event.args)]
+    if not marks:
+        sys.exit("changes-trace.py: no marked change in %s" % sys.argv[1])
     times = {}  # (change, family, side, step) -> [microseconds]
+    counted = {}  # (change, family, side) -> changes
     for number, start in enumerate(marks):
         end = marks[number + 1] if number + 1 < len(marks) else len(events)
         change, family, side = decode(events[start].result)
         if side == "reference-bus":
             continue
+        counted[(change, family, side)] = counted.get((change, family, side), 0) + 1
         for step, ms in steps_of(events, start + 1, end, side, (change, family, side), threads).items():
             times.setdefault((change, family, side, step), []).append((ms - events[start].ms) * 1000)
     rows = []
     for change in CHANGES:
         for family in FAMILIES:
             for side in ("menubusd", "floor", "reference"):
-                row = {"change": change, "family": family, "side": side}
+                row = {"change": change, "family": family, "side": side,
+                       "changes": counted.get((change, family, side), 0)}
                 for step in STEPS:
                     values = times.get((change, family, side, step))
                     if values:
                         row[step + "_us"] = round(statistics.median(values))
                         row[step + "_n"] = len(values)
                 rows.append(row)
-    print(json.dumps({"changes": len(marks), "steps": rows}))
-    print("%-10s %-9s %-10s %9s %9s %9s %9s" % (("change", "protocol", "side") + STEPS), file=sys.stderr)
+    print(json.dumps({"changes": len(marks), "lost_events": lost, "steps": rows}))
+    if lost:
+        print("changes-trace.py: perf lost %d events; steps may be missing" % lost, file=sys.stderr)
+    print("µs after the clock started (medians; in how many of the changes each step was found)", file=sys.stderr)
+    print("%-10s %-9s %-10s" % ("change", "protocol", "side") + "".join("%14s" % step for step in STEPS),
+          file=sys.stderr)
     for row in rows:
-        print("%-10s %-9s %-10s %9s %9s %9s %9s" % ((row["change"], row["family"], row["side"])
-              + tuple(row.get(step + "_us", "-") for step in STEPS)), file=sys.stderr)
+        cells = ["%d (%d/%d)" % (row[step + "_us"], row[step + "_n"], row["changes"]) if step + "_us" in row else "-"
+                 for step in STEPS]
+        print("%-10s %-9s %-10s" % (row["change"], row["family"], row["side"]) + "".join("%14s" % c for c in cells),
+              file=sys.stderr)
 
 
 if __name__ == "__main__":
