@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """Places each change of bench/changes.py in a system-wide syscall trace
 (bench/changes-trace.sh) and prints, per change, protocol and side, when
-each step of the change happened, in microseconds after its clock started
-(medians over the rounds, with how many rounds each step was found in), as
-one JSON line and a table on stderr.
+each step of the change happened, in microseconds after its marking write
+(medians over the rounds, with how many rounds each step was found in),
+and the legs between the steps, as one JSON line and tables on stderr.
 
   changes-trace.py TRACE CHANGES_JSON
 
@@ -13,7 +13,8 @@ set, which names the marking descriptor and the threads of the bench, of
 each reference process, of menubusd, the floor and KDE's follower (a
 thread is told by its id: the trace may not know a new process's name).
 Each change starts at the bench's marking write (its length, changes.py's
-`mark_code`, names the change) and ends at the next one. The steps:
+`mark_code`, names the change; it follows the start of the change's clock
+by a few microseconds) and ends at the next one. The steps:
 
   sent      the app's call leaves the app (menubusd, floor: the bench's
             GDBus thread sends it); the reference is told through a pipe
@@ -26,11 +27,17 @@ Each change starts at the bench's marking write (its length, changes.py's
             inserting it again: this is the removal's signal)
   arrived   the bench's GDBus thread reads the first message that came
             after it (before any consumer in the bench runs)
-  kde       KDE's importer reports its menu changed (dbusmenu, with the
-            follower running; the floor has no follower)
+  kde       KDE's importer first reports its menu after the mark
+            (dbusmenu, with the follower running; the floor has none):
+            when it prints, not the change time it reports, and for a
+            selection change possibly a state on the way
 
 A step not found in a change leaves that change out of that step's median;
-the counts say how often that was.
+the counts say how often that was. Besides the steps' medians, the legs
+between them are the medians of each change's own differences: the way
+(sent to received), own (received to signal) and delivery (signal to
+arrived). The call and the signals are told by who sends or reads them
+and when, not by their content.
 """
 
 import json
@@ -50,6 +57,8 @@ HEAD = re.compile(r"^\s*(\d+\.\d+) \(\s*[\d.]*(?: ms)?\s*\): .+?/(\d+) +(.*)$")
 DONE = re.compile(r"^(\w+)\((.*)\)\s+= (-?\d+)")
 OPENED = re.compile(r"^(\w+)\((.*)\)\s+\.\.\.$")
 CONTINUED = re.compile(r"^\.\.\. \[continued\]: (\w+)\(\)\)\s+= (-?\d+)")
+STDIN = re.compile(r"^(fd: 0\b|(?!fd:))")
+LEGS = (("way", "sent", "received"), ("own", "received", "signal"), ("delivery", "signal", "arrived"))
 
 
 class Event:
@@ -113,16 +122,19 @@ def steps_of(events, start, end, side, key, threads):
         if read is None:
             return found
         found["received"] = events[read].ms
-        signal = first(events, read, end, lambda e: e.tid == service and e.call in ("sendto", "sendmsg"))
+        signal = first(events, read, end, lambda e: e.tid == service and e.call in ("sendto", "sendmsg")
+                       and e.result > 0)
     elif side == "reference":
         reference = threads["references"].get("%s/%s/%s" % key, {})
-        # perf leaves out arguments that are 0: a read of stdin names no fd.
+        # perf leaves out arguments that are 0 unless told to show them: a
+        # read of stdin may name no fd.
         read = first(events, start, end, lambda e: e.tid == reference.get("main") and e.call == "read"
-                     and e.result > 0 and not e.args.startswith("fd:"))
+                     and e.result > 0 and STDIN.match(e.args))
         if read is None:
             return found
         found["received"] = events[read].ms
-        signal = first(events, read, end, lambda e: e.tid == reference.get("gdbus") and e.call == "sendmsg")
+        signal = first(events, read, end, lambda e: e.tid == reference.get("gdbus") and e.call == "sendmsg"
+                       and e.result > 0)
     if signal is not None:
         found["signal"] = events[signal].ms
         arrived = first(events, signal, end, lambda e: e.tid == bench_gdbus and e.call == "recvmsg" and e.result > 0)
@@ -161,15 +173,19 @@ def main():
         if side == "reference-bus":
             continue
         counted[(change, family, side)] = counted.get((change, family, side), 0) + 1
-        for step, ms in steps_of(events, start + 1, end, side, (change, family, side), threads).items():
+        found = steps_of(events, start + 1, end, side, (change, family, side), threads)
+        for step, ms in found.items():
             times.setdefault((change, family, side, step), []).append((ms - events[start].ms) * 1000)
+        for leg, begin, finish in LEGS:
+            if begin in found and finish in found:
+                times.setdefault((change, family, side, leg), []).append((found[finish] - found[begin]) * 1000)
     rows = []
     for change in CHANGES:
         for family in FAMILIES:
             for side in ("menubusd", "floor", "reference"):
                 row = {"change": change, "family": family, "side": side,
                        "changes": counted.get((change, family, side), 0)}
-                for step in STEPS:
+                for step in STEPS + tuple(leg for leg, _, _ in LEGS):
                     values = times.get((change, family, side, step))
                     if values:
                         row[step + "_us"] = round(statistics.median(values))
@@ -178,12 +194,19 @@ def main():
     print(json.dumps({"changes": len(marks), "lost_events": lost, "steps": rows}))
     if lost:
         print("changes-trace.py: perf lost %d events; steps may be missing" % lost, file=sys.stderr)
-    print("µs after the clock started (medians; in how many of the changes each step was found)", file=sys.stderr)
+    print("µs after the marking write (medians; in how many of the changes each step was found)", file=sys.stderr)
     print("%-10s %-9s %-10s" % ("change", "protocol", "side") + "".join("%14s" % step for step in STEPS),
           file=sys.stderr)
     for row in rows:
         cells = ["%d (%d/%d)" % (row[step + "_us"], row[step + "_n"], row["changes"]) if step + "_us" in row else "-"
                  for step in STEPS]
+        print("%-10s %-9s %-10s" % (row["change"], row["family"], row["side"]) + "".join("%14s" % c for c in cells),
+              file=sys.stderr)
+    print("legs, µs: medians of each change's own differences", file=sys.stderr)
+    print("%-10s %-9s %-10s" % ("change", "protocol", "side") + "".join("%14s" % leg for leg, _, _ in LEGS),
+          file=sys.stderr)
+    for row in rows:
+        cells = ["%d (%d)" % (row[leg + "_us"], row[leg + "_n"]) if leg + "_us" in row else "-" for leg, _, _ in LEGS]
         print("%-10s %-9s %-10s" % (row["change"], row["family"], row["side"]) + "".join("%14s" % c for c in cells),
               file=sys.stderr)
 
