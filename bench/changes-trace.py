@@ -9,12 +9,12 @@ and the legs between the steps, as one JSON line and tables on stderr.
 
 TRACE is `perf trace -a -T` output of read, write, sendmsg, recvmsg and
 sendto; CHANGES_JSON the line changes.py printed with MENUBUS_BENCH_MARK
-set, which names the marking descriptor and the threads of the bench, of
-each reference process, of menubusd, the floor and KDE's follower (a
-thread is told by its id: the trace may not know a new process's name).
-Each change starts at the bench's marking write (its length, changes.py's
-`mark_code`, names the change; it follows the start of the change's clock
-by a few microseconds) and ends at the next one. The steps:
+set, which names the marking descriptor, the change each marking length
+stands for ("marks"), and the threads of the bench, of each reference
+process, of menubusd, the floor and KDE's follower (a thread is told by
+its id: the trace may not know a new process's name). Each change starts
+at the bench's marking write (a few microseconds after the change's clock
+starts) and ends at the next one. The steps:
 
   sent      the app's call leaves the app (menubusd, floor: the bench's
             GDBus thread sends it); the reference is told through a pipe
@@ -45,9 +45,7 @@ import re
 import statistics
 import sys
 
-SIDES = ("menubusd", "reference", "reference-bus", "floor")
-CHANGES = ("rename", "selection")
-FAMILIES = ("gmenu", "dbusmenu")
+SIDES = ("menubusd", "floor", "reference")  # timed here, in this order
 STEPS = ("sent", "received", "signal", "arrived", "kde")
 # perf trace's lines: "  1234.567 ( 0.012 ms): comm/tid call(args) = result".
 # A call another thread's line interrupts is opened by
@@ -94,10 +92,6 @@ def read_trace(path):
                 events.append(Event(start, tid, call, args, int(match.group(2))))
     events.sort(key=lambda event: event.ms)
     return events, lost
-
-
-def decode(code):
-    return CHANGES[code // 100], FAMILIES[(code // 10) % 10], SIDES[code % 10 - 1]
 
 
 def first(events, start, end, test):
@@ -154,7 +148,7 @@ def main():
     try:
         with open(sys.argv[2]) as result:
             run = json.loads(result.readline())
-        threads, mark_fd = run["threads"], run["mark_fd"]
+        threads, mark_fd, named = run["threads"], run["mark_fd"], run["marks"]
     except (OSError, ValueError, KeyError) as error:
         sys.exit("changes-trace.py: %s is not a line of bench/changes.py run with MENUBUS_BENCH_MARK set (%s)"
                  % (sys.argv[2], error))
@@ -169,8 +163,8 @@ def main():
     counted = {}  # (change, family, side) -> changes
     for number, start in enumerate(marks):
         end = marks[number + 1] if number + 1 < len(marks) else len(events)
-        change, family, side = decode(events[start].result)
-        if side == "reference-bus":
+        change, family, side = named[str(events[start].result)]
+        if side not in SIDES:
             continue
         counted[(change, family, side)] = counted.get((change, family, side), 0) + 1
         found = steps_of(events, start + 1, end, side, (change, family, side), threads)
@@ -180,33 +174,35 @@ def main():
             if begin in found and finish in found:
                 times.setdefault((change, family, side, leg), []).append((found[finish] - found[begin]) * 1000)
     rows = []
-    for change in CHANGES:
-        for family in FAMILIES:
-            for side in ("menubusd", "floor", "reference"):
-                row = {"change": change, "family": family, "side": side,
-                       "changes": counted.get((change, family, side), 0)}
-                for step in STEPS + tuple(leg for leg, _, _ in LEGS):
-                    values = times.get((change, family, side, step))
-                    if values:
-                        row[step + "_us"] = round(statistics.median(values))
-                        row[step + "_n"] = len(values)
-                rows.append(row)
+    # In the marks' order, change and family first, the sides as SIDES has them.
+    kinds = sorted({(change, family) for change, family, _ in named.values()},
+                   key=lambda kind: min(int(code) for code, key in named.items() if tuple(key[:2]) == kind))
+    for change, family in kinds:
+        for side in SIDES:
+            row = {"change": change, "family": family, "side": side,
+                   "changes": counted.get((change, family, side), 0)}
+            for step in STEPS + tuple(leg for leg, _, _ in LEGS):
+                values = times.get((change, family, side, step))
+                if values:
+                    row[step + "_us"] = round(statistics.median(values))
+                    row[step + "_n"] = len(values)
+            rows.append(row)
     print(json.dumps({"changes": len(marks), "lost_events": lost, "steps": rows}))
     if lost:
         print("changes-trace.py: perf lost %d events; steps may be missing" % lost, file=sys.stderr)
-    print("µs after the marking write (medians; in how many of the changes each step was found)", file=sys.stderr)
-    print("%-10s %-9s %-10s" % ("change", "protocol", "side") + "".join("%14s" % step for step in STEPS),
+    print_table("µs after the marking write (medians; in how many of the changes each step was found)", rows, STEPS,
+                lambda row, step: "%d (%d/%d)" % (row[step + "_us"], row[step + "_n"], row["changes"]))
+    print_table("legs, µs: medians of each change's own differences", rows, [leg for leg, _, _ in LEGS],
+                lambda row, leg: "%d (%d)" % (row[leg + "_us"], row[leg + "_n"]))
+
+
+def print_table(title, rows, columns, cell):
+    """A table on stderr: a row per change, protocol and side; "-" where a column has no value."""
+    print(title, file=sys.stderr)
+    print("%-10s %-9s %-10s" % ("change", "protocol", "side") + "".join("%14s" % column for column in columns),
           file=sys.stderr)
     for row in rows:
-        cells = ["%d (%d/%d)" % (row[step + "_us"], row[step + "_n"], row["changes"]) if step + "_us" in row else "-"
-                 for step in STEPS]
-        print("%-10s %-9s %-10s" % (row["change"], row["family"], row["side"]) + "".join("%14s" % c for c in cells),
-              file=sys.stderr)
-    print("legs, µs: medians of each change's own differences", file=sys.stderr)
-    print("%-10s %-9s %-10s" % ("change", "protocol", "side") + "".join("%14s" % leg for leg, _, _ in LEGS),
-          file=sys.stderr)
-    for row in rows:
-        cells = ["%d (%d)" % (row[leg + "_us"], row[leg + "_n"]) if leg + "_us" in row else "-" for leg, _, _ in LEGS]
+        cells = [cell(row, column) if column + "_us" in row else "-" for column in columns]
         print("%-10s %-9s %-10s" % (row["change"], row["family"], row["side"]) + "".join("%14s" % c for c in cells),
               file=sys.stderr)
 

@@ -41,10 +41,12 @@ one rename. Prints one JSON line.
 With MENUBUS_BENCH_MARK set (bench/changes-trace.sh), every change is
 marked, right after its clock starts, by a write to /dev/null whose length
 names it (`mark_code`), so a system-wide syscall trace can place it; the
-JSON line then also names the threads such a trace must tell apart.
+JSON line then also gives each length's change and names the threads such
+a trace must tell apart.
 """
 
 import fcntl
+import itertools
 import json
 import os
 import statistics
@@ -74,6 +76,7 @@ EDIT_CONTEXT = {"kind": GLib.Variant("s", "text"),
 SETTLE = 0.03
 FLOOR = "org.menubus.Bench.Floor"
 REFERENCE_PATH, REFERENCE_INTERFACE = "/org/menubus/Bench/Reference", "org.menubus.Bench.Reference"
+CHANGES, FAMILIES = ("rename", "selection"), ("gmenu", "dbusmenu")
 SIDES = ("menubusd", "reference", "reference-bus", "floor")
 MARK = os.open(os.devnull, os.O_WRONLY) if os.environ.get("MENUBUS_BENCH_MARK") else None
 FAMILY_INTERFACES = {"gmenu": ("org.gtk.Menus", "org.gtk.Actions"), "dbusmenu": ("com.canonical.dbusmenu",)}
@@ -81,8 +84,7 @@ FAMILY_INTERFACES = {"gmenu": ("org.gtk.Menus", "org.gtk.Actions"), "dbusmenu": 
 
 def mark_code(change, family, side):
     """The length of the marking write: hundreds the change, tens the family, ones the side."""
-    return 100 * ("rename", "selection").index(change) + 10 * ("gmenu", "dbusmenu").index(family) \
-        + 1 + SIDES.index(side)
+    return 100 * CHANGES.index(change) + 10 * FAMILIES.index(family) + 1 + SIDES.index(side)
 
 
 def threads(pid):
@@ -198,16 +200,18 @@ def main():
         return json.dumps(command) + "\n"
 
     # Who sent what: signals counted by sender and sized as marshalled.
-    def owner(name):
-        return bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
-                             GLib.Variant("(s)", (name,)), GLib.VariantType("(s)"), Gio.DBusCallFlags.NONE, 5000,
+    def ask_bus(member, name, reply):
+        """One answer of the bus daemon about `name`."""
+        return bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", member,
+                             GLib.Variant("(s)", (name,)), GLib.VariantType(reply), Gio.DBusCallFlags.NONE, 5000,
                              None).unpack()[0]
+
+    def owner(name):
+        return ask_bus("GetNameOwner", name, "(s)")
     senders = {owner(MENUBUS): "menubusd"}
     # The floor (bench/changes-floor.c), when it runs: a service that
     # answers the app's call with a prebuilt signal and does nothing else.
-    has_floor = bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                              "NameHasOwner", GLib.Variant("(s)", (FLOOR,)), GLib.VariantType("(b)"),
-                              Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+    has_floor = ask_bus("NameHasOwner", FLOOR, "(b)")
     sides_run = ("menubusd", "reference", "reference-bus") + (("floor",) if has_floor else ())
     if has_floor:
         senders[owner(FLOOR)] = "floor"
@@ -320,9 +324,7 @@ def main():
     traced = None
     if MARK is not None:
         def pid(name):
-            return bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                 "GetConnectionUnixProcessID", GLib.Variant("(s)", (name,)), GLib.VariantType("(u)"),
-                                 Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+            return ask_bus("GetConnectionUnixProcessID", name, "(u)")
         traced = {"bench": threads(os.getpid()),
                   "references": {"%s/%s/%s" % key: threads(entry[0].pid) for key, entry in references.items()},
                   "menubusd": pid(MENUBUS), "floor": pid(FLOOR) if has_floor else None,
@@ -424,6 +426,7 @@ def main():
     result["menubusd_reply_ms"] = ms(replies)
     if MARK is not None:
         result["threads"], result["mark_fd"] = traced, MARK
+        result["marks"] = {str(mark_code(*key)): key for key in itertools.product(CHANGES, FAMILIES, SIDES)}
     for (family, side), entries in sorted(counted.items()):
         protocol = [entry for entry in entries if entry[0] in FAMILY_INTERFACES[family]]
         result["signals"]["%s/%s" % (family, side)] = {
