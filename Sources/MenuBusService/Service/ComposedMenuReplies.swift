@@ -7,7 +7,7 @@ import MenuBusProtocol
 /// composed menu is equal: the menu is still composed for every call (so
 /// access checks, selection, undo state and providers all count as before),
 /// but when the revision and elements equal the last reply's for the same
-/// owner, context, kind and locale, its bytes are copied instead of encoded,
+/// owner, context, kind, locale and omitted commands, its bytes are copied instead of encoded,
 /// validated and marshalled again.
 ///
 /// Budget: at most `maxEntries` replies and `maxBytes` marshalled bytes
@@ -23,6 +23,8 @@ package final class ComposedMenuReplies {
         package let contextId: String
         package let kind: MenuKind
         package let locale: String
+        /// The `omit-commands` the menu was read with.
+        package var omittedCommands: Set<StandardCommand> = []
     }
 
     private struct Entry {

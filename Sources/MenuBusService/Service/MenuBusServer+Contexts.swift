@@ -180,18 +180,20 @@ extension MenuBusServer {
     package func composedMenu(_ kind: MenuKind, caller: String, owner: String, contextId: String,
                       options: DBusValue) throws -> (UInt32, [MenuElement], ComposedMenuReplies.Key) {
         try ServiceValidation.optionCount(options, field: "options")
-        let locale = try PresentationOptions(wire: options).locale
+        let read = try PresentationOptions(wire: options)
         let (unique, context) = try resolveOwner(owner, caller: caller, contextId: contextId)
         // A one-off read: cached deferred content shows, others are left out
         // (nothing is asked of the app for a menu nobody presents).
         let composed = compose(kind, context, appId: apps[unique]?.appId ?? "",
-                               titles: Localization.shared.titles(for: locale))
+                               titles: Localization.shared.titles(for: read.locale))
         var failed: Set<String> = []
         for element in composed where element.kind == .deferred && !(element.cached && context.deferredCache[element.id] != nil) {
             failed.insert(element.id)
         }
-        let key = ComposedMenuReplies.Key(owner: unique, contextId: contextId, kind: kind, locale: locale ?? "")
-        return (context.revision, DeferredElements.resolve(composed, provided: context.deferredCache, failed: failed).elements, key)
+        let key = ComposedMenuReplies.Key(owner: unique, contextId: contextId, kind: kind, locale: read.locale ?? "",
+                                          omittedCommands: read.omittedCommands)
+        let resolved = DeferredElements.resolve(composed, provided: context.deferredCache, failed: failed).elements
+        return (context.revision, CommandOmission.apply(read.omittedCommands, to: resolved), key)
     }
 
     package func lint(kind: String, items: DBusValue) throws -> DBusValue {

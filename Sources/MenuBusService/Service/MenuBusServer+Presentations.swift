@@ -133,7 +133,10 @@ extension MenuBusServer {
             askForDeferred(element, in: presentation)
         }
         updateShownProperties(presentation, context)
-        return presentation.update(resolution.elements, title: context.info.title)
+        // What the presenter's toolkit shows itself stays out for the life
+        // of the presentation, content provided later included.
+        let shown = CommandOmission.apply(presentation.options.omittedCommands, to: resolution.elements)
+        return presentation.update(shown, title: context.info.title)
     }
 
     /// `Title` and `SelectionRect` follow the context; a change is signalled

@@ -9,16 +9,24 @@ import MenuBusProtocol
 ///   `anchor` (iiii): a rectangle (the presenter's surface coordinates);
 ///   passed through as the menu's `Anchor` property;
 /// - `locale` s: the language of MenuBus's own titles (`ru`, `ja_JP.UTF-8`,
-///   `de:fr`), instead of the session's.
+///   `de:fr`), instead of the session's;
+/// - `omit-commands` as: standard commands whose items the menu leaves out
+///   because the presenter's toolkit shows them already
+///   (`CommandOmission`), at most `maxOmittedCommands`.
 ///
-/// `GetEditMenu` and `GetContextMenu` read `locale` only.
+/// `GetEditMenu` and `GetContextMenu` read `locale` and `omit-commands`.
 package struct PresentationOptions: Hashable, Sendable {
     package var anchor: Rect?
     package var locale: String?
+    package var omittedCommands: Set<StandardCommand>
 
-    init(anchor: Rect? = nil, locale: String? = nil) {
+    /// Entries in `omit-commands`, as in `supported-commands`.
+    static let maxOmittedCommands = Limits.maxSupportedCommands
+
+    init(anchor: Rect? = nil, locale: String? = nil, omittedCommands: Set<StandardCommand> = []) {
         self.anchor = anchor
         self.locale = locale
+        self.omittedCommands = omittedCommands
     }
 
     init(wire value: DBusValue, field: String = "options") throws(BusError) {
@@ -35,6 +43,8 @@ package struct PresentationOptions: Hashable, Sendable {
                     let text = try WireValue.string(value, field: path())
                     try Localization.validate(locale: text, field: path())
                     locale = text.isEmpty ? nil : text
+                case "omit-commands":
+                    omittedCommands = try Self.standardCommands(value, field: path())
                 default: continue
                 }
             }
@@ -51,5 +61,20 @@ package struct PresentationOptions: Hashable, Sendable {
         } catch {
             throw error.busError
         }
+    }
+
+    /// An `as` of standard command names, each checked where it stands
+    /// (`options.omit-commands[2]: unknown standard command 'frobnicate'`).
+    private static func standardCommands(_ value: DBusValue, field: String) throws(ModelError) -> Set<StandardCommand> {
+        var commands = Set<StandardCommand>()
+        for (index, name) in try WireValue.strings(value, field: field, maxCount: maxOmittedCommands).enumerated() {
+            guard let command = StandardCommand(rawValue: name) else {
+                let known = StandardCommand.allCases.map(\.rawValue).joined(separator: ", ")
+                throw .invalid("\(field)[\(index)]",
+                               "unknown standard command \(ModelError.quoted(name)); expected one of \(known)")
+            }
+            commands.insert(command)
+        }
+        return commands
     }
 }
