@@ -81,7 +81,9 @@ else
 	$(SWIFT) build -c $(CONFIG) $(SWIFT_BUILD_FLAGS)
 endif
 
-install: install-binaries install-service-files install-data
+install: install-binaries install-service-files install-data install-shims
+
+include shims/shims.mk
 
 install-binaries: $(BINARIES)
 	install -D -m 0755 $(BUILDDIR)/menubusd $(DESTDIR)$(BINDIR)/menubusd
@@ -123,7 +125,7 @@ install-data: $(BUILDDIR)/menubus-cli
 			> $(DESTDIR)$(DBUS_SERVICES_DIR)/$$service && chmod 0644 $(DESTDIR)$(DBUS_SERVICES_DIR)/$$service; \
 	done
 
-uninstall:
+uninstall: uninstall-shims
 	rm -f $(DESTDIR)$(BINDIR)/menubusd $(DESTDIR)$(BINDIR)/menubus-cli \
 		$(DESTDIR)$(DBUS_SERVICES_DIR)/org.menubus.MenuBus1.service \
 		$(DESTDIR)$(SYSTEMD_USER_DIR)/menubusd.service \

@@ -1,0 +1,113 @@
+/* The part of MenuBus's toolkit shims that speaks to menubusd: one
+ * connection per process, the app's registration, each text field as a
+ * context whose selection follows coalesced, undo steps of fields that
+ * have no undo of their own, and presented menus. It knows GLib and GIO
+ * only; the GTK 3 module and the GTK 4 library supply the widgets.
+ *
+ * Everything runs on the thread of the default main context. Nothing
+ * waits on menubusd except mb_menu_present, and that for at most its
+ * deadline. */
+#ifndef MENUBUS_SHIM_H
+#define MENUBUS_SHIM_H
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* How long a menu about to open waits for menubusd's items, at most. Past
+ * it the toolkit's own menu opens as it is, and items that come later are
+ * added to it while it is open. */
+#define MB_PRESENT_DEADLINE_MS 50
+
+typedef struct _MbField MbField;
+typedef struct _MbMenu MbMenu;
+
+typedef enum {
+    MB_SELECTION_NONE,
+    MB_SELECTION_CARET,
+    MB_SELECTION_RANGE,
+    MB_SELECTION_ALL,
+} MbSelectionKind;
+
+typedef struct {
+    MbSelectionKind kind;
+    guint length;  /* selected characters */
+    gchar *text;   /* the selected text, owned; NULL when none */
+} MbSelection;
+
+/* One change of a field's text, in characters. */
+typedef struct {
+    gboolean insert; /* else a deletion */
+    guint offset;
+    gchar *text;
+} MbEdit;
+
+typedef enum {
+    MB_FIELD_EDITABLE = 1 << 0,
+    MB_FIELD_HAS_CONTENT = 1 << 1,
+    /* The field keeps undo steps of MenuBus (it has none of its own). */
+    MB_FIELD_MENUBUS_UNDO = 1 << 2,
+} MbFieldFlags;
+
+/* What the toolkit does for a field. `widget` is the pointer given to
+ * mb_field_new; the shim never touches it otherwise. */
+typedef struct {
+    MbFieldFlags (*flags) (gpointer widget);
+    void (*selection) (gpointer widget, MbSelection *out);
+    /* A standard command chosen in a menu (`cut`, `copy`, `paste`,
+     * `delete`, `select-all`); `replace-selection` carries `text` and the
+     * undo step's name. */
+    void (*perform) (gpointer widget, const gchar *command, const gchar *text, const gchar *undo_name);
+    /* Undo or redo: these edits, in order. */
+    void (*apply) (gpointer widget, const MbEdit *edits, guint n_edits);
+} MbFieldOps;
+
+/* The process's connection, opened on first use; FALSE when the module is
+ * turned off for this program (MENUBUS_DISABLE, the per-app list). */
+gboolean mb_shim_enabled (const gchar *toolkit);
+
+/* What the clipboard offers now (MIME types); every field's next update
+ * carries it. */
+void mb_shim_set_clipboard_types (const gchar *const *types);
+
+MbField *mb_field_new (gpointer widget, const MbFieldOps *ops);
+/* The widget is going: its context and undo history are removed. */
+void mb_field_free (MbField *field);
+/* Focused: registers the app and publishes the field as a context. */
+void mb_field_focused (MbField *field);
+/* Text, selection or flags changed: an update follows, coalesced, with at
+ * most one call in flight. */
+void mb_field_changed (MbField *field);
+const gchar *mb_field_context_id (MbField *field);
+
+/* Undo steps of a field with MB_FIELD_MENUBUS_UNDO. An edit outside an
+ * action is typing, merged while the caret moves with it. */
+void mb_field_record (MbField *field, const MbEdit *edit);
+void mb_field_begin_action (MbField *field, const gchar *name);
+void mb_field_end_action (MbField *field);
+/* Applying undo or redo: edits made meanwhile are not recorded. */
+gboolean mb_field_is_applying (MbField *field);
+void mb_field_undo (MbField *field);
+void mb_field_redo (MbField *field);
+
+/* The menu's items changed (`items` is a(ssa{sv}) as GetLayout gives it),
+ * or, with `items` NULL, the menu closed on menubusd's side. */
+typedef void (*MbMenuChanged) (MbMenu *menu, GVariant *items, gpointer data);
+
+/* Presents the field's edit menu. Waits for its items until the deadline
+ * and returns them in `items` (a floating-free reference, or NULL when
+ * they did not come in time or there is nothing to show). Later changes,
+ * and items that come after the deadline, reach `changed`. Returns NULL
+ * when menubusd cannot be asked at all. */
+MbMenu *mb_menu_present (MbField *field, MbMenuChanged changed, gpointer data, GVariant **items);
+/* An item was chosen (it closes the menu on menubusd's side). */
+void mb_menu_activate (MbMenu *menu, const gchar *item_id, guint32 timestamp);
+/* The toolkit's menu closed: the presentation ends (dismissed unless an
+ * item was chosen) and `changed` is not called again. */
+void mb_menu_close (MbMenu *menu);
+
+void mb_selection_clear (MbSelection *selection);
+
+G_END_DECLS
+
+#endif
