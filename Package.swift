@@ -33,7 +33,8 @@ let package = Package(
         .target(name: "MenuBus", dependencies: ["MenuBusModel", "MenuBusDBus", "MenuBusProtocol", "MenuBusSupport"]),
         .executableTarget(name: "menubusd", dependencies: ["MenuBusService", "MenuBusProtocol", "MenuBusSupport"]),
         .executableTarget(name: "menubus-cli",
-                          dependencies: ["MenuBus", "MenuBusModel", "MenuBusDBus", "MenuBusProtocol", "MenuBusProviders"]),
+                          dependencies: ["MenuBus", "MenuBusModel", "MenuBusDBus", "MenuBusProtocol", "MenuBusProviders",
+                                         "MenuBusSupport"]),
         .executableTarget(name: "menubus-provider", dependencies: ["MenuBus", "MenuBusProviders"]),
         // Workloads the benchmarks measure and the tests check still compose.
         .target(name: "MenuBusBenchmarks", dependencies: ["MenuBusModel"], path: "bench/Benchmarks"),

@@ -22,7 +22,7 @@ enum CommandLineTool {
     static let commands: [Command] = [
         Status.command, Contexts.command, MenuCommand.command, Present.command, Activate.command,
         Monitor.command, Lint.command, Publish.command, UndoState.command, Provider.command, ProvidersCommand.command,
-        Demo.command, Completions.command,
+        Integrate.command, Demo.command, Completions.command,
     ]
 
     static var usage: String {

@@ -26,6 +26,8 @@ enum CommandTable {
         let name: String
         let kind: Kind
         var words: [String] = []
+        /// May be left out: the synopsis shows it in brackets.
+        var optional = false
     }
 
     struct Option {
@@ -98,6 +100,15 @@ enum CommandTable {
             Option(name: "--prefer", value: "ROLE ID", kind: .text, help: "let provider ID serve ROLE (translate, lookup, search-web, share)"),
             json,
         ]),
+        "integrate": Entry(operands: [Operand(name: "TOOLKIT", kind: .words, words: Integrate.Toolkit.allCases.map(\.rawValue),
+                                              optional: true)],
+                           options: [
+                               Option(name: "--enable", value: nil, kind: .text, help: "load MenuBus's module in the toolkit's apps from the next login on"),
+                               Option(name: "--disable", value: nil, kind: .text, help: "remove what --enable wrote"),
+                               Option(name: "--status", value: nil, kind: .text,
+                                      help: "say whether it is enabled, installed and loaded in this session"),
+                               json,
+                           ]),
         "demo": Entry(operands: [], options: []),
         "completions": Entry(operands: [Operand(name: "SHELL", kind: .words, words: ["bash", "zsh", "man"])], options: []),
     ]
@@ -111,7 +122,8 @@ enum CommandTable {
         let entry = entry(name)
         var words = [name]
         for operand in entry.operands {
-            words.append(operand.kind == .words ? operand.words.joined(separator: "|") : operand.name)
+            let word = operand.kind == .words ? operand.words.joined(separator: "|") : operand.name
+            words.append(operand.optional ? "[" + word + "]" : word)
         }
         for option in entry.options {
             let text = "[" + option.spelled + "]"

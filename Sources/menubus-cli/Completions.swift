@@ -228,7 +228,7 @@ enum Completions {
                 case .words: action = "(\(operand.words.joined(separator: " ")))"
                 case .text: action = " "
                 }
-                specs.append("'\(index + 1):\(operand.name.lowercased()):\(action)'")
+                specs.append("'\(index + 1):\(operand.optional ? ":" : "")\(operand.name.lowercased()):\(action)'")
             }
             perCommand += "                \(name)) _arguments \(specs.joined(separator: " ")) ;;\n"
         }

@@ -21,8 +21,9 @@ enum ManPage {
         let entry = CommandTable.entry(name)
         var words = ["\\fB" + roff(name) + "\\fR"]
         for operand in entry.operands {
-            words.append(operand.kind == .words
-                ? operand.words.map { "\\fB" + roff($0) + "\\fR" }.joined(separator: "|") : "\\fI" + roff(operand.name) + "\\fR")
+            let word = operand.kind == .words
+                ? operand.words.map { "\\fB" + roff($0) + "\\fR" }.joined(separator: "|") : "\\fI" + roff(operand.name) + "\\fR"
+            words.append(operand.optional ? "[" + word + "]" : word)
         }
         for item in entry.options {
             words.append("[" + option(item) + "]" + (item.repeats ? "..." : ""))
@@ -51,7 +52,8 @@ enum ManPage {
             .BR menubusd (8)
             on the session bus: it shows what apps published and the menus menubusd
             composes, presents and chooses from menus, watches the messages to and
-            from menubusd, checks menu files against the design rules, and runs a
+            from menubusd, checks menu files against the design rules, turns
+            MenuBus's GTK 3 module on or off for the user's sessions, and runs a
             small demo. Help, this page and the shell completions are generated from
             one table, so they agree.
             .SH OPTIONS
@@ -127,11 +129,48 @@ enum ManPage {
             .TP
             .B DBUS_SESSION_BUS_ADDRESS
             The session bus.
+            .TP
+            .B XDG_CONFIG_HOME
+            Where
+            .B providers
+            and
+            .B integrate
+            write their files (default
+            .IR ~/.config ).
+            .TP
+            .BR GTK_PATH ", " GTK_EXE_PREFIX
+            Where
+            .B integrate \\-\\-status
+            looks for the GTK 3 module, as GTK 3 does.
+            .TP
+            .B GTK_MODULES
+            .B integrate \\-\\-status
+            says whether it names
+            .BR menubus ,
+            that is whether this session loads the module.
+            .SH FILES
+            .TP
+            .I $XDG_CONFIG_HOME/environment.d/60\\-menubus.conf
+            Written by
+            .B integrate \\-\\-enable
+            and removed by
+            .BR "integrate \\-\\-disable" :
+            it appends
+            .B menubus
+            to the session's
+            .BR GTK_MODULES .
+            A file of that name without its first comment line is never changed.
+            .TP
+            .I $XDG_CONFIG_HOME/menubus/providers.conf
+            The choices
+            .B providers
+            makes.
             .SH EXIT STATUS
             0 ok; 1 a failure reported by or about the daemon, or reading a file;
             2 a usage error; 3 lint findings.
             .SH SEE ALSO
             .BR menubusd (8),
+            .BR environment.d (5),
             .BR busctl (1),
             .BR dbus\\-monitor (1)
 

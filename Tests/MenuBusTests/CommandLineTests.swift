@@ -42,7 +42,8 @@ final class CommandLineTests: BusTestCase {
     func testHelpListsEveryCommandAndEachCommandHasItsOwnHelp() throws {
         let help = try cli(["--help"])
         XCTAssertEqual(help.status, 0)
-        for command in ["status", "contexts", "menu", "present", "activate", "monitor", "lint", "publish", "provider", "demo", "completions"] {
+        for command in ["status", "contexts", "menu", "present", "activate", "monitor", "lint", "publish", "provider", "integrate", "demo",
+                        "completions"] {
             XCTAssertTrue(help.stdout.contains("  \(command) "), command)
             let own = try cli([command, "--help"])
             XCTAssertEqual(own.status, 0, command)

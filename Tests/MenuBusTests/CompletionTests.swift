@@ -65,13 +65,18 @@ final class CompletionTests: BusTestCase {
         XCTAssertEqual(Set(try complete(["menubus-cli", "menu", "--"], script: script)), ["--edit", "--json", "--help"])
         XCTAssertFalse(try complete(["menubus-cli", "menu", "--"], script: script).contains("--changes"))
         XCTAssertTrue(try complete(["menubus-cli", "present", "--"], script: script).contains("--changes"))
-        for command in ["status", "menu", "present", "monitor", "lint", "publish", "provider", "undo-state"] {
+        for command in ["status", "menu", "present", "monitor", "lint", "publish", "provider", "undo-state", "integrate"] {
             let help = try cli(["help", command]).stdout
             for option in try complete(["menubus-cli", command, "--"], script: script) where option != "--help" {
                 XCTAssertTrue(help.contains("  " + option), "\(command) --help lacks \(option)")
             }
         }
         XCTAssertEqual(try complete(["menubus-cli", "--color", "=", "al"], script: script), ["always"])
+        // integrate: its actions, and the toolkit it may be given.
+        XCTAssertEqual(Set(try complete(["menubus-cli", "integrate", "--"], script: script)),
+                       ["--enable", "--disable", "--status", "--json", "--help"])
+        XCTAssertEqual(try complete(["menubus-cli", "integrate", "--enable", ""], script: script), ["gtk"])
+        XCTAssertEqual(try complete(["menubus-cli", "integrate", "gtk", ""], script: script), [])
     }
 
     func testBashCompletesFileNamesWithSpacesAsOneWord() throws {
@@ -142,6 +147,7 @@ final class CompletionTests: BusTestCase {
         XCTAssertTrue(zsh.contains("'--count=[stop after N messages]:n:'"), zsh)
         XCTAssertTrue(zsh.contains("'3:item:{_menubus_cli_live items $line[1] $line[2] ${(M)words:#--edit}}'"), zsh)
         XCTAssertTrue(zsh.contains("'2:document:{_menubus_cli_live documents $line[1]}'"), zsh)
+        XCTAssertTrue(zsh.contains("'1::toolkit:(gtk)'"), "the toolkit may be left out: \(zsh)")
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh") {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("_menubus-\(UUID().uuidString)")
             try zsh.write(to: file, atomically: true, encoding: .utf8)
@@ -157,6 +163,8 @@ final class CompletionTests: BusTestCase {
                        "docs/man/menubus-cli.1 is 'menubus-cli completions man'; regenerate it")
         XCTAssertTrue(committed.contains(".SH OPTIONS"))
         XCTAssertTrue(committed.contains("\\fBundo\\-state\\fR"))
+        XCTAssertTrue(committed.contains("\\fBintegrate\\fR [\\fBgtk\\fR] [\\fB\\-\\-enable\\fR]"), "an operand that may be left out")
+        XCTAssertTrue(committed.contains(".I $XDG_CONFIG_HOME/environment.d/60\\-menubus.conf"))
         for page in ["docs/man/menubus-cli.1", "docs/man/menubusd.8", "docs/man/menubus-provider.1"] {
             let path = Repository.root.appendingPathComponent(page).path
             let (status, text, warnings) = try shell("/bin/sh", "man --warnings -l '\(path)'", environment: ["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat"])

@@ -1,0 +1,195 @@
+import Foundation
+import XCTest
+
+/// `menubus-cli integrate` as a process in a temporary XDG_CONFIG_HOME, with
+/// no bus at all: it needs no daemon and never starts one.
+final class IntegrateCommandTests: XCTestCase {
+    private var home: URL!
+    private var snippet: URL { home.appendingPathComponent("config/environment.d/60-menubus.conf") }
+
+    override func setUpWithError() throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-integrate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    /// The session as the command sees it: its own config folder, no bus
+    /// that could activate menubusd, GTK variables only as given.
+    private func integrate(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+        var env = ["XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "HOME": home.path,
+                   "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus", "NO_COLOR": "1",
+                   "GTK_MODULES": "", "GTK_PATH": "", "GTK_EXE_PREFIX": ""]
+        env.merge(environment) { $1 }
+        // runTool adds the test's environment; an empty value stands for unset.
+        let unset = env.filter { $0.value.isEmpty }.map(\.key)
+        let set = env.filter { !$0.value.isEmpty }
+        return try runTool("env", unset.flatMap { ["-u", $0] } + set.map { "\($0.key)=\($0.value)" }
+                           + [Binaries.url("menubus-cli").path, "integrate"] + arguments, timeout: 20)
+    }
+
+    private func snippetText() -> String? {
+        try? String(contentsOf: snippet, encoding: .utf8)
+    }
+
+    /// A GTK_PATH entry holding the module, as GTK 3 would find it.
+    private func installedModule() throws -> (gtkPath: String, module: String) {
+        let base = home.appendingPathComponent("gtk-3.0")
+        let modules = base.appendingPathComponent("modules")
+        try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
+        let module = modules.appendingPathComponent("libmenubus.so")
+        try Data().write(to: module)
+        return (base.path, module.path)
+    }
+
+    func testEnableWritesASnippetThatAppendsToGtkModulesAndIsIdempotent() throws {
+        let enabled = try integrate(["--enable"])
+        XCTAssertEqual(enabled.status, 0, enabled.stderr)
+        XCTAssertTrue(enabled.stdout.contains("enabled; wrote \(snippet.path)"), enabled.stdout)
+        XCTAssertTrue(enabled.stdout.contains("next login"), enabled.stdout)
+        let text = try XCTUnwrap(snippetText())
+        XCTAssertTrue(text.hasPrefix("# Written by 'menubus-cli integrate --enable'"), text)
+        XCTAssertTrue(text.contains("menubus-cli integrate --disable"), "it says how to undo it: \(text)")
+        XCTAssertTrue(text.contains("\nGTK_MODULES=${GTK_MODULES:+$GTK_MODULES:}menubus\n"), text)
+        XCTAssertTrue(enabled.stderr.contains("Failed to load module"), "no module installed here: \(enabled.stderr)")
+
+        let again = try integrate(["gtk", "--enable"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stdout.contains("already enabled by \(snippet.path)"), again.stdout)
+        XCTAssertEqual(snippetText(), text)
+        let files = try FileManager.default.contentsOfDirectory(atPath: snippet.deletingLastPathComponent().path)
+        XCTAssertEqual(files, ["60-menubus.conf"], "no temporary file left beside it")
+    }
+
+    /// systemd's own environment.d generator reads the snippet as the
+    /// session will: menubus after what the session had.
+    func testSystemdsGeneratorAppendsMenubusToTheSessionsModules() throws {
+        let generator = "/usr/lib/systemd/user-environment-generators/30-systemd-environment-d-generator"
+        guard FileManager.default.isExecutableFile(atPath: generator) else { throw XCTSkip("no \(generator)") }
+        XCTAssertEqual(try integrate(["--enable"]).status, 0)
+        func modules(_ session: String?) throws -> [String] {
+            var arguments = ["-i", "HOME=\(home.path)", "XDG_CONFIG_HOME=\(home.appendingPathComponent("config").path)"]
+            if let session { arguments.append("GTK_MODULES=\(session)") }
+            let run = try runTool("env", arguments + [generator], timeout: 20)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let line = run.stdout.split(separator: "\n").last { $0.hasPrefix("GTK_MODULES=") }
+            return line.map { $0.dropFirst("GTK_MODULES=".count).split(separator: ":").map(String.init) } ?? []
+        }
+        let appended = try modules("my-module")
+        let mine = try XCTUnwrap(appended.firstIndex(of: "my-module"), "\(appended)")
+        let ours = try XCTUnwrap(appended.firstIndex(of: "menubus"), "\(appended)")
+        XCTAssertLessThan(mine, ours, "appended, not put first: \(appended)")
+        XCTAssertTrue(try modules(nil).contains("menubus"))
+        XCTAssertEqual(try integrate(["--disable"]).status, 0)
+        XCTAssertFalse(try modules("my-module").contains("menubus"))
+    }
+
+    func testAFileItDidNotWriteIsRefusedAndKept() throws {
+        try FileManager.default.createDirectory(at: snippet.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let foreign = "GTK_MODULES=something-else\n"
+        try foreign.write(to: snippet, atomically: true, encoding: .utf8)
+        for action in ["--enable", "--disable"] {
+            let refused = try integrate([action])
+            XCTAssertEqual(refused.status, 1, action)
+            XCTAssertEqual(refused.stdout, "", action)
+            XCTAssertTrue(refused.stderr.contains("\(snippet.path) was not written by menubus-cli"), refused.stderr)
+            XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, "one line: \(refused.stderr)")
+            XCTAssertEqual(snippetText(), foreign, "\(action) left it as it was")
+        }
+        let status = try integrate(["--status"])
+        XCTAssertEqual(status.status, 0)
+        XCTAssertTrue(status.stdout.contains("not enabled by menubus-cli: \(snippet.path) is another's file"), status.stdout)
+    }
+
+    func testDisableRemovesOnlyItsSnippetAndWhenAbsentSaysSo() throws {
+        XCTAssertEqual(try integrate(["--enable"]).status, 0)
+        let disabled = try integrate(["--disable"])
+        XCTAssertEqual(disabled.status, 0, disabled.stderr)
+        XCTAssertTrue(disabled.stdout.contains("disabled; removed \(snippet.path)"), disabled.stdout)
+        XCTAssertNil(snippetText())
+        XCTAssertTrue(FileManager.default.fileExists(atPath: snippet.deletingLastPathComponent().path),
+                      "the environment.d folder stays")
+        let again = try integrate(["--disable"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.stderr, "")
+        XCTAssertTrue(again.stdout.contains("not enabled (no \(snippet.path)); nothing to do"), again.stdout)
+        // A snippet of an older menubus-cli (the marker, other lines) is ours to replace.
+        try "# Written by 'menubus-cli integrate --enable': an older one\nGTK_MODULES=menubus\n"
+            .write(to: snippet, atomically: true, encoding: .utf8)
+        let updated = try integrate(["--enable"])
+        XCTAssertTrue(updated.stdout.contains("enabled; updated \(snippet.path)"), updated.stdout)
+        XCTAssertTrue(snippetText()?.contains("${GTK_MODULES:+$GTK_MODULES:}menubus") ?? false)
+    }
+
+    func testStatusInEachState() throws {
+        // Nothing yet: no snippet, no module where this test's GTK_PATH leads, not in the session.
+        let systemModule = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"]
+            .contains { FileManager.default.fileExists(atPath: $0 + "/gtk-3.0/modules/libmenubus.so") }
+        let fresh = try integrate([])
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        XCTAssertTrue(fresh.stdout.contains("GTK 3: not enabled (no \(snippet.path))"), fresh.stdout)
+        if !systemModule {
+            XCTAssertTrue(fresh.stdout.contains("GTK 3: module not installed (no libmenubus.so in "), fresh.stdout)
+            XCTAssertTrue(fresh.stdout.contains("/gtk-3.0/modules"), fresh.stdout)
+        }
+        XCTAssertTrue(fresh.stdout.contains("GTK 3: this session does not load it (GTK_MODULES is not set)"), fresh.stdout)
+        XCTAssertTrue(fresh.stdout.hasSuffix("A change takes effect at the next login.\n"), fresh.stdout)
+
+        // Enabled, installed on GTK_PATH, and loaded by this session.
+        XCTAssertEqual(try integrate(["--enable"]).status, 0)
+        let (gtkPath, module) = try installedModule()
+        let session = ["GTK_PATH": "/nonexistent:" + gtkPath, "GTK_MODULES": "gail:menubus"]
+        let on = try integrate(["--status"], environment: session)
+        XCTAssertEqual(on.status, 0, on.stderr)
+        XCTAssertTrue(on.stdout.contains("GTK 3: enabled for new sessions by \(snippet.path)"), on.stdout)
+        XCTAssertTrue(on.stdout.contains("GTK 3: module installed: \(module)"), on.stdout)
+        XCTAssertTrue(on.stdout.contains("GTK 3: this session loads it (GTK_MODULES=gail:menubus)"), on.stdout)
+        let loaded = try integrate(["--enable"], environment: session)
+        XCTAssertEqual(loaded.stderr, "", "the module is where GTK 3 looks")
+
+        // JSON, as other commands give it with --json.
+        let json = try integrate(["--status", "--json"], environment: session)
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(rows.count, 1)
+        XCTAssertEqual(rows[0]["toolkit"] as? String, "gtk")
+        XCTAssertEqual(rows[0]["enabled"] as? Bool, true)
+        XCTAssertEqual(rows[0]["snippet"] as? String, snippet.path)
+        XCTAssertEqual(rows[0]["snippet-state"] as? String, "enabled")
+        XCTAssertEqual(rows[0]["module"] as? String, module)
+        XCTAssertEqual(rows[0]["module-loadable"] as? Bool, true)
+        XCTAssertEqual(rows[0]["this-session"] as? Bool, true)
+
+        // Disabled, while this session still has the module another way.
+        XCTAssertEqual(try integrate(["--disable"]).status, 0)
+        let off = try integrate(["--status"], environment: ["GTK_MODULES": "menubusx:other"])
+        XCTAssertTrue(off.stdout.contains("GTK 3: not enabled (no \(snippet.path))"), off.stdout)
+        XCTAssertTrue(off.stdout.contains("GTK 3: this session does not load it (GTK_MODULES does not name menubus)"), off.stdout)
+        let offJSON = try integrate(["--json"])
+        let offRows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(offJSON.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(offRows.first?["snippet-state"] as? String, "absent")
+        XCTAssertEqual(offRows.first?["this-session"] as? Bool, false)
+    }
+
+    func testTheDefaultConfigFolderIsUnderHome() throws {
+        let result = try integrate(["--enable"], environment: ["XDG_CONFIG_HOME": ""])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: home.appendingPathComponent(".config/environment.d/60-menubus.conf").path))
+    }
+
+    func testUsageErrorsNameTheWord() throws {
+        let cases: [([String], String)] = [
+            (["qt", "--enable"], "unknown toolkit 'qt'"), (["--enable", "--disable"], "give one of --enable, --disable and --status"),
+            (["--frob"], "'--frob'"), (["gtk", "extra"], "'extra'"),
+        ]
+        for (arguments, mention) in cases {
+            let result = try integrate(arguments)
+            XCTAssertEqual(result.status, 2, arguments.joined(separator: " "))
+            XCTAssertTrue(result.stderr.contains(mention), "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stdout, "")
+        }
+        XCTAssertNil(snippetText(), "nothing written")
+    }
+}
