@@ -1,0 +1,355 @@
+import Foundation
+import XCTest
+@testable import MenuBus
+@testable import MenuBusProtocol
+
+/// The GTK 3 module in unmodified Debian programs: mousepad and gedit run
+/// under Xvfb with `GTK_MODULES=menubus`, beside menubusd and the bundled
+/// providers (activated menubus-provider), driven from the keyboard and
+/// read through AT-SPI only (Tests/apps/gtk_app.py). The same programs
+/// without the module are the reference for what GTK itself shows.
+final class GtkAppTests: BusTestCase {
+    /// One bus for the suite, whose configuration has a service directory:
+    /// the bundled providers are started by D-Bus activation.
+    nonisolated(unsafe) private static var suiteBus: PrivateBus?
+    nonisolated(unsafe) private static var suiteRoot: URL?
+    /// The menus of each program without the module, read once a run.
+    nonisolated(unsafe) private static var stockMenus: [String: StockMenus] = [:]
+
+    private static let sentence = "the quick brown fox"
+    private static let fieldSentence = "make it louder"
+    /// GTK's own edit items, which MenuBus may draw instead but never beside GTK's.
+    private static let gtkItems = ["Cut", "Copy", "Paste", "Delete", "Select All", "Undo", "Redo"]
+
+    struct StockMenus {
+        let editor: GtkAppDriver.OpenedMenu
+        let search: GtkAppDriver.OpenedMenu
+    }
+
+    private static var root: URL {
+        get throws {
+            if let suiteRoot { return suiteRoot }
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-gtk-apps-\(UUID().uuidString)")
+            for folder in ["services", "data/menubus/providers", "config", "system", "tmp"] {
+                try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+            }
+            suiteRoot = root
+            return root
+        }
+    }
+
+    override var bus: PrivateBus {
+        get throws {
+            if let bus = Self.suiteBus { return bus }
+            let root = try Self.root
+            try installBundledProviders(root)
+            let bus = try PrivateBus(configExtra: "<servicedir>\(root.appendingPathComponent("services").path)</servicedir>")
+            Self.suiteBus = bus
+            return bus
+        }
+    }
+
+    override class func tearDown() {
+        suiteBus?.stop()
+        suiteBus = nil
+        if let suiteRoot { try? FileManager.default.removeItem(at: suiteRoot) }
+        suiteRoot = nil
+        stockMenus = [:]
+        super.tearDown()
+    }
+
+    /// What menubusd and the providers it activates read: the bundled key
+    /// files as `make install` puts them, and nothing of this machine's.
+    private var daemonEnvironment: [String: String] {
+        get throws {
+            let root = try Self.root
+            return ["XDG_DATA_HOME": root.appendingPathComponent("data").path,
+                    "XDG_DATA_DIRS": root.appendingPathComponent("system").path,
+                    "XDG_CONFIG_HOME": root.appendingPathComponent("config").path, "LANG": "C.UTF-8", "LANGUAGE": ""]
+        }
+    }
+
+    private func installBundledProviders(_ root: URL) throws {
+        let providers = Repository.root.appendingPathComponent("data/providers")
+        for name in try FileManager.default.contentsOfDirectory(atPath: providers.path) where name.hasSuffix(".provider") {
+            try FileManager.default.copyItem(at: providers.appendingPathComponent(name),
+                                             to: root.appendingPathComponent("data/menubus/providers/\(name)"))
+        }
+        let env = try daemonEnvironment.filter { $0.key != "LANGUAGE" }.sorted { $0.key < $1.key }
+            .map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        for (name, kind) in [("org.menubus.TextTransforms", "text"), ("org.menubus.SearchWeb", "search-web"),
+                             ("org.menubus.Translate", "translate")] {
+            let exec = "/usr/bin/env PATH=/usr/bin:/bin \(env) \(Binaries.url("menubus-provider").path) \(kind)"
+            try "[D-BUS Service]\nName=\(name)\nExec=\(exec)\n"
+                .write(to: root.appendingPathComponent("services/\(name).service"), atomically: true, encoding: .utf8)
+        }
+    }
+
+    private func startMenubusd() throws -> RunningProcess {
+        try startDaemon(["--provider-start-timeout", "10"], extraEnvironment: try daemonEnvironment)
+    }
+
+    // MARK: Programs
+
+    /// Skips, naming the Debian package, when a program or tool is missing.
+    private func requirePrograms(_ app: String) throws {
+        for (path, package) in GtkAppDriver.requirements + [(GtkAppDriver.apps[app] ?? app, app)]
+        where !FileManager.default.isExecutableFile(atPath: path) {
+            throw XCTSkip("no \(path): \(package) is not installed; run scripts/setup")
+        }
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        check.arguments = ["-c", "import gi; gi.require_version('Atspi', '2.0'); import pyatspi"]
+        check.standardError = FileHandle.nullDevice
+        check.standardOutput = FileHandle.nullDevice
+        try check.run()
+        check.waitUntilExit()
+        if check.terminationStatus != 0 {
+            throw XCTSkip("/usr/bin/python3 cannot import pyatspi: python3-pyatspi is not installed; run scripts/setup")
+        }
+    }
+
+    /// The module must be built: a missing module fails the test, it does not skip it.
+    private func requireModule() throws {
+        guard FileManager.default.fileExists(atPath: GtkAppDriver.moduleFile.path) else {
+            throw TestFailure("no GTK 3 module at \(GtkAppDriver.moduleFile.path): run `make shims` to build it")
+        }
+    }
+
+    private func launch(_ app: String, module: Bool) throws -> GtkAppDriver {
+        var environment = try bus.environment
+        environment["TMPDIR"] = try Self.root.appendingPathComponent("tmp").path
+        let driver = try GtkAppDriver(app: app, module: module, environment: environment)
+        addTeardownBlock { driver.stop() }
+        return driver
+    }
+
+    /// Types the sentence into the editor and selects its last word.
+    private func typeAndSelect(_ driver: GtkAppDriver, in widget: String, _ text: String) throws {
+        try driver.focus(widget)
+        // Ctrl+F puts the editor's selection into the search field: start empty.
+        if try !driver.text().isEmpty { try driver.clear() }
+        try driver.type(text)
+        let word = String(text.split(separator: " ").last ?? "")
+        XCTAssertEqual(try driver.selectWordLeft(), word, "\(driver.app) \(widget): the selection read through AT-SPI")
+    }
+
+    /// The menus each program shows without the module, after typing and
+    /// selecting a word in the editor and in the search field.
+    private func stockMenus(_ app: String) throws -> StockMenus {
+        if let menus = Self.stockMenus[app] { return menus }
+        let driver = try launch(app, module: false)
+        try typeAndSelect(driver, in: "editor", Self.sentence)
+        let editor = try driver.openMenu()
+        try driver.closeMenu()
+        try typeAndSelect(driver, in: "search", Self.fieldSentence)
+        let search = try driver.openMenu()
+        try driver.closeMenu()
+        driver.stop()
+        let menus = StockMenus(editor: editor, search: search)
+        Self.stockMenus[app] = menus
+        return menus
+    }
+
+    // MARK: Without the module: the harness reads what GTK shows
+
+    private func checkStockMenus(_ app: String) throws {
+        try requirePrograms(app)
+        let driver = try launch(app, module: false)
+        try typeAndSelect(driver, in: "editor", Self.sentence)
+        XCTAssertEqual(try driver.text("editor"), Self.sentence)
+        let editor = try driver.openMenu("shift+F10")
+        for label in ["Undo", "Cut", "Copy", "Paste", "Select All"] {
+            XCTAssertNotNil(editor.item(label), "\(app)'s editor menu has \(label): \(editor)")
+        }
+        XCTAssertEqual(editor.item("Cut")?.sensitive, true, "a word is selected: \(editor)")
+        XCTAssertEqual(editor.item("Undo")?.sensitive, true, "typing can be undone: \(editor)")
+        XCTAssertEqual(editor.item("Redo")?.sensitive, false, "nothing to redo: \(editor)")
+        XCTAssertNil(editor.item("Make Uppercase"), "no MenuBus item without the module: \(editor)")
+        XCTAssertEqual(editor.repeatedLabels, [], "\(editor)")
+        try driver.closeMenu()
+
+        try typeAndSelect(driver, in: "search", Self.fieldSentence)
+        let search = try driver.openMenu("shift+F10")
+        for label in ["Cut", "Copy", "Paste", "Delete", "Select All"] {
+            XCTAssertNotNil(search.item(label), "\(app)'s search field menu has \(label): \(search)")
+        }
+        XCTAssertFalse(search.labels.contains { $0.hasPrefix("Undo") }, "GTK 3's entry has no undo: \(search)")
+        // Choosing an item through AT-SPI reaches the program.
+        try driver.choose("Delete")
+        XCTAssertEqual(try driver.text("search"), "make it ")
+        XCTAssertEqual(try driver.text("editor"), Self.sentence, "the search field's Delete left the document alone")
+
+        let right = try driver.openMenu("right-click")
+        XCTAssertNotNil(right.item("Select All"), "a right click opens the field's menu too: \(right)")
+        try driver.closeMenu()
+        XCTAssertLessThan(try driver.ping(), 250, "\(app)'s main loop answers")
+    }
+
+    func testMousepadMenusWithoutTheModuleReadThroughAtSpi() throws {
+        try checkStockMenus("mousepad")
+    }
+
+    func testGeditMenusWithoutTheModuleReadThroughAtSpi() throws {
+        try checkStockMenus("gedit")
+    }
+
+    // MARK: With the module
+
+    /// MenuBus's items are there, and GTK's own items at most once.
+    private func assertMenuBusItems(_ menu: GtkAppDriver.OpenedMenu, _ context: String,
+                                    file: StaticString = #filePath, line: UInt = #line) {
+        for label in ["Make Uppercase", "Search Web"] {
+            XCTAssertNotNil(menu.item(label), "\(context): \(label) in \(menu)", file: file, line: line)
+        }
+        XCTAssertEqual(menu.repeatedLabels, [], "\(context): an item twice in \(menu)", file: file, line: line)
+        for label in Self.gtkItems {
+            XCTAssertLessThanOrEqual(menu.labels.filter { $0 == label }.count, 1, "\(context): \(label) twice in \(menu)",
+                                     file: file, line: line)
+        }
+    }
+
+    /// Waits until `widget`'s text is `expected`; the last text read.
+    private func waitForText(_ driver: GtkAppDriver, _ widget: String, _ expected: String, timeout: Double = 20) throws -> String {
+        var last = ""
+        _ = try eventually(timeout: timeout) {
+            last = try driver.text(widget)
+            return last == expected
+        }
+        return last
+    }
+
+    /// Chooses the menu's first sensitive "Undo …" item; its label.
+    private func chooseUndo(_ driver: GtkAppDriver, _ context: String) throws -> String? {
+        let menu = try driver.openMenu()
+        guard let undo = menu.items.first(where: { $0.label.hasPrefix("Undo") && $0.sensitive }) else {
+            XCTFail("\(context): no sensitive Undo item in \(menu)")
+            try driver.closeMenu()
+            return nil
+        }
+        try driver.choose(undo.name)
+        return undo.label
+    }
+
+    private func checkEditorAndSearchField(_ app: String) throws {
+        try requirePrograms(app)
+        try requireModule()
+        let stock = try stockMenus(app)
+        _ = try startMenubusd()
+        let driver = try launch(app, module: true)
+
+        // The editor: GtkSourceView, with its own undo.
+        try typeAndSelect(driver, in: "editor", Self.sentence)
+        let editor = try driver.openMenu()
+        assertMenuBusItems(editor, "\(app) editor")
+        let stockUndo = stock.editor.items.first { $0.label == "Undo" }
+        XCTAssertNotNil(stockUndo, "\(app)'s editor shows Undo without the module: \(stock.editor)")
+        XCTAssertEqual(editor.items.first { $0.label == "Undo" }, stockUndo,
+                       "\(app) editor: GtkSourceView's own Undo as without the module, in \(editor)")
+        XCTAssertEqual(editor.labels.filter { $0.hasPrefix("Undo") }, ["Undo"],
+                       "\(app) editor: one undo, the editor's own, in \(editor)")
+        if editor.item("Make Uppercase") != nil {
+            try driver.choose("Make Uppercase")
+            XCTAssertEqual(try waitForText(driver, "editor", "the quick brown FOX"), "the quick brown FOX",
+                           "\(app) editor: Make Uppercase replaced the word")
+            if try chooseUndo(driver, "\(app) editor") != nil {
+                XCTAssertEqual(try waitForText(driver, "editor", Self.sentence), Self.sentence,
+                               "\(app) editor: Undo from the menu restored the word")
+            }
+        } else {
+            try driver.closeMenu()
+        }
+
+        // The search field: a GtkEntry (gedit: GtkSearchEntry), no undo of its own.
+        let document = try driver.text("editor")
+        try typeAndSelect(driver, in: "search", Self.fieldSentence)
+        let field = try driver.openMenu()
+        assertMenuBusItems(field, "\(app) search field")
+        XCTAssertNotNil(field.item("Undo Typing"), "\(app) search field: Undo Typing after typing, in \(field)")
+        XCTAssertLessThanOrEqual(field.labels.filter { $0.hasPrefix("Undo") }.count, 1, "\(app) search field: \(field)")
+        if field.item("Make Uppercase") != nil {
+            try driver.choose("Make Uppercase")
+            XCTAssertEqual(try waitForText(driver, "search", "make it LOUDER"), "make it LOUDER",
+                           "\(app) search field: Make Uppercase replaced the word")
+            if try chooseUndo(driver, "\(app) search field") != nil {
+                XCTAssertEqual(try waitForText(driver, "search", Self.fieldSentence), Self.fieldSentence,
+                               "\(app) search field: Undo from the menu restored the word")
+            }
+        } else {
+            try driver.closeMenu()
+        }
+
+        // Ctrl+Z in the field undoes its typing, not the document's (both
+        // programs bind Ctrl+Z to the document's Undo as a window shortcut).
+        let typed = try driver.text("search")
+        try driver.key("ctrl+z")
+        var undone = typed
+        _ = try eventually(timeout: 5) {
+            undone = try driver.text("search")
+            return undone != typed
+        }
+        XCTAssertTrue(undone.count < typed.count && typed.hasPrefix(undone),
+                      "\(app) search field: Ctrl+Z undid typing: \(typed.debugDescription) became \(undone.debugDescription)")
+        XCTAssertEqual(try driver.text("editor"), document, "\(app): Ctrl+Z in the search field left the document alone")
+        XCTAssertLessThan(try driver.ping(), 250, "\(app)'s main loop answers")
+    }
+
+    func testMousepadEditorAndSearchFieldShowMenuBusItemsOnce() throws {
+        try checkEditorAndSearchField("mousepad")
+    }
+
+    func testGeditEditorAndSearchFieldShowMenuBusItemsOnce() throws {
+        try checkEditorAndSearchField("gedit")
+    }
+
+    // MARK: Without menubusd
+
+    /// With menubusd unable to answer, the menu GTK would show opens as it
+    /// is, quickly, and the program's main loop keeps answering.
+    private func assertStockMenu(_ driver: GtkAppDriver, _ stock: GtkAppDriver.OpenedMenu, _ context: String) throws {
+        let menu = try driver.openMenu()
+        for label in ["Cut", "Copy", "Paste"] {
+            XCTAssertNotNil(menu.item(label), "\(context): GTK's \(label) in \(menu)")
+        }
+        XCTAssertEqual(menu.items, stock.items, "\(context): the menu GTK shows without the module")
+        XCTAssertLessThan(menu.milliseconds, 500, "\(context): the menu opened in \(menu.milliseconds) ms")
+        XCTAssertLessThan(try driver.ping(), 250, "\(context): the main loop answers")
+        try driver.closeMenu()
+        XCTAssertLessThan(try driver.ping(), 250, "\(context): the main loop answers after the menu")
+    }
+
+    private func checkWithoutMenubusd(_ app: String) throws {
+        try requirePrograms(app)
+        try requireModule()
+        let stock = try stockMenus(app)
+        var daemon = try startMenubusd()
+        let driver = try launch(app, module: true)
+        try typeAndSelect(driver, in: "editor", Self.sentence)
+        assertMenuBusItems(try driver.openMenu(), "\(app) with menubusd running")
+        try driver.closeMenu()
+
+        daemon.signal(SIGSTOP)
+        do {
+            defer { daemon.signal(SIGCONT) }
+            try assertStockMenu(driver, stock.editor, "\(app) with menubusd stopped (SIGSTOP)")
+        }
+        assertMenuBusItems(try driver.openMenu(), "\(app): the next menu after menubusd continued")
+        try driver.closeMenu()
+
+        daemon.signal(SIGKILL)
+        _ = try daemon.wait(timeout: 10)
+        try assertStockMenu(driver, stock.editor, "\(app) with menubusd killed")
+        daemon = try startMenubusd()
+        assertMenuBusItems(try driver.openMenu(), "\(app): the next menu after menubusd restarted")
+        try driver.closeMenu()
+        XCTAssertTrue(daemon.isRunning)
+    }
+
+    func testMousepadMenuOpensUnchangedWithMenubusdStoppedOrKilled() throws {
+        try checkWithoutMenubusd("mousepad")
+    }
+
+    func testGeditMenuOpensUnchangedWithMenubusdStoppedOrKilled() throws {
+        try checkWithoutMenubusd("gedit")
+    }
+}
