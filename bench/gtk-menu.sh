@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# The GTK 3 module in mousepad: time from Shift+F10 (sent through XTest) to
+# the popup menu's window mapped on the X server, with and without the
+# module in the same run, alternating; the same with menubusd stopped
+# (SIGSTOP); and the module's added resident memory per app.
+#
+#   bench/gtk-menu.sh [-n SAMPLES] [--rss-runs N] [--no-build]
+#
+# Builds menubusd and menubus-provider (release) and the module (make
+# shims), starts a private dbus-daemon whose configuration has a service
+# directory, declares the bundled providers in a temp XDG_DATA_HOME, starts
+# menubusd, and runs bench/gtk-menu.py under xvfb-run -a: two mousepads,
+# SAMPLES menus each per case after one unmeasured, then N fresh pairs
+# for VmRSS after one menu. Prints a markdown table of medians and ratios.
+# Without a built module the "with" column is mousepad with GTK_MODULES set
+# to a module GTK cannot find. Installs nothing; stops everything it started.
+set -euo pipefail
+
+SAMPLES=30
+RSS_RUNS=5
+BUILD=1
+BUS_LIFETIME=900
+while [ $# -gt 0 ]; do
+    case "$1" in
+        -n) SAMPLES="${2:?-n needs a value}"; shift 2 ;;
+        --rss-runs) RSS_RUNS="${2:?--rss-runs needs a value}"; shift 2 ;;
+        --no-build) BUILD=0; shift ;;
+        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "gtk-menu.sh: unknown argument '$1'" >&2; exit 2 ;;
+    esac
+done
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+for tool in /usr/bin/mousepad /usr/bin/xvfb-run /usr/bin/xdotool; do
+    [ -x "$tool" ] || { echo "gtk-menu.sh: no $tool; run scripts/setup" >&2; exit 1; }
+done
+/usr/bin/python3 -c 'import Xlib' 2>/dev/null || { echo "gtk-menu.sh: no python3-xlib; run scripts/setup" >&2; exit 1; }
+
+TMP="$(mktemp -d "${TMPDIR:-/tmp}/menubus-gtk-menu.XXXXXX")"
+JOB_PID=""
+BUS_PID=""
+DAEMON_PID=""
+# shellcheck source=lib.sh
+. "$ROOT/bench/lib.sh"
+cleanup() {
+    set +e
+    # A menubusd left stopped would not take the TERM.
+    [ -n "$DAEMON_PID" ] && kill -CONT "$DAEMON_PID" 2>/dev/null
+    stop "$JOB_PID"
+    stop "$DAEMON_PID"
+    stop "$BUS_PID"
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+if [ "$BUILD" = 1 ]; then
+    echo "building menubusd, menubus-provider (release) and the GTK 3 module..." >&2
+    { swift build -c release --product menubusd && swift build -c release --product menubus-provider \
+        && { make shims || echo "gtk-menu.sh: make shims failed; measuring without a module" >&2; }; } \
+        >"$TMP/build.log" 2>&1 || { tail -n 30 "$TMP/build.log" >&2; exit 1; }
+fi
+BIN="$(swift build -c release --show-bin-path)"
+[ -x "$BIN/menubusd" ] || { echo "gtk-menu.sh: no release menubusd at $BIN" >&2; exit 1; }
+GTK_PATH_DIR="$ROOT/.build/shims/gtk3"
+MODULE_NOTE=""
+if [ ! -f "$GTK_PATH_DIR/modules/libmenubus.so" ]; then
+    MODULE_NOTE="no module at $GTK_PATH_DIR/modules/libmenubus.so (make shims): \"with\" is GTK_MODULES=menubus unresolved"
+fi
+
+mkdir -p "$TMP/services" "$TMP/data/menubus/providers" "$TMP/config" "$TMP/state" "$TMP/system"
+cp data/providers/*.provider "$TMP/data/menubus/providers/"
+PROVIDER_ENV="XDG_DATA_HOME=$TMP/data XDG_DATA_DIRS=$TMP/system XDG_CONFIG_HOME=$TMP/config LANG=C.UTF-8"
+for service in "org.menubus.TextTransforms text" "org.menubus.SearchWeb search-web" "org.menubus.Translate translate"; do
+    set -- $service
+    printf '[D-BUS Service]\nName=%s\nExec=/usr/bin/env PATH=/usr/bin:/bin %s %s %s\n' \
+        "$1" "$PROVIDER_ENV" "$BIN/menubus-provider" "$2" > "$TMP/services/$1.service"
+done
+cat > "$TMP/bus.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:dir=$TMP</listen>
+  <auth>EXTERNAL</auth>
+  <servicedir>$TMP/services</servicedir>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+CONF
+timeout "$BUS_LIFETIME" dbus-daemon --config-file="$TMP/bus.conf" --nofork --print-address=1 \
+    >"$TMP/bus.address" 2>"$TMP/bus.log" &
+BUS_PID=$!
+ADDR=""
+for _ in $(seq 1 100); do
+    ADDR="$(head -n 1 "$TMP/bus.address" 2>/dev/null || true)"
+    [ -n "$ADDR" ] && break
+    sleep 0.05
+done
+[ -n "$ADDR" ] || { echo "gtk-menu.sh: the private dbus-daemon did not start" >&2; exit 1; }
+export DBUS_SESSION_BUS_ADDRESS="$ADDR" XDG_STATE_HOME="$TMP/state"
+XDG_DATA_HOME="$TMP/data" XDG_DATA_DIRS="$TMP/system" XDG_CONFIG_HOME="$TMP/config" LANG=C.UTF-8 LANGUAGE=C \
+    "$BIN/menubusd" --provider-start-timeout 10 2>"$TMP/menubusd.log" &
+DAEMON_PID=$!
+for _ in $(seq 1 100); do has_owner org.menubus.MenuBus1 && break; sleep 0.05; done
+has_owner org.menubus.MenuBus1 || { echo "gtk-menu.sh: menubusd did not take its name" >&2; cat "$TMP/menubusd.log" >&2; exit 1; }
+
+echo "measuring: $SAMPLES menus per app and case, $RSS_RUNS pairs for memory..." >&2
+TMPDIR="$TMP" job xvfb-run -a -s "-screen 0 1024x768x24" /usr/bin/python3 "$ROOT/bench/gtk-menu.py" \
+    --samples "$SAMPLES" --rss-runs "$RSS_RUNS" --gtk-path "$GTK_PATH_DIR" --menubusd-pid "$DAEMON_PID" \
+    >"$TMP/out" 2>"$TMP/helper.log" || { tail -n 20 "$TMP/helper.log" >&2; exit 1; }
+
+median() { tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else printf "%.2f\n", (a[NR/2]+a[NR/2+1])/2}'; }
+values() { grep "^$1 " "$TMP/out" | cut -d' ' -f2-; }
+run_without=$(values running-without | median)
+run_with=$(values running-with | median)
+stop_without=$(values stopped-without | median)
+stop_with=$(values stopped-with | median)
+rss_without=$(values rss-without | median)
+rss_with=$(values rss-with | median)
+
+echo "| Shift+F10 to the popup mapped | samples | without module, median ms | with module, median ms | with / without |"
+echo "| --- | ---: | ---: | ---: | ---: |"
+awk -v n="$SAMPLES" -v a="$run_without" -v b="$run_with" \
+    'BEGIN {printf "| menubusd running | %d | %.1f | %.1f | %.2fx |\n", n, a, b, b / a}'
+awk -v n="$SAMPLES" -v a="$stop_without" -v b="$stop_with" \
+    'BEGIN {printf "| menubusd stopped (SIGSTOP) | %d | %.1f | %.1f | %.2fx |\n", n, a, b, b / a}'
+echo
+echo "| mousepad after one menu | runs | without module, median | with module, median | added |"
+echo "| --- | ---: | ---: | ---: | ---: |"
+awk -v n="$RSS_RUNS" -v a="$rss_without" -v b="$rss_with" \
+    'BEGIN {printf "| VmRSS | %d | %.1f MiB | %.1f MiB | %+.1f MiB (%.2fx) |\n", n, a / 1024, b / 1024, (b - a) / 1024, b / a}'
+loaded=$(grep '^module-loaded ' "$TMP/out" | cut -d' ' -f2- || true)
+echo
+echo "libmenubus.so mapped: $loaded"
+[ -n "$MODULE_NOTE" ] && echo "$MODULE_NOTE"
+if grep -q '^<4>\|^warning' "$TMP/menubusd.log"; then
+    echo "menubusd warned:" >&2
+    grep '^<4>\|^warning' "$TMP/menubusd.log" >&2
+fi
+exit 0
