@@ -219,8 +219,8 @@ final class GtkAppTests: BusTestCase {
         return last
     }
 
-    /// Chooses the menu's first sensitive "Undo …" item; its label.
-    private func chooseUndo(_ driver: GtkAppDriver, _ context: String) throws -> String? {
+    /// Chooses the menu's first sensitive "Undo …" item; the menu it was chosen from.
+    private func chooseUndo(_ driver: GtkAppDriver, _ context: String) throws -> GtkAppDriver.OpenedMenu? {
         let menu = try driver.openMenu()
         guard let undo = menu.items.first(where: { $0.label.hasPrefix("Undo") && $0.sensitive }) else {
             XCTFail("\(context): no sensitive Undo item in \(menu)")
@@ -228,7 +228,7 @@ final class GtkAppTests: BusTestCase {
             return nil
         }
         try driver.choose(undo.name)
-        return undo.label
+        return menu
     }
 
     private func checkEditorAndSearchField(_ app: String) throws {
@@ -252,9 +252,9 @@ final class GtkAppTests: BusTestCase {
             try driver.choose("Make Uppercase")
             XCTAssertEqual(try waitForText(driver, "editor", "the quick brown FOX"), "the quick brown FOX",
                            "\(app) editor: Make Uppercase replaced the word")
-            if try chooseUndo(driver, "\(app) editor") != nil {
+            if let menu = try chooseUndo(driver, "\(app) editor") {
                 XCTAssertEqual(try waitForText(driver, "editor", Self.sentence), Self.sentence,
-                               "\(app) editor: Undo from the menu restored the word")
+                               "\(app) editor: Undo from the menu restored the word; chosen from \(menu)")
             }
         } else {
             try driver.closeMenu()
@@ -271,9 +271,9 @@ final class GtkAppTests: BusTestCase {
             try driver.choose("Make Uppercase")
             XCTAssertEqual(try waitForText(driver, "search", "make it LOUDER"), "make it LOUDER",
                            "\(app) search field: Make Uppercase replaced the word")
-            if try chooseUndo(driver, "\(app) search field") != nil {
+            if let menu = try chooseUndo(driver, "\(app) search field") {
                 XCTAssertEqual(try waitForText(driver, "search", Self.fieldSentence), Self.fieldSentence,
-                               "\(app) search field: Undo from the menu restored the word")
+                               "\(app) search field: Undo from the menu restored the word; chosen from \(menu)")
             }
         } else {
             try driver.closeMenu()

@@ -515,8 +515,9 @@ item_command (GtkWidget *item, gboolean *gtk_own)
             return signal;
         return NULL;
     }
+    const gchar *action = GTK_IS_ACTIONABLE (item) ? gtk_actionable_get_action_name (GTK_ACTIONABLE (item)) : NULL;
     const gchar *label = GTK_IS_MENU_ITEM (item) ? gtk_menu_item_get_label (GTK_MENU_ITEM (item)) : NULL;
-    if (label && !GTK_IS_ACTIONABLE (item)) {
+    if (label && !action) {
         if (strcmp (label, g_dgettext ("gtk30", "_Delete")) == 0) {
             *gtk_own = TRUE;
             return "delete";
@@ -526,7 +527,6 @@ item_command (GtkWidget *item, gboolean *gtk_own)
             return "select-all";
         }
     }
-    const gchar *action = GTK_IS_ACTIONABLE (item) ? gtk_actionable_get_action_name (GTK_ACTIONABLE (item)) : NULL;
     if (action) {
         const gchar *last = strrchr (action, '.');
         last = last ? last + 1 : action;
