@@ -36,7 +36,17 @@ $(GTK3_MODULE): shims/gtk3/menubus-module.c $(SHIM_COMMON) $(SHIM_CLIENT_HEADER)
 		-o $@ shims/gtk3/menubus-module.c shims/common/menubus-shim.c \
 		$(LDFLAGS) -Wl,--as-needed -Wl,-z,defs $(shell pkg-config --libs gtk+-3.0 gio-unix-2.0 gmodule-2.0)
 
+# Under sudo the shims are built as the user who ran it, as the binaries
+# are, so no root-owned files are left in the user's tree.
+ifneq ($(BUILD_USER),)
+install-shims: shims-as-build-user
+shims-as-build-user:
+	runuser -u $(BUILD_USER) -- env PATH="$$PATH" $(MAKE) --no-print-directory shims
+.PHONY: shims-as-build-user
+else
 install-shims: $(GTK3_MODULE)
+endif
+install-shims:
 	install -D -m 0644 $(GTK3_MODULE) $(DESTDIR)$(GTK3_MODULE_DIR)/libmenubus.so
 
 uninstall-shims:

@@ -187,7 +187,7 @@ final class PackagingTests: XCTestCase {
         let tree = try stagingPrefix()
         let fileManager = FileManager.default
         try fileManager.createDirectory(at: tree, withIntermediateDirectories: true)
-        for item in ["Makefile", "Package.swift", "dbus", "systemd", "docs", "data", "scripts", "po"] {
+        for item in ["Makefile", "Package.swift", "dbus", "systemd", "docs", "data", "scripts", "po", "shims"] {
             try fileManager.copyItem(at: Repository.root.appendingPathComponent(item), to: tree.appendingPathComponent(item))
         }
         try fileManager.createDirectory(at: tree.appendingPathComponent("Sources/menubusd"), withIntermediateDirectories: true)
