@@ -42,6 +42,11 @@ struct _MbMenu {
     gboolean asking; /* a PresentMenu of its own is still out */
     MbMenuChanged changed;
     gpointer data;
+    /* mb_menu_present_live: the toolkit reads the export; only Closed is
+     * followed here. */
+    MbMenuLive live;
+    gchar **omit;
+    gboolean remote_closed; /* Closed came, or menubusd went */
 };
 
 struct _MbField {
@@ -87,12 +92,16 @@ static struct {
     GList *menus;       /* every MbMenu not yet ended */
     guint next_field;
     guint32 token;
+    MbDaemonWatch daemon_watch;
+    gpointer daemon_watch_data;
 } shim;
 
 static void field_flush (MbField *field);
 static void field_publish (MbField *field);
 static void menu_adopt (MbMenu *menu, const gchar *path);
 static void menu_unref (MbMenu *menu);
+static MbMenu *menu_ref (MbMenu *menu);
+static void menu_live_ended (MbMenu *menu, MbMenuEvent event);
 
 /* ---------- turning it on ---------- */
 
@@ -348,6 +357,8 @@ daemon_appeared (GDBusConnection *bus, const gchar *name, const gchar *owner, gp
     /* A restart: the focused field is published again. */
     if (shim.focused)
         mb_field_focused (shim.focused);
+    if (shim.daemon_watch)
+        shim.daemon_watch (TRUE, shim.daemon_watch_data);
 }
 
 static void
@@ -362,11 +373,19 @@ daemon_vanished (GDBusConnection *bus, const gchar *name, gpointer data)
         field->published = FALSE;
         field->in_flight = FALSE;
     }
-    for (GList *l = g_list_copy (shim.menus); l; l = g_list_delete_link (l, l)) {
+    GList *menus = g_list_copy (shim.menus);
+    for (GList *l = menus; l; l = l->next)
+        menu_ref (l->data); /* a callback may close its menu */
+    for (GList *l = menus; l; l = l->next) {
         MbMenu *menu = l->data;
-        if (menu->state == MENU_SHOWN && menu->changed)
+        if (menu->state == MENU_SHOWN && menu->live)
+            menu_live_ended (menu, MB_MENU_CLOSED);
+        else if (menu->state == MENU_SHOWN && menu->changed)
             menu->changed (menu, NULL, menu->data);
     }
+    g_list_free_full (menus, (GDestroyNotify) menu_unref);
+    if (shim.daemon_watch)
+        shim.daemon_watch (FALSE, shim.daemon_watch_data);
 }
 
 static void
@@ -412,6 +431,25 @@ mb_shim_enabled (const gchar *toolkit)
     shim.token = g_random_int ();
     g_bus_get (G_BUS_TYPE_SESSION, NULL, bus_ready, NULL);
     return TRUE;
+}
+
+void
+mb_shim_watch_daemon (MbDaemonWatch watch, gpointer data)
+{
+    shim.daemon_watch = watch;
+    shim.daemon_watch_data = data;
+}
+
+GDBusConnection *
+mb_shim_connection (void)
+{
+    return shim.bus;
+}
+
+const gchar *
+mb_shim_daemon (void)
+{
+    return shim.owner;
 }
 
 void
@@ -865,6 +903,7 @@ menu_unref (MbMenu *menu)
         return;
     g_free (menu->context_id);
     g_free (menu->path);
+    g_strfreev (menu->omit);
     g_free (menu);
 }
 
@@ -891,6 +930,11 @@ menu_signal (GDBusConnection *bus, const gchar *sender, const gchar *path, const
     if (menu->state != MENU_SHOWN || g_strcmp0 (sender, shim.owner) != 0)
         return;
     heard_from_daemon ();
+    if (menu->live) {
+        if (g_strcmp0 (signal, "Closed") == 0)
+            menu_live_ended (menu, MB_MENU_CLOSED);
+        return;
+    }
     if (g_strcmp0 (signal, "LayoutChanged") == 0) {
         g_autoptr (GVariant) items = g_variant_get_child_value (args, 1);
         if (menu->changed)
@@ -906,7 +950,8 @@ menu_signal (GDBusConnection *bus, const gchar *sender, const gchar *path, const
 static void
 menu_subscribe (MbMenu *menu)
 {
-    menu->layout_sub = g_dbus_connection_signal_subscribe (shim.bus, shim.owner, MENU_IFACE, "LayoutChanged",
+    if (!menu->live)
+        menu->layout_sub = g_dbus_connection_signal_subscribe (shim.bus, shim.owner, MENU_IFACE, "LayoutChanged",
                                                            menu->path, NULL, G_DBUS_SIGNAL_FLAGS_NONE, menu_signal,
                                                            menu, NULL);
     menu->closed_sub = g_dbus_connection_signal_subscribe (shim.bus, shim.owner, MENU_IFACE, "Closed", menu->path,
@@ -950,6 +995,51 @@ menu_adopt (MbMenu *menu, const gchar *path)
                             layout_done, menu_ref (menu));
 }
 
+/* The live menu's `live` hears that it ended; it is not called again. */
+static void
+menu_live_ended (MbMenu *menu, MbMenuEvent event)
+{
+    MbMenuLive live = menu->live;
+    menu->remote_closed = TRUE;
+    menu->live = NULL;
+    if (live && !menu->toolkit_closed)
+        live (menu, event, NULL, menu->data);
+}
+
+static void
+present_live_done (MbMenu *menu, GVariant *reply, GError *error)
+{
+    if (reply) {
+        heard_from_daemon ();
+        const gchar *path;
+        g_variant_get (reply, "(&o)", &path);
+        if (menu->state != MENU_WAITING || menu->toolkit_closed) {
+            dismiss (path);
+            menu_end (menu);
+            return;
+        }
+        menu->path = g_strdup (path);
+        menu->state = MENU_SHOWN;
+        menu_subscribe (menu);
+        if (menu->live)
+            menu->live (menu, MB_MENU_LIVE, path, menu->data);
+        return;
+    }
+    debug ("PresentMenu: %s", error->message);
+    if ((is_domain_error (error, "NoSuchContext") || is_domain_error (error, "NotRegistered")) && menu->field) {
+        menu->field->published = FALSE;
+        shim.registered = FALSE;
+        field_send (menu->field, TRUE);
+    }
+    MbMenuLive live = menu->live;
+    menu->live = NULL;
+    menu->remote_closed = TRUE;
+    if (menu->state == MENU_WAITING)
+        menu_end (menu);
+    if (live && !menu->toolkit_closed)
+        live (menu, is_domain_error (error, "NothingToShow") ? MB_MENU_EMPTY : MB_MENU_FAILED, NULL, menu->data);
+}
+
 static void
 present_done (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -957,6 +1047,11 @@ present_done (GObject *source, GAsyncResult *result, gpointer data)
     g_autoptr (GError) error = NULL;
     g_autoptr (GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
     menu->asking = FALSE;
+    if (menu->live) {
+        present_live_done (menu, reply, error);
+        menu_unref (menu);
+        return;
+    }
     if (reply) {
         heard_from_daemon ();
         const gchar *path;
@@ -976,9 +1071,13 @@ present_done (GObject *source, GAsyncResult *result, gpointer data)
 }
 
 static GVariant *
-present_args (MbField *field)
+present_args (MbField *field, gchar **omit)
 {
-    return g_variant_new ("(sssa{sv})", "", field->context_id, "edit", NULL);
+    GVariantBuilder options;
+    g_variant_builder_init (&options, G_VARIANT_TYPE_VARDICT);
+    if (omit && *omit)
+        g_variant_builder_add (&options, "{sv}", "omit-commands", g_variant_new_strv ((const gchar *const *) omit, -1));
+    return g_variant_new ("(sss@a{sv})", "", field->context_id, "edit", g_variant_builder_end (&options));
 }
 
 MbMenu *
@@ -1007,7 +1106,7 @@ mb_menu_present (MbField *field, MbMenuChanged changed, gpointer data, GVariant 
         /* menubusd did not answer last time: the menu opens at once, and
          * its items join it if they come. */
         menu->asking = TRUE;
-        g_dbus_connection_call (shim.bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "PresentMenu", present_args (field),
+        g_dbus_connection_call (shim.bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "PresentMenu", present_args (field, NULL),
                                 G_VARIANT_TYPE ("(o)"), G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS, NULL,
                                 present_done, menu_ref (menu));
         return menu;
@@ -1016,7 +1115,7 @@ mb_menu_present (MbField *field, MbMenuChanged changed, gpointer data, GVariant 
     gint64 deadline = g_get_monotonic_time () + MB_PRESENT_DEADLINE_MS * 1000;
     g_autoptr (GError) error = NULL;
     g_autoptr (GVariant) reply = g_dbus_connection_call_sync (
-        shim.bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "PresentMenu", present_args (field), G_VARIANT_TYPE ("(o)"),
+        shim.bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "PresentMenu", present_args (field, NULL), G_VARIANT_TYPE ("(o)"),
         G_DBUS_CALL_FLAGS_NO_AUTO_START, MB_PRESENT_DEADLINE_MS, NULL, &error);
     if (!reply) {
         debug ("PresentMenu: %s", error->message);
@@ -1060,6 +1159,35 @@ mb_menu_present (MbField *field, MbMenuChanged changed, gpointer data, GVariant 
     return menu;
 }
 
+MbMenu *
+mb_menu_present_live (MbField *field, const gchar *const *omit_commands, MbMenuLive live, gpointer data)
+{
+    if (!shim.bus || !shim.owner)
+        return NULL;
+    /* The selection as it is now reaches menubusd before the menu is asked
+     * for (messages of one connection arrive in order). */
+    if (field->timeout_id) {
+        g_source_remove (field->timeout_id);
+        field->timeout_id = 0;
+    }
+    field_send (field, TRUE);
+
+    MbMenu *menu = g_new0 (MbMenu, 1);
+    menu->refs = 1; /* the toolkit's, until mb_menu_close */
+    menu->field = field;
+    menu->context_id = g_strdup (field->context_id);
+    menu->live = live;
+    menu->data = data;
+    menu->omit = g_strdupv ((gchar **) omit_commands);
+    menu->state = MENU_WAITING;
+    menu->asking = TRUE;
+    shim.menus = g_list_prepend (shim.menus, menu_ref (menu)); /* the list's, until menu_end */
+    g_dbus_connection_call (shim.bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "PresentMenu",
+                            present_args (field, menu->omit), G_VARIANT_TYPE ("(o)"),
+                            G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS, NULL, present_done, menu_ref (menu));
+    return menu;
+}
+
 void
 mb_menu_activate (MbMenu *menu, const gchar *item_id, guint32 timestamp)
 {
@@ -1081,8 +1209,9 @@ mb_menu_close (MbMenu *menu)
         return;
     menu->toolkit_closed = TRUE;
     menu->changed = NULL;
+    menu->live = NULL;
     if (menu->state == MENU_SHOWN) {
-        if (!menu->chosen && shim.owner)
+        if (!menu->chosen && !menu->remote_closed && shim.owner)
             dismiss (menu->path);
         menu_end (menu);
     }

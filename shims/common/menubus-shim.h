@@ -66,6 +66,18 @@ typedef struct {
  * turned off for this program (MENUBUS_DISABLE, the per-app list). */
 gboolean mb_shim_enabled (const gchar *toolkit);
 
+/* menubusd came (`running` TRUE, once the focused field is published
+ * again) or went (FALSE, after every live menu heard of it). One watch a
+ * process: the GTK 4 library's. */
+typedef void (*MbDaemonWatch) (gboolean running, gpointer data);
+void mb_shim_watch_daemon (MbDaemonWatch watch, gpointer data);
+
+/* The process's connection (NULL until it is open) and menubusd's unique
+ * name on it (NULL while it is not running): what GDBusMenuModel and
+ * GDBusActionGroup read a presented menu's export from. */
+GDBusConnection *mb_shim_connection (void);
+const gchar *mb_shim_daemon (void);
+
 /* What the clipboard offers now (MIME types); every field's next update
  * carries it. */
 void mb_shim_set_clipboard_types (const gchar *const *types);
@@ -105,6 +117,27 @@ void mb_menu_activate (MbMenu *menu, const gchar *item_id, guint32 timestamp);
 /* The toolkit's menu closed: the presentation ends (dismissed unless an
  * item was chosen) and `changed` is not called again. */
 void mb_menu_close (MbMenu *menu);
+
+/* A presentation the toolkit draws from its org.gtk.Menus export (GTK 4's
+ * extra-menu) rather than from GetLayout. */
+typedef enum {
+    MB_MENU_LIVE,   /* presented: `path` names its export on mb_shim_daemon () */
+    MB_MENU_CLOSED, /* closed on menubusd's side (chosen from, dismissed, its
+                     * context removed) or menubusd went */
+    MB_MENU_EMPTY,  /* not presented: there is nothing to show (NothingToShow) */
+    MB_MENU_FAILED, /* not presented: any other error */
+} MbMenuEvent;
+
+typedef void (*MbMenuLive) (MbMenu *menu, MbMenuEvent event, const gchar *path, gpointer data);
+
+/* Presents the field's edit menu without waiting: `live` hears once
+ * whether it was presented (MB_MENU_LIVE, or EMPTY/FAILED), and then
+ * CLOSED when it ends on menubusd's side; nothing follows its items here.
+ * `omit_commands` is PresentMenu's `omit-commands` (NULL: none). Returns
+ * NULL when menubusd cannot be asked now (not running). The toolkit still
+ * calls mb_menu_close once it is done with the menu, whatever happened;
+ * `live` is not called after that. */
+MbMenu *mb_menu_present_live (MbField *field, const gchar *const *omit_commands, MbMenuLive live, gpointer data);
 
 void mb_selection_clear (MbSelection *selection);
 
