@@ -5,6 +5,19 @@
 #
 # The GTK 3 module: $(SHIMS_BUILD)/gtk3/modules/libmenubus.so, so that
 # GTK_PATH=$(SHIMS_BUILD)/gtk3 GTK_MODULES=menubus loads it uninstalled.
+#
+# The GTK 4 library (GTK 4 loads no modules: an app calls
+# menubus_gtk4_attach): $(SHIMS_BUILD)/gtk4/libmenubus-gtk4.so.$(GTK4_VERSION)
+# with its SONAME and development symlinks, menubus-gtk4.pc, and the
+# example examples/gtk4-editor linked against it there (RUNPATH $ORIGIN).
+#
+# Install targets, each self-contained (the Debian packaging calls each
+# with a DESTDIR of its own):
+#   install-gtk3-module   libmenubus.so into GTK 3's module folder
+#   install-gtk4-library  libmenubus-gtk4.so.$(GTK4_VERSION) and .so.0 into $(LIBDIR)
+#   install-gtk4-dev      the header into $(INCLUDEDIR)/menubus-gtk4, the .so
+#                         symlink, and menubus-gtk4.pc into $(LIBDIR)/pkgconfig
+#   install-shims         all three
 
 SHIMS_BUILD ?= .build/shims
 CC ?= cc
@@ -16,9 +29,27 @@ SHIM_CLIENT_HEADER = $(SHIMS_BUILD)/include/client-interface.h
 GTK3_MODULE = $(SHIMS_BUILD)/gtk3/modules/libmenubus.so
 GTK3_MODULE_DIR ?= $(call pkgvar,gtk+-3.0,libdir,$(PREFIX)/lib)/gtk-3.0/modules
 
-.PHONY: shims install-shims uninstall-shims
+# The library's version; its SONAME changes with the first number only.
+GTK4_VERSION = 0.1.0
+GTK4_SONAME = libmenubus-gtk4.so.$(firstword $(subst ., ,$(GTK4_VERSION)))
+GTK4_BUILD = $(SHIMS_BUILD)/gtk4
+GTK4_LIB = $(GTK4_BUILD)/libmenubus-gtk4.so.$(GTK4_VERSION)
+GTK4_LINKS = $(GTK4_BUILD)/$(GTK4_SONAME) $(GTK4_BUILD)/libmenubus-gtk4.so
+GTK4_PC = $(GTK4_BUILD)/menubus-gtk4.pc
+GTK4_EXAMPLE = $(GTK4_BUILD)/gtk4-editor
+# gtk4's libdir moved under PREFIX (/usr: /usr/lib/x86_64-linux-gnu).
+LIBDIR ?= $(call pkgvar,gtk4,libdir,$(PREFIX)/lib)
+INCLUDEDIR ?= $(PREFIX)/include
+# The .pc file for this PREFIX, LIBDIR and INCLUDEDIR (relative to
+# ${prefix} where they are under it).
+GTK4_PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' \
+	-e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
+	-e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' \
+	-e 's|@VERSION@|$(GTK4_VERSION)|' shims/gtk4/menubus-gtk4.pc.in
 
-shims: $(GTK3_MODULE)
+.PHONY: shims install-shims uninstall-shims install-gtk3-module install-gtk4-library install-gtk4-dev
+
+shims: $(GTK3_MODULE) $(GTK4_LIB) $(GTK4_LINKS) $(GTK4_PC) $(GTK4_EXAMPLE)
 
 # The Client interface the shims serve, from the contract itself.
 $(SHIM_CLIENT_HEADER): dbus/org.menubus.MenuBus1.Client.xml
@@ -36,18 +67,65 @@ $(GTK3_MODULE): shims/gtk3/menubus-module.c $(SHIM_COMMON) $(SHIM_CLIENT_HEADER)
 		-o $@ shims/gtk3/menubus-module.c shims/common/menubus-shim.c \
 		$(LDFLAGS) -Wl,--as-needed -Wl,-z,defs $(shell pkg-config --libs gtk+-3.0 gio-unix-2.0 gmodule-2.0)
 
+GTK4_REQUIRED = @pkg-config --exists gtk4 || { echo "make: GTK 4's headers are missing: apt-get install libgtk-4-dev" >&2; exit 1; }
+
+# Only menubus_gtk4_attach and menubus_gtk4_detach are exported (hidden
+# visibility, G_MODULE_EXPORT on those two).
+$(GTK4_LIB): shims/gtk4/menubus-gtk4.c shims/gtk4/menubus-gtk4.h $(SHIM_COMMON) $(SHIM_CLIENT_HEADER)
+	$(GTK4_REQUIRED)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(SHIM_CFLAGS) $(CFLAGS) $(SHIM_WARNINGS) -fPIC -shared -fvisibility=hidden \
+		-Ishims/common -I$(SHIMS_BUILD)/include $(shell pkg-config --cflags gtk4 gio-unix-2.0) \
+		-Wl,-soname,$(GTK4_SONAME) -o $@ shims/gtk4/menubus-gtk4.c shims/common/menubus-shim.c \
+		$(LDFLAGS) -Wl,--as-needed -Wl,-z,defs $(shell pkg-config --libs gtk4 gio-unix-2.0)
+
+$(GTK4_LINKS): $(GTK4_LIB)
+	ln -sf $(notdir $<) $@
+
+$(GTK4_PC): shims/gtk4/menubus-gtk4.pc.in
+	@mkdir -p $(dir $@)
+	$(GTK4_PC_SED) > $@
+
+# The example, as an app would build it, against the library in the build
+# folder; it finds the library beside itself.
+$(GTK4_EXAMPLE): examples/gtk4-editor/main.c shims/gtk4/menubus-gtk4.h $(GTK4_LINKS)
+	$(GTK4_REQUIRED)
+	$(CC) $(CPPFLAGS) $(SHIM_CFLAGS) $(CFLAGS) -Wall -Wextra -Ishims/gtk4 $(shell pkg-config --cflags gtk4) \
+		-o $@ examples/gtk4-editor/main.c $(LDFLAGS) -L$(GTK4_BUILD) -lmenubus-gtk4 -Wl,-rpath,'$$ORIGIN' \
+		$(shell pkg-config --libs gtk4)
+
 # Under sudo the shims are built as the user who ran it, as the binaries
 # are, so no root-owned files are left in the user's tree.
 ifneq ($(BUILD_USER),)
-install-shims: shims-as-build-user
+install-gtk3-module install-gtk4-library: shims-as-build-user
 shims-as-build-user:
 	runuser -u $(BUILD_USER) -- env PATH="$$PATH" $(MAKE) --no-print-directory shims
 .PHONY: shims-as-build-user
 else
-install-shims: $(GTK3_MODULE)
+install-gtk3-module: $(GTK3_MODULE)
+install-gtk4-library: $(GTK4_LIB)
 endif
-install-shims:
+
+install-shims: install-gtk3-module install-gtk4-library install-gtk4-dev
+
+install-gtk3-module:
 	install -D -m 0644 $(GTK3_MODULE) $(DESTDIR)$(GTK3_MODULE_DIR)/libmenubus.so
+
+install-gtk4-library:
+	install -D -m 0644 $(GTK4_LIB) $(DESTDIR)$(LIBDIR)/$(notdir $(GTK4_LIB))
+	ln -sf $(notdir $(GTK4_LIB)) $(DESTDIR)$(LIBDIR)/$(GTK4_SONAME)
+
+# Nothing built: the header, the symlink the linker takes, the .pc file.
+install-gtk4-dev:
+	install -D -m 0644 shims/gtk4/menubus-gtk4.h $(DESTDIR)$(INCLUDEDIR)/menubus-gtk4/menubus-gtk4.h
+	install -d -m 0755 $(DESTDIR)$(LIBDIR)/pkgconfig
+	ln -sf $(notdir $(GTK4_LIB)) $(DESTDIR)$(LIBDIR)/libmenubus-gtk4.so
+	$(GTK4_PC_SED) > $(DESTDIR)$(LIBDIR)/pkgconfig/menubus-gtk4.pc
+	chmod 0644 $(DESTDIR)$(LIBDIR)/pkgconfig/menubus-gtk4.pc
 
 uninstall-shims:
 	rm -f $(DESTDIR)$(GTK3_MODULE_DIR)/libmenubus.so
+	rm -f $(DESTDIR)$(LIBDIR)/$(notdir $(GTK4_LIB)) $(DESTDIR)$(LIBDIR)/$(GTK4_SONAME) \
+		$(DESTDIR)$(LIBDIR)/libmenubus-gtk4.so $(DESTDIR)$(LIBDIR)/pkgconfig/menubus-gtk4.pc \
+		$(DESTDIR)$(INCLUDEDIR)/menubus-gtk4/menubus-gtk4.h
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/menubus-gtk4 2>/dev/null
