@@ -53,12 +53,21 @@ from gi.repository import Atspi, Gio, GLib  # noqa: E402
 
 import pyatspi  # noqa: E402
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+
 APPS = {
     # --disable-server: no single-instance hand-over to a mousepad already
     # on the same bus (another test's).
     "mousepad": ["/usr/bin/mousepad", "--disable-server"],
     "gedit": ["/usr/bin/gedit", "--standalone"],
+    # MenuBus's GTK 4 example as `make shims` builds it (MENUBUS_GTK4_EDITOR
+    # names another build).
+    "gtk4-editor": [os.environ.get("MENUBUS_GTK4_EDITOR")
+                    or os.path.join(HERE, "..", "..", ".build", "shims", "gtk4", "gtk4-editor")],
 }
+
+# GTK 4 programs: drawn with cairo (Xvfb has no GL), on X11.
+GTK4_APPS = {"gtk4-editor"}
 
 PR_SET_PDEATHSIG = 1
 
@@ -188,6 +197,40 @@ def menu_items(menu):
     return items
 
 
+def gtk4_menu_items(menu):
+    """The items of a GTK 4 GtkPopoverMenu as AT-SPI gives them (GTK 4.8):
+    menu items and separators nested in panels (its sections), in order;
+    only what is visible (the popover keeps other pages, hidden)."""
+    items = []
+
+    def visit(node):
+        for child in children(node):
+            try:
+                role = child.getRole()
+                states = child.getState()
+            except GLib.Error:
+                continue
+            if not states.contains(pyatspi.STATE_VISIBLE):
+                continue
+            if role == pyatspi.ROLE_SEPARATOR:
+                items.append({"name": "", "label": "", "role": "separator", "sensitive": True})
+            elif role in ROLE_NAMES and role != pyatspi.ROLE_MENU:
+                name = child.name or ""
+                item = {"name": name, "label": name.strip(), "role": ROLE_NAMES[role],
+                        "sensitive": states.contains(pyatspi.STATE_SENSITIVE)}
+                if role in (pyatspi.ROLE_CHECK_MENU_ITEM, pyatspi.ROLE_RADIO_MENU_ITEM):
+                    item["checked"] = states.contains(pyatspi.STATE_CHECKED)
+                items.append(item)
+            else:
+                visit(child)
+
+    visit(menu)
+    # GTK draws a separator before each section but the first one shown.
+    while items and items[0]["role"] == "separator":
+        items.pop(0)
+    return items
+
+
 def describe(accessible, depth=0, max_depth=30):
     try:
         states = accessible.getState()
@@ -231,6 +274,9 @@ class Session:
         self.env.pop("GTK_MODULES", None)
         self.env.pop("AT_SPI_BUS_ADDRESS", None)
         self.app_env = dict(self.env)
+        if app in GTK4_APPS:
+            self.app_env["GSK_RENDERER"] = "cairo"
+            self.app_env["GDK_BACKEND"] = "x11"
         if gtk_module:
             self.app_env["GTK_MODULES"] = gtk_module
         if gtk_path:
@@ -355,11 +401,18 @@ class Session:
         if not poll(lambda: has_state(self.frame, pyatspi.STATE_ACTIVE), self.timeout):
             raise Failure("%s's window did not become active" % self.app_name)
 
+    def on_screen(self, accessible):
+        """GTK 3 sets SHOWING on what is on screen; GTK 4.8 sets it on
+        windows only, and VISIBLE on the widgets in them."""
+        if self.app_name in GTK4_APPS:
+            return has_state(accessible, pyatspi.STATE_VISIBLE)
+        return has_state(accessible, pyatspi.STATE_SHOWING)
+
     def find_editor(self):
         """The document's text view: an editable text inside a scroll pane."""
         for accessible in walk(self.frame, skip=(pyatspi.ROLE_MENU_BAR,)):
             if accessible.getRole() == pyatspi.ROLE_TEXT and has_state(accessible, pyatspi.STATE_EDITABLE) \
-                    and has_state(accessible, pyatspi.STATE_SHOWING):
+                    and self.on_screen(accessible):
                 parent = accessible.parent
                 if parent is not None and parent.getRole() == pyatspi.ROLE_SCROLL_PANE:
                     return accessible
@@ -402,8 +455,38 @@ class Session:
             raise Failure("no widget focused yet: send 'focus editor' or 'focus search' first")
         return self.target
 
+    def find_search(self):
+        """GTK 4 example: the editable text that is not the document's."""
+        for accessible in walk(self.frame, skip=(pyatspi.ROLE_MENU_BAR,)):
+            if accessible.getRole() in (pyatspi.ROLE_TEXT, pyatspi.ROLE_ENTRY) and accessible != self.editor \
+                    and has_state(accessible, pyatspi.STATE_EDITABLE) and self.on_screen(accessible):
+                return accessible
+        return None
+
+    def focus_from_keyboard(self, widget):
+        """GTK 4.8 does not take the focus through AT-SPI (GrabFocus): the
+        focus moves with Ctrl+Tab (which no text widget takes as text)
+        until `widget` has it."""
+        for _ in range(6):
+            if has_state(widget, pyatspi.STATE_FOCUSED):
+                return True
+            before = self.focused()
+            self.xdotool("key", "ctrl+Tab")
+            poll(lambda: self.focused() != before, 2)
+        return has_state(widget, pyatspi.STATE_FOCUSED)
+
     def command_focus(self, which):
         started = now_ms()
+        if self.app_name in GTK4_APPS:
+            widget = self.editor if which == "editor" else self.find_search() if which == "search" else None
+            if widget is None:
+                raise Failure("focus takes 'editor' or 'search' (and the window has both)")
+            if not self.focus_from_keyboard(widget):
+                raise Failure("the %s did not take the focus" % which)
+            self.target = widget
+            if which == "search":
+                self.search = widget
+            return {"widget": which, "role": widget.getRoleName(), "ms": round(now_ms() - started, 1)}
         if which == "editor":
             self.editor.queryComponent().grabFocus()
             if not poll(lambda: has_state(self.editor, pyatspi.STATE_FOCUSED), self.timeout):
@@ -434,6 +517,9 @@ class Session:
 
     def text_of(self, widget):
         text = widget.queryText()
+        if self.app_name in GTK4_APPS:
+            # GTK 4.8's GtkText answers "" for an end offset of -1.
+            return text.getText(0, text.characterCount)
         return text.getText(0, -1)
 
     def selection_of(self, widget):
@@ -490,7 +576,17 @@ class Session:
 
     def popup(self):
         """The showing popup menu: a window of the program (not its frame)
-        that holds a showing menu."""
+        that holds a showing menu. GTK 4: a visible GtkPopoverMenu (role
+        menu) inside the window, a child of the text widget it belongs to
+        (GTK keeps it there, not visible, once closed)."""
+        if self.app_name in GTK4_APPS:
+            for accessible in walk(self.frame, skip=(pyatspi.ROLE_MENU,)):
+                try:
+                    if accessible.getRole() == pyatspi.ROLE_MENU and has_state(accessible, pyatspi.STATE_VISIBLE):
+                        return accessible
+                except GLib.Error:
+                    continue
+            return None
         for window in children(self.app):
             try:
                 if window.getRole() == pyatspi.ROLE_FRAME or not has_state(window, pyatspi.STATE_SHOWING):
@@ -505,11 +601,12 @@ class Session:
 
     def read_menu(self, menu):
         """The items once two readings agree (a menu filled in as it opens)."""
-        previous = menu_items(menu)
+        items_of = gtk4_menu_items if self.app_name in GTK4_APPS else menu_items
+        previous = items_of(menu)
         deadline = time.monotonic() + 2
         while time.monotonic() < deadline:
             time.sleep(0.03)
-            current = menu_items(menu)
+            current = items_of(menu)
             if current == previous:
                 return current
             previous = current
@@ -577,10 +674,43 @@ class Session:
                     return found
         return None
 
+    def choose_from_keyboard(self, menu, name):
+        """GTK 4.8's popover menu items have no AT-SPI Action: the item is
+        reached with Down (the focused item, read through AT-SPI, tells where
+        the keyboard is) and chosen with Return."""
+        items = [item for item in gtk4_menu_items(menu) if item["role"] != "separator"]
+        labels = [item["label"] for item in items]
+        if name.strip() not in labels:
+            raise Failure("the menu has no item %r: %s" % (name, labels))
+        if not items[labels.index(name.strip())]["sensitive"]:
+            raise Failure("%r is insensitive" % name)
+
+        def focused_item():
+            for accessible in walk(menu):
+                if has_state(accessible, pyatspi.STATE_FOCUSED) and accessible.getRole() in ROLE_NAMES:
+                    return accessible
+            return None
+
+        started = now_ms()
+        for _ in range(2 * len(items) + 2):
+            current = focused_item()
+            if current is not None and (current.name or "").strip() == name.strip():
+                break
+            self.xdotool("key", "Down")
+            poll(lambda: focused_item() is not None and focused_item() != current, 0.5)
+        else:
+            raise Failure("Down never reached %r" % name)
+        self.xdotool("key", "Return")
+        if not poll(lambda: self.popup() is None, self.timeout):
+            raise Failure("the menu stayed open after %r" % name)
+        return {"chosen": name, "ms": round(now_ms() - started, 1), "way": "keyboard"}
+
     def command_choose(self, name):
         menu = self.popup()
         if menu is None:
             raise Failure("no menu is showing")
+        if self.app_name in GTK4_APPS:
+            return self.choose_from_keyboard(menu, name)
         item = self.find_item(menu, name)
         if item is None:
             raise Failure("the menu has no item %r: %s" % (name, [i["name"] for i in menu_items(menu)]))

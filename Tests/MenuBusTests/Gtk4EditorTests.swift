@@ -1,0 +1,258 @@
+import Foundation
+import XCTest
+@testable import MenuBus
+@testable import MenuBusProtocol
+
+/// The GTK 4 library in its example, examples/gtk4-editor, as `make shims`
+/// builds it: under Xvfb beside menubusd and the bundled providers
+/// (activated menubus-provider), driven from the keyboard and read through
+/// AT-SPI only (Tests/apps/gtk_app.py, as for mousepad and gedit).
+///
+/// GTK 4.8 exposes a GtkTextView's GtkPopoverMenu to AT-SPI (a `menu`
+/// child of the text view whose items are `menu item`s nested in panels),
+/// but not a GtkEntry's: the entry's GtkText, which parents the popover,
+/// is not in the accessible tree. So the menus are read in the text view.
+final class Gtk4EditorTests: BusTestCase {
+    /// One bus for the suite, whose configuration has a service directory:
+    /// the bundled providers are started by D-Bus activation.
+    nonisolated(unsafe) private static var suiteBus: PrivateBus?
+    nonisolated(unsafe) private static var suiteRoot: URL?
+
+    private static let app = "gtk4-editor"
+    private static let sentence = "the quick brown fox"
+    /// GTK 4.8's own items in a text view's menu.
+    private static let gtkItems = ["Cut", "Copy", "Paste", "Delete", "Undo", "Redo", "Select All", "Insert Emoji"]
+    private static let menuBusItems = ["Make Uppercase", "Search Web"]
+
+    private static let buildFolder = Repository.root.appendingPathComponent(".build/shims/gtk4")
+    static let example = buildFolder.appendingPathComponent("gtk4-editor")
+    static let library = buildFolder.appendingPathComponent("libmenubus-gtk4.so.0")
+
+    private static var root: URL {
+        get throws {
+            if let suiteRoot { return suiteRoot }
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-gtk4-\(UUID().uuidString)")
+            for folder in ["services", "data/menubus/providers", "config", "system", "tmp"] {
+                try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+            }
+            suiteRoot = root
+            return root
+        }
+    }
+
+    override var bus: PrivateBus {
+        get throws {
+            if let bus = Self.suiteBus { return bus }
+            let root = try Self.root
+            try installBundledProviders(root)
+            let bus = try PrivateBus(configExtra: "<servicedir>\(root.appendingPathComponent("services").path)</servicedir>")
+            Self.suiteBus = bus
+            return bus
+        }
+    }
+
+    override class func tearDown() {
+        suiteBus?.stop()
+        suiteBus = nil
+        if let suiteRoot { try? FileManager.default.removeItem(at: suiteRoot) }
+        suiteRoot = nil
+        super.tearDown()
+    }
+
+    /// What menubusd and the providers it activates read: the bundled key
+    /// files as `make install` puts them, and nothing of this machine's.
+    private var daemonEnvironment: [String: String] {
+        get throws {
+            let root = try Self.root
+            return ["XDG_DATA_HOME": root.appendingPathComponent("data").path,
+                    "XDG_DATA_DIRS": root.appendingPathComponent("system").path,
+                    "XDG_CONFIG_HOME": root.appendingPathComponent("config").path, "LANG": "C.UTF-8", "LANGUAGE": ""]
+        }
+    }
+
+    private func installBundledProviders(_ root: URL) throws {
+        let providers = Repository.root.appendingPathComponent("data/providers")
+        for name in try FileManager.default.contentsOfDirectory(atPath: providers.path) where name.hasSuffix(".provider") {
+            try FileManager.default.copyItem(at: providers.appendingPathComponent(name),
+                                             to: root.appendingPathComponent("data/menubus/providers/\(name)"))
+        }
+        let env = try daemonEnvironment.filter { $0.key != "LANGUAGE" }.sorted { $0.key < $1.key }
+            .map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        for (name, kind) in [("org.menubus.TextTransforms", "text"), ("org.menubus.SearchWeb", "search-web"),
+                             ("org.menubus.Translate", "translate")] {
+            let exec = "/usr/bin/env PATH=/usr/bin:/bin \(env) \(Binaries.url("menubus-provider").path) \(kind)"
+            try "[D-BUS Service]\nName=\(name)\nExec=\(exec)\n"
+                .write(to: root.appendingPathComponent("services/\(name).service"), atomically: true, encoding: .utf8)
+        }
+    }
+
+    private func startMenubusd() throws -> RunningProcess {
+        try startDaemon(["--provider-start-timeout", "10"], extraEnvironment: try daemonEnvironment)
+    }
+
+    // MARK: Programs
+
+    /// Skips, naming the Debian package, when a tool is missing; a missing
+    /// build of the library or the example fails.
+    private func requirements() throws {
+        for (path, package) in GtkAppDriver.requirements where !FileManager.default.isExecutableFile(atPath: path) {
+            throw XCTSkip("no \(path): \(package) is not installed; run scripts/setup")
+        }
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        check.arguments = ["-c", "import gi; gi.require_version('Atspi', '2.0'); import pyatspi"]
+        check.standardError = FileHandle.nullDevice
+        check.standardOutput = FileHandle.nullDevice
+        try check.run()
+        check.waitUntilExit()
+        if check.terminationStatus != 0 {
+            throw XCTSkip("/usr/bin/python3 cannot import pyatspi: python3-pyatspi is not installed; run scripts/setup")
+        }
+        for file in [Self.library, Self.example] where !FileManager.default.fileExists(atPath: file.path) {
+            throw TestFailure("no \(file.path): run `make shims` to build the GTK 4 library and its example")
+        }
+    }
+
+    private func launch(extraEnvironment: [String: String] = [:]) throws -> GtkAppDriver {
+        var environment = try bus.environment
+        environment["TMPDIR"] = try Self.root.appendingPathComponent("tmp").path
+        environment["MENUBUS_GTK4_EDITOR"] = Self.example.path
+        environment.merge(extraEnvironment) { $1 }
+        let driver = try GtkAppDriver(app: Self.app, module: false, environment: environment)
+        addTeardownBlock { driver.stop() }
+        return driver
+    }
+
+    /// Types the sentence into the text view and selects its last word.
+    private func typeAndSelect(_ driver: GtkAppDriver) throws {
+        try driver.focus("editor")
+        try driver.type(Self.sentence)
+        XCTAssertEqual(try driver.selectWordLeft(), "fox", "the selection read through AT-SPI")
+    }
+
+    /// The menu showing now, read again.
+    private func currentMenu(_ driver: GtkAppDriver) throws -> GtkAppDriver.OpenedMenu {
+        let answer = try driver.send("menu")
+        return GtkAppDriver.OpenedMenu(way: "read", milliseconds: -1,
+                                       items: (answer["items"] as? [[String: Any]] ?? []).map(GtkAppDriver.Item.init))
+    }
+
+    /// Opens the text view's menu with Shift+F10 and waits until MenuBus's
+    /// items are in it (they follow live, so they may come a moment after
+    /// GTK's own); the menu as last read.
+    private func openMenuWithMenuBusItems(_ driver: GtkAppDriver, timeout: Double = 10) throws -> GtkAppDriver.OpenedMenu {
+        var menu = try driver.openMenu("shift+F10")
+        _ = try eventually(timeout: timeout) {
+            menu = try currentMenu(driver)
+            return Self.menuBusItems.allSatisfy { menu.item($0) != nil }
+        }
+        return menu
+    }
+
+    private func assertMenuBusItems(_ menu: GtkAppDriver.OpenedMenu, _ context: String,
+                                    file: StaticString = #filePath, line: UInt = #line) {
+        for label in Self.menuBusItems {
+            XCTAssertNotNil(menu.item(label), "\(context): \(label) in \(menu)", file: file, line: line)
+        }
+        XCTAssertEqual(menu.repeatedLabels, [], "\(context): an item twice in \(menu)", file: file, line: line)
+        for label in Self.gtkItems {
+            XCTAssertEqual(menu.labels.filter { $0 == label }.count, 1, "\(context): GTK's \(label) once in \(menu)",
+                           file: file, line: line)
+        }
+    }
+
+    /// GTK's own menu: its items, and none of MenuBus's.
+    private func assertStockMenu(_ menu: GtkAppDriver.OpenedMenu, _ context: String,
+                                 file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(menu.labels, Self.gtkItems, "\(context): GTK 4's own menu, as it is: \(menu)", file: file, line: line)
+    }
+
+    private func waitForText(_ driver: GtkAppDriver, _ expected: String, timeout: Double = 20) throws -> String {
+        var last = ""
+        _ = try eventually(timeout: timeout) {
+            last = try driver.text("editor")
+            return last == expected
+        }
+        return last
+    }
+
+    private func assertQuiet(_ driver: GtkAppDriver, file: StaticString = #filePath, line: UInt = #line) {
+        // GLib's log lines carry the domain: "(gtk4-editor:42): MenuBus-WARNING **: …".
+        let said = driver.diagnostics.split(separator: "\n").filter { $0.contains("MenuBus-") || $0.contains("libmenubus-gtk4") }
+        XCTAssertEqual(said, [], "the library said nothing on stderr", file: file, line: line)
+    }
+
+    // MARK: Tests
+
+    /// MENUBUS_DISABLE=1: attach returns FALSE and the menu is GTK 4's own
+    /// (the reference for the tests below).
+    func testGtk4EditorTurnedOffShowsGtksOwnMenu() throws {
+        try requirements()
+        _ = try startMenubusd()
+        let driver = try launch(extraEnvironment: ["MENUBUS_DISABLE": "1"])
+        try typeAndSelect(driver)
+        let menu = try driver.openMenu("shift+F10")
+        assertStockMenu(menu, "MENUBUS_DISABLE=1")
+        try driver.closeMenu()
+    }
+
+    /// Make Uppercase and Search Web join GTK 4's popover menu, each of
+    /// GTK's items stays once, and choosing Make Uppercase changes the word.
+    func testGtk4EditorMenuHasMenuBusItemsOnceAndMakeUppercaseWorks() throws {
+        try requirements()
+        _ = try startMenubusd()
+        let driver = try launch()
+        try typeAndSelect(driver)
+        let menu = try openMenuWithMenuBusItems(driver)
+        assertMenuBusItems(menu, "gtk4-editor text view")
+        XCTAssertEqual(menu.item("Cut")?.sensitive, true, "a word is selected: \(menu)")
+        guard menu.item("Make Uppercase") != nil else { return try driver.closeMenu() }
+        try driver.choose("Make Uppercase")
+        XCTAssertEqual(try waitForText(driver, "the quick brown FOX"), "the quick brown FOX",
+                       "Make Uppercase replaced the word, read back through AT-SPI")
+        XCTAssertLessThan(try driver.ping(), 250, "the main loop answers")
+        assertQuiet(driver)
+    }
+
+    /// With menubusd killed, GTK 4's own menu opens as it is and the main
+    /// loop answers; once menubusd is back, the items are too.
+    func testGtk4EditorMenuWithoutMenubusdAndAfterItRestarts() throws {
+        try requirements()
+        var daemon = try startMenubusd()
+        let driver = try launch()
+        try typeAndSelect(driver)
+        assertMenuBusItems(try openMenuWithMenuBusItems(driver), "with menubusd running")
+        try driver.closeMenu()
+
+        daemon.signal(SIGKILL)
+        _ = try daemon.wait(timeout: 10)
+        // The library hears menubusd go (its name's owner) and takes its
+        // section out; the menu opened after that is GTK's own.
+        var menu = try driver.openMenu("shift+F10")
+        if menu.item("Make Uppercase") != nil {
+            try driver.closeMenu()
+            _ = try eventually(timeout: 10) {
+                menu = try driver.openMenu("shift+F10")
+                defer { try? driver.closeMenu() }
+                return menu.item("Make Uppercase") == nil
+            }
+        } else {
+            try driver.closeMenu()
+        }
+        assertStockMenu(menu, "with menubusd killed")
+        XCTAssertLessThan(menu.milliseconds, 500, "the menu opened in \(menu.milliseconds) ms")
+        XCTAssertLessThan(try driver.ping(), 250, "the main loop answers with menubusd gone")
+
+        daemon = try startMenubusd()
+        // The focused text view presents again when menubusd takes its name.
+        var back = menu
+        _ = try eventually(timeout: 20) {
+            back = try driver.openMenu("shift+F10")
+            defer { try? driver.closeMenu() }
+            return Self.menuBusItems.allSatisfy { back.item($0) != nil }
+        }
+        assertMenuBusItems(back, "after menubusd restarted")
+        XCTAssertTrue(daemon.isRunning)
+        assertQuiet(driver)
+    }
+}
