@@ -103,6 +103,9 @@ final class GtkAppDriver {
 
     deinit { stop() }
 
+    /// Everything the driver, xvfb-run and the program wrote on stderr so far.
+    var stderrText: String { output.stderrText }
+
     var diagnostics: String {
         let lines = output.stderrText.split(separator: "\n").filter {
             !$0.contains("dconf-WARNING") && !$0.contains("Negative content") && !$0.isEmpty

@@ -116,9 +116,10 @@ final class GtkAppTests: BusTestCase {
         }
     }
 
-    private func launch(_ app: String, module: Bool) throws -> GtkAppDriver {
+    private func launch(_ app: String, module: Bool, extraEnvironment: [String: String] = [:]) throws -> GtkAppDriver {
         var environment = try bus.environment
         environment["TMPDIR"] = try Self.root.appendingPathComponent("tmp").path
+        environment.merge(extraEnvironment) { $1 }
         let driver = try GtkAppDriver(app: app, module: module, environment: environment)
         addTeardownBlock { driver.stop() }
         return driver
@@ -292,6 +293,8 @@ final class GtkAppTests: BusTestCase {
                       "\(app) search field: Ctrl+Z undid typing: \(typed.debugDescription) became \(undone.debugDescription)")
         XCTAssertEqual(try driver.text("editor"), document, "\(app): Ctrl+Z in the search field left the document alone")
         XCTAssertLessThan(try driver.ping(), 250, "\(app)'s main loop answers")
+        let said = driver.stderrText.split(separator: "\n").filter { $0.localizedCaseInsensitiveContains("menubus") }
+        XCTAssertEqual(said, [], "\(app): the module said nothing on stderr")
     }
 
     func testMousepadEditorAndSearchFieldShowMenuBusItemsOnce() throws {
@@ -300,6 +303,48 @@ final class GtkAppTests: BusTestCase {
 
     func testGeditEditorAndSearchFieldShowMenuBusItemsOnce() throws {
         try checkEditorAndSearchField("gedit")
+    }
+
+    // MARK: Left out
+
+    /// The contexts menubusd holds, as `menubus-cli contexts --json` lists them.
+    private func contextIds() throws -> [String] {
+        let result = try bus.run("menubus-cli", ["contexts", "--json"], timeout: 20)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+        let list = (json as? [[String: Any]]) ?? ((json as? [String: Any])?["contexts"] as? [[String: Any]]) ?? []
+        return list.compactMap { $0["context"] as? String ?? $0["contextId"] as? String ?? $0["id"] as? String }
+    }
+
+    /// MENUBUS_DISABLE and the per-app list in menubus/integration.conf leave
+    /// a program as it is without the module, with the module loaded; the
+    /// same program with neither publishes its field.
+    func testMousepadIsLeftOutByTheEnvironmentOrThePerAppList() throws {
+        let app = "mousepad"
+        try requirePrograms(app)
+        try requireModule()
+        let stock = try stockMenus(app)
+        _ = try startMenubusd()
+        let config = try Self.root.appendingPathComponent("config-excluding-\(app)")
+        try FileManager.default.createDirectory(at: config.appendingPathComponent("menubus"), withIntermediateDirectories: true)
+        try "[Exclude]\nApps=gedit;\(app);\n".write(to: config.appendingPathComponent("menubus/integration.conf"),
+                                                     atomically: true, encoding: .utf8)
+        for (how, environment) in [("MENUBUS_DISABLE=1", ["MENUBUS_DISABLE": "1"]),
+                                   // The driver gives the program a home of its own: the list is a system one.
+                                   ("[Exclude] Apps= in integration.conf", ["XDG_CONFIG_DIRS": config.path])] {
+            let driver = try launch(app, module: true, extraEnvironment: environment)
+            try typeAndSelect(driver, in: "editor", Self.sentence)
+            let menu = try driver.openMenu()
+            XCTAssertEqual(menu.items, stock.editor.items, "\(app) left out by \(how): the menu GTK shows without the module")
+            try driver.closeMenu()
+            XCTAssertEqual(try contextIds().filter { $0.hasPrefix("gtk3-") }, [], "\(app) left out by \(how): nothing published")
+            driver.stop()
+        }
+        let driver = try launch(app, module: true)
+        try typeAndSelect(driver, in: "editor", Self.sentence)
+        assertMenuBusItems(try driver.openMenu(), "\(app) with the module on")
+        try driver.closeMenu()
+        XCTAssertNotEqual(try contextIds().filter { $0.hasPrefix("gtk3-") }, [], "\(app) with the module on publishes its field")
     }
 
     // MARK: Without menubusd
