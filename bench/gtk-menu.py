@@ -8,13 +8,21 @@ GTK_MODULES=menubus and one without; each gets a sentence typed and its
 last word selected. Then, alternating between them, Shift+F10 is sent
 through XTest and the time taken until an override-redirect window (the
 popup menu) is mapped on the root window (MapNotify, watched with
-python3-xlib: no accessibility layer in between); Escape closes it.
+python3-xlib: no accessibility layer in between); Escape closes it. Only
+a window that is drawn in counts: GTK 3 maps an input-only grab window
+first.
 The same again with menubusd stopped (SIGSTOP), and then the resident
 memory (VmRSS) of fresh pairs after one menu each.
 
-Prints lines `NAME value...` (milliseconds or KiB) for the shell script:
+Prints lines `NAME value...` (milliseconds, pixels or KiB) for the shell script:
     running-with / running-without / stopped-with / stopped-without / rss-with / rss-without,
+    CASE-first-with / CASE-first-without (the unmeasured first menu of a case),
+    CASE-height-with / CASE-height-without (each popup's height),
 and `module-loaded without=no with=yes` (libmenubus.so in /proc/PID/maps).
+With --floor-gtk-path, a third mousepad loads the module built with
+MENUBUS_BENCH_REPLAY, which shows the first menu's items again in every
+later menu without asking menubusd: what GTK takes to draw MenuBus's
+items, with no D-Bus (running-floor, stopped-floor, ...-height-floor).
 """
 
 import argparse
@@ -91,13 +99,26 @@ class Screen:
         started = time.monotonic()
         self.display.xtest_fake_input(X.KeyPress, f10)
         self.display.flush()
-        event, mapped = self.wait_event(lambda e: e.type == X.MapNotify and e.override, timeout)
+        event, mapped = self.wait_event(lambda e: e.type == X.MapNotify and e.override and self.drawn(e.window), timeout)
         self.display.xtest_fake_input(X.KeyRelease, f10)
         self.display.xtest_fake_input(X.KeyRelease, shift)
         self.display.flush()
         if event is None:
             raise Failure("no popup window was mapped within %s s of Shift+F10" % timeout)
         return (mapped - started) * 1000.0, event.window
+
+    def drawn(self, window):
+        """Whether a window is one a menu is drawn in: GTK 3 also maps a
+        10x10 input-only window off screen (the menu's grab transfer
+        window) before the menu's own."""
+        try:
+            return window.get_attributes().win_class == X.InputOutput
+        except Exception:
+            return False
+
+    def height(self, window):
+        """The popup's height in pixels: taller when MenuBus's items are in it."""
+        return window.get_geometry().height
 
     def close_menu(self, window, timeout=5):
         self.press("Escape")
@@ -166,18 +187,35 @@ def alternate(screen, apps, samples, settle):
     """Samples of each app, alternating, after one unmeasured menu each.
     Before each, the selection changes (Shift+Left and Shift+Right in
     turn: " fox", then "fox" again), as a person's would between menus,
-    so that a menu cannot be one fetched for the selection before."""
+    so that a menu cannot be one fetched for the selection before.
+    Returns the times, each app's first (unmeasured) time, and the
+    popups' heights."""
     times = {app.label: [] for app in apps}
+    first = {}
+    heights = {app.label: [] for app in apps}
     for round_index in range(samples + 1):
         for app in apps:
             app.focus(0)
             screen.press("Shift_L", "Left" if round_index % 2 == 0 else "Right")
             time.sleep(settle)
             milliseconds, window = screen.open_menu()
+            heights[app.label].append(screen.height(window))
             screen.close_menu(window)
             if round_index > 0:
                 times[app.label].append(milliseconds)
-    return times
+            else:
+                first[app.label] = milliseconds
+    return times, first, heights
+
+
+def report(case, measured):
+    times, first, heights = measured
+    for name, values in times.items():
+        print("%s-%s %s" % (case, name, " ".join("%.2f" % v for v in values)), flush=True)
+    for name, value in first.items():
+        print("%s-first-%s %.2f" % (case, name, value), flush=True)
+    for name, values in heights.items():
+        print("%s-height-%s %s" % (case, name, " ".join(str(v) for v in values)), flush=True)
 
 
 def main():
@@ -185,6 +223,8 @@ def main():
     parser.add_argument("--samples", type=int, default=30)
     parser.add_argument("--rss-runs", type=int, default=5)
     parser.add_argument("--gtk-path", required=True, help="GTK_PATH holding modules/libmenubus.so")
+    parser.add_argument("--floor-gtk-path",
+                        help="GTK_PATH of the module built with MENUBUS_BENCH_REPLAY: a third mousepad, the floor")
     parser.add_argument("--menubusd-pid", type=int, required=True)
     parser.add_argument("--settle", type=float, default=0.15,
                         help="seconds after each focus and selection change, outside the timed span")
@@ -194,21 +234,21 @@ def main():
     apps = []
     try:
         apps = [Mousepad(False, options.gtk_path, "without"), Mousepad(True, options.gtk_path, "with")]
+        if options.floor_gtk_path:
+            apps.append(Mousepad(True, options.floor_gtk_path, "floor"))
         for app in apps:
             app.focus(options.settle)
             app.type_and_select()
         print("module-loaded %s" % " ".join("%s=%s" % (app.label, "yes" if app.has_module() else "no") for app in apps),
               flush=True)
-        for name, values in alternate(screen, apps, options.samples, options.settle).items():
-            print("running-%s %s" % (name, " ".join("%.2f" % v for v in values)), flush=True)
+        report("running", alternate(screen, apps, options.samples, options.settle))
 
         os.kill(options.menubusd_pid, signal.SIGSTOP)
         try:
             stopped = alternate(screen, apps, options.samples, options.settle)
         finally:
             os.kill(options.menubusd_pid, signal.SIGCONT)
-        for name, values in stopped.items():
-            print("stopped-%s %s" % (name, " ".join("%.2f" % v for v in values)), flush=True)
+        report("stopped", stopped)
         for app in apps:
             app.stop()
         apps = []

@@ -11,7 +11,12 @@
 # directory, declares the bundled providers in a temp XDG_DATA_HOME, starts
 # menubusd, and runs bench/gtk-menu.py under xvfb-run -a: two mousepads,
 # SAMPLES menus each per case after one unmeasured, then N fresh pairs
-# for VmRSS after one menu. Prints a markdown table of medians and ratios.
+# for VmRSS after one menu. Prints a markdown table of medians and ratios,
+# the popups' heights (taller where MenuBus's items are in the menu) and
+# the first menu after the SIGSTOP, the one that waits out the deadline.
+# A third mousepad is the floor: the module built with MENUBUS_BENCH_REPLAY
+# draws the same items in every menu without asking menubusd, so what GTK
+# takes for the items themselves is told apart from the D-Bus calls.
 # Without a built module the "with" column is mousepad with GTK_MODULES set
 # to a module GTK cannot find. Installs nothing; stops everything it started.
 set -euo pipefail
@@ -25,7 +30,7 @@ while [ $# -gt 0 ]; do
         -n) SAMPLES="${2:?-n needs a value}"; shift 2 ;;
         --rss-runs) RSS_RUNS="${2:?--rss-runs needs a value}"; shift 2 ;;
         --no-build) BUILD=0; shift ;;
-        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "gtk-menu.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -66,8 +71,14 @@ BIN="$(swift build -c release --show-bin-path)"
 [ -x "$BIN/menubusd" ] || { echo "gtk-menu.sh: no release menubusd at $BIN" >&2; exit 1; }
 GTK_PATH_DIR="$ROOT/.build/shims/gtk3"
 MODULE_NOTE=""
+FLOOR=()
 if [ ! -f "$GTK_PATH_DIR/modules/libmenubus.so" ]; then
     MODULE_NOTE="no module at $GTK_PATH_DIR/modules/libmenubus.so (make shims): \"with\" is GTK_MODULES=menubus unresolved"
+elif make -s SHIMS_BUILD="$TMP/floor" CPPFLAGS=-DMENUBUS_BENCH_REPLAY "$TMP/floor/gtk3/modules/libmenubus.so" >"$TMP/floor.log" 2>&1; then
+    # The floor: the same module replaying its first menu's items, no D-Bus.
+    FLOOR=(--floor-gtk-path "$TMP/floor/gtk3")
+else
+    MODULE_NOTE="the floor's module did not build: $(tail -n 3 "$TMP/floor.log")"
 fi
 
 mkdir -p "$TMP/services" "$TMP/data/menubus/providers" "$TMP/config" "$TMP/state" "$TMP/system"
@@ -112,15 +123,23 @@ has_owner org.menubus.MenuBus1 || { echo "gtk-menu.sh: menubusd did not take its
 
 echo "measuring: $SAMPLES menus per app and case, $RSS_RUNS pairs for memory..." >&2
 TMPDIR="$TMP" job xvfb-run -a -s "-screen 0 1024x768x24" /usr/bin/python3 "$ROOT/bench/gtk-menu.py" \
-    --samples "$SAMPLES" --rss-runs "$RSS_RUNS" --gtk-path "$GTK_PATH_DIR" --menubusd-pid "$DAEMON_PID" \
+    --samples "$SAMPLES" --rss-runs "$RSS_RUNS" --gtk-path "$GTK_PATH_DIR" "${FLOOR[@]}" --menubusd-pid "$DAEMON_PID" \
     >"$TMP/out" 2>"$TMP/helper.log" || { tail -n 20 "$TMP/helper.log" >&2; exit 1; }
 
 median() { tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else printf "%.2f\n", (a[NR/2]+a[NR/2+1])/2}'; }
 values() { grep "^$1 " "$TMP/out" | cut -d' ' -f2-; }
+run_floor=$(values running-floor | median)
+h_run_floor=$(values running-height-floor | median)
 run_without=$(values running-without | median)
 run_with=$(values running-with | median)
 stop_without=$(values stopped-without | median)
 stop_with=$(values stopped-with | median)
+h_run_without=$(values running-height-without | median)
+h_run_with=$(values running-height-with | median)
+h_stop_without=$(values stopped-height-without | median)
+h_stop_with=$(values stopped-height-with | median)
+first_stop_without=$(values stopped-first-without)
+first_stop_with=$(values stopped-first-with)
 rss_without=$(values rss-without | median)
 rss_with=$(values rss-with | median)
 
@@ -130,6 +149,19 @@ awk -v n="$SAMPLES" -v a="$run_without" -v b="$run_with" \
     'BEGIN {printf "| menubusd running | %d | %.1f | %.1f | %.2fx |\n", n, a, b, b / a}'
 awk -v n="$SAMPLES" -v a="$stop_without" -v b="$stop_with" \
     'BEGIN {printf "| menubusd stopped (SIGSTOP) | %d | %.1f | %.1f | %.2fx |\n", n, a, b, b / a}'
+if [ -n "$run_floor" ]; then
+    awk -v n="$SAMPLES" -v a="$run_without" -v b="$run_floor" -v c="$run_with" \
+        'BEGIN {printf "| floor: the same items replayed, no D-Bus | %d | %.1f | %.1f | %.2fx (with module: %+.1f ms over it) |\n", n, a, b, b / a, c - b}'
+fi
+echo
+echo "| popup height, median px | without module | with module |"
+echo "| --- | ---: | ---: |"
+echo "| menubusd running | $h_run_without | $h_run_with |"
+[ -n "$h_run_floor" ] && echo "| floor (replayed items) | $h_run_without | $h_run_floor |"
+echo "| menubusd stopped (SIGSTOP) | $h_stop_without | $h_stop_with |"
+echo
+awk -v a="$first_stop_without" -v b="$first_stop_with" \
+    'BEGIN {printf "First menu after the SIGSTOP (unmeasured above): %.1f ms without, %.1f ms with the module (%+.1f ms)\n", a, b, b - a}'
 echo
 echo "| mousepad after one menu | runs | without module, median | with module, median | added |"
 echo "| --- | ---: | ---: | ---: | ---: |"
