@@ -146,6 +146,10 @@ field_of (GtkWidget *widget)
     return g_object_get_data (G_OBJECT (widget), FIELD_KEY);
 }
 
+/* The field a command chosen in a menu is changing now: its edits are
+ * recorded though the focus may not be back from the menu yet. */
+static MbField *acting;
+
 /* Replaces the selection with `text` and selects what was put in, as one
  * user action (one step of the widget's own undo, or of MenuBus's). */
 static void
@@ -154,6 +158,7 @@ replace_selection (GtkWidget *widget, const gchar *text, const gchar *undo_name)
     MbField *field = field_of (widget);
     if (field)
         mb_field_begin_action (field, undo_name && *undo_name ? undo_name : "Replace");
+    acting = field;
     glong length = g_utf8_strlen (text, -1);
     if (GTK_IS_ENTRY (widget)) {
         GtkEditable *editable = GTK_EDITABLE (widget);
@@ -177,6 +182,7 @@ replace_selection (GtkWidget *widget, const gchar *text, const gchar *undo_name)
         gtk_text_buffer_select_range (buffer, &b, &a);
         gtk_text_buffer_end_user_action (buffer);
     }
+    acting = NULL;
     if (field)
         mb_field_end_action (field);
 }
@@ -189,8 +195,11 @@ field_perform (gpointer data, const gchar *command, const gchar *text, const gch
     gboolean editable = (field_flags (widget) & MB_FIELD_EDITABLE) != 0;
     if (g_strcmp0 (command, "copy") == 0)
         g_signal_emit_by_name (widget, "copy-clipboard");
-    else if (g_strcmp0 (command, "cut") == 0 && editable)
+    else if (g_strcmp0 (command, "cut") == 0 && editable) {
+        acting = field_of (widget);
         g_signal_emit_by_name (widget, "cut-clipboard");
+        acting = NULL;
+    }
     else if (g_strcmp0 (command, "paste") == 0 && editable)
         g_signal_emit_by_name (widget, "paste-clipboard");
     else if (g_strcmp0 (command, "replace-selection") == 0 && editable && text)
@@ -199,10 +208,12 @@ field_perform (gpointer data, const gchar *command, const gchar *text, const gch
         MbField *field = field_of (widget);
         if (field)
             mb_field_begin_action (field, "Delete");
+        acting = field;
         if (GTK_IS_ENTRY (widget))
             gtk_editable_delete_selection (GTK_EDITABLE (widget));
         else if (GTK_IS_TEXT_VIEW (widget))
             gtk_text_buffer_delete_selection (gtk_text_view_get_buffer (GTK_TEXT_VIEW (widget)), TRUE, TRUE);
+        acting = NULL;
         if (field)
             mb_field_end_action (field);
     } else if (g_strcmp0 (command, "select-all") == 0) {
@@ -290,11 +301,13 @@ on_mark_set (GtkTextBuffer *buffer, GtkTextIter *at, GtkTextMark *mark, gpointer
         changed (widget);
 }
 
+/* Edits are the user's while the field has the focus (an app setting the
+ * text otherwise is not an undo step), or a chosen command's. */
 static gboolean
 records (GtkWidget *widget, MbField *field)
 {
     return field && !mb_field_is_applying (field) && (field_flags (widget) & MB_FIELD_MENUBUS_UNDO) &&
-           gtk_widget_has_focus (widget);
+           (gtk_widget_has_focus (widget) || field == acting);
 }
 
 static void
