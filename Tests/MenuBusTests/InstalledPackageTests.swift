@@ -157,4 +157,64 @@ final class InstalledPackageTests: BusTestCase {
         XCTAssertEqual(verify.status, 0, verify.stderr + verify.stdout)
         XCTAssertEqual(verify.stderr.trimmingCharacters(in: .whitespacesAndNewlines), "", "no findings")
     }
+
+    // MARK: The GTK 3 module's package
+
+    /// menubus-gtk3-module puts the module where GTK 3 looks without any
+    /// GTK_PATH, depends on the daemon's package, and a GTK 3 program with
+    /// GTK_MODULES=menubus loads it from there, saying nothing.
+    func testTheGtk3ModulePackageIsLoadedByGtkFromWhereItInstalls() throws {
+        let status = try shell("dpkg-query -W -f='${Status}' menubus-gtk3-module 2>/dev/null")
+        guard status.stdout.contains("install ok installed") else {
+            throw XCTSkip("the menubus-gtk3-module package is not installed (scripts/package --install)")
+        }
+        let libdir = try shell("pkg-config --variable=libdir gtk+-3.0").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let module = libdir + "/gtk-3.0/modules/libmenubus.so"
+        let files = try shell("dpkg -L menubus-gtk3-module").stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(files.contains(module), "\(module) in dpkg -L menubus-gtk3-module: \(files)")
+        let depends = try shell("dpkg-query -W -f='${Depends}' menubus-gtk3-module").stdout
+        XCTAssertTrue(depends.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("menubus ") },
+                      "depends on menubus: \(depends)")
+        XCTAssertFalse(try shell("readelf -d '\(module)'").stdout.contains("libswift"), "no Swift runtime in the module")
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run") else { throw XCTSkip("no xvfb-run (xvfb)") }
+        let program = """
+            import gi
+            gi.require_version('Gtk', '3.0')
+            from gi.repository import Gtk
+            Gtk.init([])
+            print('\\n'.join(line.split()[-1] for line in open('/proc/self/maps') if 'libmenubus' in line))
+            """
+        let bus = try self.bus
+        let run = try shell("xvfb-run -a /usr/bin/python3 -c \"$PROGRAM\"",
+                            environment: ["PROGRAM": program, "GTK_MODULES": "menubus", "GTK_PATH": "", "MENUBUS_DISABLE": "",
+                                          "DBUS_SESSION_BUS_ADDRESS": bus.address])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.split(separator: "\n").contains { $0 == module }, "GTK loaded \(module): \(run.stdout)")
+        XCTAssertFalse(run.stderr.contains("menubus"), "nothing said about the module: \(run.stderr)")
+    }
+
+    // MARK: The GTK 4 library's packages
+
+    /// libmenubus-gtk4-dev's pkg-config file builds the GTK 4 example as
+    /// an app outside this tree would, against the installed library only.
+    func testTheGtk4ExampleBuildsAgainstTheInstalledPackages() throws {
+        let status = try shell("dpkg-query -W -f='${Status}' libmenubus-gtk4-dev 2>/dev/null")
+        guard status.stdout.contains("install ok installed") else {
+            throw XCTSkip("the libmenubus-gtk4-dev package is not installed (scripts/package --install)")
+        }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-gtk4-editor-\(UUID().uuidString)").path
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: output) }
+        let source = Repository.root.appendingPathComponent("examples/gtk4-editor/main.c").path
+        let build = try shell("cc -Wall -o '\(output)' '\(source)' $(pkg-config --cflags --libs menubus-gtk4)",
+                              environment: ["PKG_CONFIG_PATH": ""])
+        XCTAssertEqual(build.status, 0, build.stderr)
+        let dynamic = try shell("readelf -d '\(output)'").stdout
+        XCTAssertTrue(dynamic.contains("[libmenubus-gtk4.so.0]"), "links the library by its SONAME: \(dynamic)")
+        XCTAssertFalse(dynamic.contains("RUNPATH") || dynamic.contains("RPATH"), dynamic)
+        let resolved = try shell("ldd '\(output)'").stdout
+        let library = resolved.split(separator: "\n").first { $0.contains("libmenubus-gtk4.so.0") } ?? ""
+        XCTAssertTrue(library.contains("=> /usr/lib/") || library.contains("=> /lib/"), "the packaged library: \(library)")
+        let owner = try shell("dpkg -S \"$(readlink -f /usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/libmenubus-gtk4.so.0)\"")
+        XCTAssertTrue(owner.stdout.hasPrefix("libmenubus-gtk4-0"), owner.stdout + owner.stderr)
+    }
 }
