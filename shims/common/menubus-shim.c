@@ -47,6 +47,11 @@ struct _MbMenu {
     MbMenuLive live;
     gchar **omit;
     gboolean remote_closed; /* Closed came, or menubusd went */
+    /* The items shown before the presentation came (GetEditMenu's), and an
+     * item chosen meanwhile, activated when it comes. */
+    GVariant *shown_items;
+    gchar *pending_item;
+    guint32 pending_timestamp;
 };
 
 struct _MbField {
@@ -904,6 +909,8 @@ menu_unref (MbMenu *menu)
     g_free (menu->context_id);
     g_free (menu->path);
     g_strfreev (menu->omit);
+    g_clear_pointer (&menu->shown_items, g_variant_unref);
+    g_free (menu->pending_item);
     g_free (menu);
 }
 
@@ -966,10 +973,11 @@ layout_done (GObject *source, GAsyncResult *result, gpointer data)
     g_autoptr (GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
     if (reply) {
         heard_from_daemon ();
-        if (menu->state == MENU_SHOWN && menu->changed) {
-            g_autoptr (GVariant) items = g_variant_get_child_value (reply, 1);
+        g_autoptr (GVariant) items = g_variant_get_child_value (reply, 1);
+        gboolean same = menu->shown_items && g_variant_equal (items, menu->shown_items);
+        g_clear_pointer (&menu->shown_items, g_variant_unref);
+        if (menu->state == MENU_SHOWN && menu->changed && !same)
             menu->changed (menu, items, menu->data);
-        }
     } else {
         debug ("GetLayout: %s", error->message);
     }
@@ -981,6 +989,26 @@ dismiss (const gchar *path)
 {
     g_dbus_connection_call (shim.bus, BUS_NAME, path, MENU_IFACE, "Dismiss", NULL, NULL,
                             G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS, NULL, call_done, "Dismiss");
+}
+
+static void
+activate (const gchar *path, const gchar *item_id, guint32 timestamp)
+{
+    GVariantBuilder platform;
+    g_variant_builder_init (&platform, G_VARIANT_TYPE_VARDICT);
+    g_variant_builder_add (&platform, "{sv}", "timestamp", g_variant_new_uint32 (timestamp));
+    g_dbus_connection_call (shim.bus, BUS_NAME, path, MENU_IFACE, "Activate",
+                            g_variant_new ("(sa{sv})", item_id, &platform), NULL, G_DBUS_CALL_FLAGS_NO_AUTO_START,
+                            CALL_TIMEOUT_MS, NULL, call_done, "Activate");
+}
+
+/* A presentation asked for too late: the one menubusd announces later
+ * (MenuPresented) is adopted or dismissed. */
+static void
+count_timed_out (const gchar *context_id)
+{
+    guint pending = GPOINTER_TO_UINT (g_hash_table_lookup (shim.timed_out, context_id));
+    g_hash_table_insert (shim.timed_out, g_strdup (context_id), GUINT_TO_POINTER (pending + 1));
 }
 
 /* A menu waiting for its presentation gets it: its items follow. */
@@ -1056,14 +1084,20 @@ present_done (GObject *source, GAsyncResult *result, gpointer data)
         heard_from_daemon ();
         const gchar *path;
         g_variant_get (reply, "(&o)", &path);
-        if (menu->state == MENU_WAITING && !menu->toolkit_closed)
+        if (menu->state == MENU_WAITING && menu->pending_item) {
+            /* An item was chosen from the items shown before it came. */
+            activate (path, menu->pending_item, menu->pending_timestamp);
+            menu_end (menu);
+        } else if (menu->state == MENU_WAITING && !menu->toolkit_closed) {
             menu_adopt (menu, path);
-        else {
+        } else {
             dismiss (path);
             menu_end (menu);
         }
     } else {
         debug ("PresentMenu: %s", error->message);
+        if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+            count_timed_out (menu->context_id);
         if (menu->state == MENU_WAITING)
             menu_end (menu);
     }
@@ -1112,50 +1146,41 @@ mb_menu_present (MbField *field, MbMenuChanged changed, gpointer data, GVariant 
         return menu;
     }
 
-    gint64 deadline = g_get_monotonic_time () + MB_PRESENT_DEADLINE_MS * 1000;
+    /* One round trip while the menu waits: the composed items, as the
+     * presentation asked for next will have them (GetEditMenu answers the
+     * same elements), so the menu opens with them. The presentation
+     * follows without waiting; its layout replaces them only where it
+     * differs (a deferred element), and an item chosen before it came is
+     * activated when it does. */
     g_autoptr (GError) error = NULL;
     g_autoptr (GVariant) reply = g_dbus_connection_call_sync (
-        shim.bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "PresentMenu", present_args (field, NULL), G_VARIANT_TYPE ("(o)"),
-        G_DBUS_CALL_FLAGS_NO_AUTO_START, MB_PRESENT_DEADLINE_MS, NULL, &error);
-    if (!reply) {
-        debug ("PresentMenu: %s", error->message);
-        if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT)) {
-            /* It may still come: menubusd announces it (MenuPresented). */
-            shim.stalled = TRUE;
-            guint pending = GPOINTER_TO_UINT (g_hash_table_lookup (shim.timed_out, field->context_id));
-            g_hash_table_insert (shim.timed_out, g_strdup (field->context_id), GUINT_TO_POINTER (pending + 1));
-            return menu;
-        }
-        if (is_domain_error (error, "NoSuchContext") || is_domain_error (error, "NotRegistered")) {
-            field->published = FALSE;
-            shim.registered = FALSE;
-            field_send (field, TRUE);
-        }
-        menu_end (menu);
-        menu_unref (menu);
-        return NULL;
-    }
-    heard_from_daemon ();
-    const gchar *path;
-    g_variant_get (reply, "(&o)", &path);
-    menu->path = g_strdup (path);
-    menu->state = MENU_SHOWN;
-    menu_subscribe (menu);
-
-    gint remaining = (gint) ((deadline - g_get_monotonic_time ()) / 1000);
-    g_autoptr (GVariant) layout = NULL;
-    if (remaining > 0)
-        layout = g_dbus_connection_call_sync (shim.bus, BUS_NAME, path, MENU_IFACE, "GetLayout", NULL,
-                                              G_VARIANT_TYPE ("(ua(ssa{sv}))"), G_DBUS_CALL_FLAGS_NO_AUTO_START,
-                                              remaining, NULL, NULL);
-    if (layout) {
-        *items = g_variant_get_child_value (layout, 1);
+        shim.bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "GetEditMenu",
+        g_variant_new ("(ss@a{sv})", "", field->context_id, g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0)),
+        G_VARIANT_TYPE ("(ua(ssa{sv}))"), G_DBUS_CALL_FLAGS_NO_AUTO_START, MB_PRESENT_DEADLINE_MS, NULL, &error);
+    if (reply) {
+        heard_from_daemon ();
+        *items = g_variant_get_child_value (reply, 1);
+        menu->shown_items = g_variant_ref (*items);
     } else {
-        shim.stalled = TRUE;
-        g_dbus_connection_call (shim.bus, BUS_NAME, path, MENU_IFACE, "GetLayout", NULL,
-                                G_VARIANT_TYPE ("(ua(ssa{sv}))"), G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
-                                NULL, layout_done, menu_ref (menu));
+        debug ("GetEditMenu: %s", error->message);
+        if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT)) {
+            /* The menu opens as it is; the items join it if they come. */
+            shim.stalled = TRUE;
+        } else {
+            if (is_domain_error (error, "NoSuchContext") || is_domain_error (error, "NotRegistered")) {
+                field->published = FALSE;
+                shim.registered = FALSE;
+                field_send (field, TRUE);
+            }
+            menu_end (menu);
+            menu_unref (menu);
+            return NULL;
+        }
     }
+    menu->asking = TRUE;
+    g_dbus_connection_call (shim.bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "PresentMenu", present_args (field, NULL),
+                            G_VARIANT_TYPE ("(o)"), G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS, NULL,
+                            present_done, menu_ref (menu));
     return menu;
 }
 
@@ -1191,15 +1216,19 @@ mb_menu_present_live (MbField *field, const gchar *const *omit_commands, MbMenuL
 void
 mb_menu_activate (MbMenu *menu, const gchar *item_id, guint32 timestamp)
 {
-    if (!menu || menu->state != MENU_SHOWN || menu->chosen)
+    if (!menu || menu->chosen)
+        return;
+    if (menu->state == MENU_WAITING && menu->asking) {
+        /* Chosen from the items shown before the presentation came. */
+        menu->chosen = TRUE;
+        menu->pending_item = g_strdup (item_id);
+        menu->pending_timestamp = timestamp;
+        return;
+    }
+    if (menu->state != MENU_SHOWN)
         return;
     menu->chosen = TRUE;
-    GVariantBuilder platform;
-    g_variant_builder_init (&platform, G_VARIANT_TYPE_VARDICT);
-    g_variant_builder_add (&platform, "{sv}", "timestamp", g_variant_new_uint32 (timestamp));
-    g_dbus_connection_call (shim.bus, BUS_NAME, menu->path, MENU_IFACE, "Activate",
-                            g_variant_new ("(sa{sv})", item_id, &platform), NULL, G_DBUS_CALL_FLAGS_NO_AUTO_START,
-                            CALL_TIMEOUT_MS, NULL, call_done, "Activate");
+    activate (menu->path, item_id, timestamp);
 }
 
 void

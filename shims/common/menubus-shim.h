@@ -106,11 +106,14 @@ void mb_field_redo (MbField *field);
  * or, with `items` NULL, the menu closed on menubusd's side. */
 typedef void (*MbMenuChanged) (MbMenu *menu, GVariant *items, gpointer data);
 
-/* Presents the field's edit menu. Waits for its items until the deadline
- * and returns them in `items` (a floating-free reference, or NULL when
- * they did not come in time or there is nothing to show). Later changes,
- * and items that come after the deadline, reach `changed`. Returns NULL
- * when menubusd cannot be asked at all. */
+/* Presents the field's edit menu. Waits for its items (one GetEditMenu)
+ * until the deadline and returns them in `items` (a floating-free
+ * reference, or NULL when they did not come in time or there is nothing
+ * to show); the presentation is asked for after, without waiting. Later
+ * changes, items that differ in the presentation and items that come
+ * after the deadline reach `changed`; an item chosen before the
+ * presentation came is activated when it does. Returns NULL when menubusd
+ * cannot be asked at all. */
 MbMenu *mb_menu_present (MbField *field, MbMenuChanged changed, gpointer data, GVariant **items);
 /* An item was chosen (it closes the menu on menubusd's side). */
 void mb_menu_activate (MbMenu *menu, const gchar *item_id, guint32 timestamp);
