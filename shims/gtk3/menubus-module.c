@@ -612,11 +612,8 @@ make_item (Popup *popup, const Element *element, gboolean radio, GSList **group)
      * GtkImageMenuItem does; Xfce and MATE turn it on, GNOME leaves it
      * off). Off, the items look like the app's own, and the menu opens
      * sooner: loading the icons is most of the time GTK takes for them. */
-    GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
     gboolean images = FALSE;
     g_object_get (gtk_widget_get_settings (GTK_WIDGET (popup->menu)), "gtk-menu-images", &images, NULL);
-    if (images && icon && *icon && !radio && !checkable)
-        gtk_box_pack_start (GTK_BOX (box), gtk_image_new_from_icon_name (icon, GTK_ICON_SIZE_MENU), FALSE, FALSE, 0);
     GtkWidget *label = gtk_accel_label_new (title);
     gtk_label_set_xalign (GTK_LABEL (label), 0.0);
     gtk_accel_label_set_accel_widget (GTK_ACCEL_LABEL (label), item);
@@ -626,9 +623,17 @@ make_item (Popup *popup, const Element *element, gboolean radio, GSList **group)
         gtk_accelerator_parse (shortcut, &key, &mods);
     if (key)
         gtk_accel_label_set_accel (GTK_ACCEL_LABEL (label), key, mods);
-    gtk_box_pack_end (GTK_BOX (box), label, TRUE, TRUE, 0);
-    gtk_container_add (GTK_CONTAINER (item), box);
-    atk_object_set_name (gtk_widget_get_accessible (item), title);
+    if (images && icon && *icon && !radio && !checkable) {
+        GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+        gtk_box_pack_start (GTK_BOX (box), gtk_image_new_from_icon_name (icon, GTK_ICON_SIZE_MENU), FALSE, FALSE, 0);
+        gtk_box_pack_end (GTK_BOX (box), label, TRUE, TRUE, 0);
+        gtk_container_add (GTK_CONTAINER (item), box);
+        /* The item's accessible name comes from a label child only. */
+        atk_object_set_name (gtk_widget_get_accessible (item), title);
+    } else {
+        /* As GTK builds an item of its own: fewer widgets to style. */
+        gtk_container_add (GTK_CONTAINER (item), label);
+    }
     if (subtitle && *subtitle)
         gtk_widget_set_tooltip_text (item, subtitle);
     if (has_attribute (element->props, "disabled"))
