@@ -4,7 +4,7 @@
 # module in the same run, alternating; the same with menubusd stopped
 # (SIGSTOP); and the module's added resident memory per app.
 #
-#   bench/gtk-menu.sh [-n SAMPLES] [--rss-runs N] [--no-build]
+#   bench/gtk-menu.sh [-n SAMPLES] [--rss-runs N] [--settle SECONDS] [--no-build]
 #
 # Builds menubusd and menubus-provider (release) and the module (make
 # shims), starts a private dbus-daemon whose configuration has a service
@@ -23,12 +23,16 @@ set -euo pipefail
 
 SAMPLES=30
 RSS_RUNS=5
+# Seconds between a selection change and the menu key: 0.15 is a person's
+# pause, past the module's read-ahead (100 ms); 0.02 is faster than it.
+SETTLE=0.15
 BUILD=1
 BUS_LIFETIME=900
 while [ $# -gt 0 ]; do
     case "$1" in
         -n) SAMPLES="${2:?-n needs a value}"; shift 2 ;;
         --rss-runs) RSS_RUNS="${2:?--rss-runs needs a value}"; shift 2 ;;
+        --settle) SETTLE="${2:?--settle needs a value}"; shift 2 ;;
         --no-build) BUILD=0; shift ;;
         -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "gtk-menu.sh: unknown argument '$1'" >&2; exit 2 ;;
@@ -123,7 +127,7 @@ has_owner org.menubus.MenuBus1 || { echo "gtk-menu.sh: menubusd did not take its
 
 echo "measuring: $SAMPLES menus per app and case, $RSS_RUNS pairs for memory..." >&2
 TMPDIR="$TMP" job xvfb-run -a -s "-screen 0 1024x768x24" /usr/bin/python3 "$ROOT/bench/gtk-menu.py" \
-    --samples "$SAMPLES" --rss-runs "$RSS_RUNS" --gtk-path "$GTK_PATH_DIR" "${FLOOR[@]}" --menubusd-pid "$DAEMON_PID" \
+    --samples "$SAMPLES" --rss-runs "$RSS_RUNS" --settle "$SETTLE" --gtk-path "$GTK_PATH_DIR" "${FLOOR[@]}" --menubusd-pid "$DAEMON_PID" \
     >"$TMP/out" 2>"$TMP/helper.log" || { tail -n 20 "$TMP/helper.log" >&2; exit 1; }
 
 median() { tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else printf "%.2f\n", (a[NR/2]+a[NR/2+1])/2}'; }

@@ -23,6 +23,10 @@
 #define MAX_TEXT_BYTES 65536
 /* How long selection changes gather before one update goes. */
 #define COALESCE_MS 16
+/* After a field's selection has stood still this long, its edit menu is
+ * read ahead (GetEditMenu, which asks nothing of apps or providers), so a
+ * menu opened then waits for no call. */
+#define PREFETCH_MS 100
 /* Contexts one app may publish (the API allows 256): the least recently
  * focused field's context goes first. */
 #define MAX_CONTEXTS 64
@@ -73,6 +77,13 @@ struct _MbField {
     guint run;          /* the merge key's number */
     gint64 run_end;     /* where the caret stands after the run, -1 none */
     gboolean has_history;
+    /* What menubusd was last told of the selection, and the edit menu read
+     * ahead for it (valid while `generation` has not moved since). */
+    GVariant *last_sent;
+    guint generation;
+    guint prefetch_id;
+    GVariant *prefetched;
+    guint prefetched_generation;
 };
 
 static struct {
@@ -107,6 +118,7 @@ static void menu_adopt (MbMenu *menu, const gchar *path);
 static void menu_unref (MbMenu *menu);
 static MbMenu *menu_ref (MbMenu *menu);
 static void menu_live_ended (MbMenu *menu, MbMenuEvent event);
+static void field_forget_menu (MbField *field, gboolean again);
 
 /* ---------- turning it on ---------- */
 
@@ -377,6 +389,8 @@ daemon_vanished (GDBusConnection *bus, const gchar *name, gpointer data)
         MbField *field = l->data;
         field->published = FALSE;
         field->in_flight = FALSE;
+        field_forget_menu (field, FALSE);
+        g_clear_pointer (&field->last_sent, g_variant_unref);
     }
     GList *menus = g_list_copy (shim.menus);
     for (GList *l = menus; l; l = l->next)
@@ -508,6 +522,8 @@ mb_field_free (MbField *field)
             ((MbMenu *) l->data)->field = NULL;
     if (field->timeout_id)
         g_source_remove (field->timeout_id);
+    field_forget_menu (field, FALSE);
+    g_clear_pointer (&field->last_sent, g_variant_unref);
     shim.fields = g_list_remove (shim.fields, field);
     if (shim.focused == field)
         shim.focused = NULL;
@@ -572,6 +588,80 @@ selection_dict (MbField *field)
     return g_variant_builder_end (&dict);
 }
 
+/* ---------- reading the edit menu ahead ---------- */
+
+typedef struct {
+    MbField *field;
+    guint generation;
+} Prefetch;
+
+static gboolean
+field_alive (MbField *field)
+{
+    return g_list_find (shim.fields, field) != NULL;
+}
+
+static void
+prefetch_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+    Prefetch *prefetch = data;
+    g_autoptr (GError) error = NULL;
+    g_autoptr (GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
+    MbField *field = prefetch->field;
+    if (reply) {
+        heard_from_daemon ();
+        if (field_alive (field) && field->generation == prefetch->generation) {
+            g_clear_pointer (&field->prefetched, g_variant_unref);
+            field->prefetched = g_variant_get_child_value (reply, 1);
+            field->prefetched_generation = prefetch->generation;
+        }
+    } else {
+        debug ("GetEditMenu ahead: %s", error->message);
+    }
+    g_free (prefetch);
+}
+
+static gboolean
+prefetch_timeout (gpointer data)
+{
+    MbField *field = data;
+    field->prefetch_id = 0;
+    if (field != shim.focused || !shim.owner || shim.stalled || !field->published || field->dirty ||
+        field->timeout_id)
+        return G_SOURCE_REMOVE;
+    Prefetch *prefetch = g_new (Prefetch, 1);
+    prefetch->field = field;
+    prefetch->generation = field->generation;
+    g_dbus_connection_call (shim.bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "GetEditMenu",
+                            g_variant_new ("(ss@a{sv})", "", field->context_id,
+                                           g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0)),
+                            G_VARIANT_TYPE ("(ua(ssa{sv}))"), G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS, NULL,
+                            prefetch_done, prefetch);
+    return G_SOURCE_REMOVE;
+}
+
+/* What menubusd knows of the field changed (or may have): the menu read
+ * ahead is no longer it, and a new one is read once things stand still. */
+static void
+field_forget_menu (MbField *field, gboolean again)
+{
+    field->generation++;
+    g_clear_pointer (&field->prefetched, g_variant_unref);
+    if (field->prefetch_id) {
+        g_source_remove (field->prefetch_id);
+        field->prefetch_id = 0;
+    }
+    if (again)
+        field->prefetch_id = g_timeout_add (PREFETCH_MS, prefetch_timeout, field);
+}
+
+/* The edit menu read ahead, when nothing changed since. */
+static GVariant *
+field_menu_ahead (MbField *field)
+{
+    return field->prefetched && field->prefetched_generation == field->generation ? field->prefetched : NULL;
+}
+
 static void
 publish_done (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -613,6 +703,7 @@ field_publish (MbField *field)
     if (!field->published)
         bound_contexts ();
     MbFieldFlags flags = field->ops->flags (field->widget);
+    field_forget_menu (field, FALSE);
     /* The first publish may start menubusd, like Register before it. */
     g_dbus_connection_call (shim.bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "PublishContext",
                             g_variant_new ("(s@a{sv}a(ssa{sv}))", field->context_id, context_dict (field, flags), NULL),
@@ -669,9 +760,23 @@ field_send (MbField *field, gboolean force)
     if (!field->published || field->ops->flags (field->widget) != field->published_flags)
         field_publish (field);
     field->in_flight = TRUE;
+    g_clear_pointer (&field->last_sent, g_variant_unref);
+    field->last_sent = g_variant_ref_sink (selection_dict (field));
+    field_forget_menu (field, field == shim.focused);
     g_dbus_connection_call (shim.bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "UpdateSelection",
-                            g_variant_new ("(s@a{sv})", field->context_id, selection_dict (field)), NULL,
+                            g_variant_new ("(s@a{sv})", field->context_id, field->last_sent), NULL,
                             G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS, NULL, update_done, field);
+}
+
+/* Whether menubusd's idea of the field may differ from the field now. */
+static gboolean
+field_stale (MbField *field)
+{
+    if (field->dirty || field->timeout_id || !field->published || !field->last_sent ||
+        field->ops->flags (field->widget) != field->published_flags)
+        return TRUE;
+    g_autoptr (GVariant) now = g_variant_ref_sink (selection_dict (field));
+    return !g_variant_equal (now, field->last_sent);
 }
 
 static void
@@ -776,6 +881,7 @@ register_step (MbField *field, const gchar *name, const MbEdit *edits, guint n, 
     if (merge_key)
         g_variant_builder_add (&options, "{sv}", "merge-key", g_variant_new_string (merge_key));
     field->has_history = TRUE;
+    field_forget_menu (field, field == shim.focused);
     g_dbus_connection_call (shim.bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "RegisterUndo",
                             g_variant_new ("(ss@ay@aya{sv})", field->document_id, name, encode_edits (edits, n, TRUE),
                                            encode_edits (edits, n, FALSE), &options),
@@ -875,6 +981,7 @@ move (MbField *field, const gchar *method)
         return;
     field->run++;
     field->run_end = -1;
+    field_forget_menu (field, field == shim.focused);
     g_dbus_connection_call (shim.bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, method,
                             g_variant_new ("(s)", field->document_id), G_VARIANT_TYPE ("(saay)"),
                             G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS, NULL, move_done, field);
@@ -1120,12 +1227,15 @@ mb_menu_present (MbField *field, MbMenuChanged changed, gpointer data, GVariant 
     *items = NULL;
     if (!shim.bus || !shim.owner)
         return NULL;
-    /* The selection as it is now reaches menubusd before the menu is asked for. */
-    if (field->timeout_id) {
-        g_source_remove (field->timeout_id);
-        field->timeout_id = 0;
+    /* The selection as it is now reaches menubusd before the menu is asked
+     * for, unless menubusd has it already. */
+    if (field_stale (field)) {
+        if (field->timeout_id) {
+            g_source_remove (field->timeout_id);
+            field->timeout_id = 0;
+        }
+        field_send (field, TRUE);
     }
-    field_send (field, TRUE);
 
     MbMenu *menu = g_new0 (MbMenu, 1);
     menu->refs = 1; /* the toolkit's, until mb_menu_close */
@@ -1152,6 +1262,17 @@ mb_menu_present (MbField *field, MbMenuChanged changed, gpointer data, GVariant 
      * follows without waiting; its layout replaces them only where it
      * differs (a deferred element), and an item chosen before it came is
      * activated when it does. */
+    GVariant *ahead = field_menu_ahead (field);
+    if (ahead) {
+        /* Read ahead for this very selection: no call to wait for. */
+        *items = g_variant_ref (ahead);
+        menu->shown_items = g_variant_ref (ahead);
+        menu->asking = TRUE;
+        g_dbus_connection_call (shim.bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "PresentMenu",
+                                present_args (field, NULL), G_VARIANT_TYPE ("(o)"), G_DBUS_CALL_FLAGS_NO_AUTO_START,
+                                CALL_TIMEOUT_MS, NULL, present_done, menu_ref (menu));
+        return menu;
+    }
     g_autoptr (GError) error = NULL;
     g_autoptr (GVariant) reply = g_dbus_connection_call_sync (
         shim.bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "GetEditMenu",
