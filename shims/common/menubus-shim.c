@@ -1221,6 +1221,39 @@ present_args (MbField *field, gchar **omit)
     return g_variant_new ("(sss@a{sv})", "", field->context_id, "edit", g_variant_builder_end (&options));
 }
 
+/* GDBus wakes a thread waiting on a call a few milliseconds after the
+ * call's timeout when the machine is busy: the call times out this much
+ * early, so the whole wait stays within MB_PRESENT_DEADLINE_MS. */
+#define DEADLINE_SLACK_MS 4
+
+static gboolean
+present_now (gpointer data)
+{
+    MbMenu *menu = data;
+    if (!menu->field || !shim.owner || (menu->toolkit_closed && !menu->pending_item)) {
+        /* Closed before it was asked for: nothing to present. */
+        menu->asking = FALSE;
+        if (menu->state == MENU_WAITING)
+            menu_end (menu);
+        menu_unref (menu);
+        return G_SOURCE_REMOVE;
+    }
+    g_dbus_connection_call (shim.bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "PresentMenu",
+                            present_args (menu->field, NULL), G_VARIANT_TYPE ("(o)"), G_DBUS_CALL_FLAGS_NO_AUTO_START,
+                            CALL_TIMEOUT_MS, NULL, present_done, menu);
+    return G_SOURCE_REMOVE;
+}
+
+/* The presentation is asked for once the toolkit has drawn the menu
+ * (after its layout and paint, which run at higher priorities), so
+ * menubusd's work on it does not compete with the menu opening. */
+static void
+present_soon (MbMenu *menu)
+{
+    menu->asking = TRUE;
+    g_idle_add_full (G_PRIORITY_LOW, present_now, menu_ref (menu), NULL);
+}
+
 MbMenu *
 mb_menu_present (MbField *field, MbMenuChanged changed, gpointer data, GVariant **items)
 {
@@ -1249,10 +1282,7 @@ mb_menu_present (MbField *field, MbMenuChanged changed, gpointer data, GVariant 
     if (shim.stalled) {
         /* menubusd did not answer last time: the menu opens at once, and
          * its items join it if they come. */
-        menu->asking = TRUE;
-        g_dbus_connection_call (shim.bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "PresentMenu", present_args (field, NULL),
-                                G_VARIANT_TYPE ("(o)"), G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS, NULL,
-                                present_done, menu_ref (menu));
+        present_soon (menu);
         return menu;
     }
 
@@ -1267,17 +1297,15 @@ mb_menu_present (MbField *field, MbMenuChanged changed, gpointer data, GVariant 
         /* Read ahead for this very selection: no call to wait for. */
         *items = g_variant_ref (ahead);
         menu->shown_items = g_variant_ref (ahead);
-        menu->asking = TRUE;
-        g_dbus_connection_call (shim.bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "PresentMenu",
-                                present_args (field, NULL), G_VARIANT_TYPE ("(o)"), G_DBUS_CALL_FLAGS_NO_AUTO_START,
-                                CALL_TIMEOUT_MS, NULL, present_done, menu_ref (menu));
+        present_soon (menu);
         return menu;
     }
     g_autoptr (GError) error = NULL;
     g_autoptr (GVariant) reply = g_dbus_connection_call_sync (
         shim.bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "GetEditMenu",
         g_variant_new ("(ss@a{sv})", "", field->context_id, g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0)),
-        G_VARIANT_TYPE ("(ua(ssa{sv}))"), G_DBUS_CALL_FLAGS_NO_AUTO_START, MB_PRESENT_DEADLINE_MS, NULL, &error);
+        G_VARIANT_TYPE ("(ua(ssa{sv}))"), G_DBUS_CALL_FLAGS_NO_AUTO_START, MB_PRESENT_DEADLINE_MS - DEADLINE_SLACK_MS,
+        NULL, &error);
     if (reply) {
         heard_from_daemon ();
         *items = g_variant_get_child_value (reply, 1);
@@ -1298,10 +1326,7 @@ mb_menu_present (MbField *field, MbMenuChanged changed, gpointer data, GVariant 
             return NULL;
         }
     }
-    menu->asking = TRUE;
-    g_dbus_connection_call (shim.bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "PresentMenu", present_args (field, NULL),
-                            G_VARIANT_TYPE ("(o)"), G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS, NULL,
-                            present_done, menu_ref (menu));
+    present_soon (menu);
     return menu;
 }
 
