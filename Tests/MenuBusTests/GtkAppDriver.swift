@@ -171,8 +171,16 @@ final class GtkAppDriver {
                           items: (answer["items"] as? [[String: Any]] ?? []).map(Item.init))
     }
 
+    /// The items of the menu showing now, read again.
+    func shownMenu() throws -> OpenedMenu {
+        let answer = try send("menu")
+        return OpenedMenu(way: "", milliseconds: -1, items: (answer["items"] as? [[String: Any]] ?? []).map(Item.init))
+    }
+
     /// Activates the item named `name` (its exact name or its label) and waits for the menu to close.
     func choose(_ name: String) throws { try send("choose \(name)") }
+    /// Another X client takes the clipboard with `text`.
+    func setClipboard(_ text: String) throws { try send("set-clipboard \(text)") }
 
     /// `editor`, `search`, or the focused widget's text, read through AT-SPI's Text interface.
     func text(_ widget: String = "") throws -> String {

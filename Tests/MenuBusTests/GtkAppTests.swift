@@ -305,6 +305,35 @@ final class GtkAppTests: BusTestCase {
         try checkEditorAndSearchField("gedit")
     }
 
+    // MARK: Live
+
+    /// A menu that is open follows the clipboard: another program copies,
+    /// and MenuBus's Paste appears in the open menu; choosing it pastes.
+    func testMousepadOpenMenuFollowsTheClipboardAndPastes() throws {
+        let app = "mousepad"
+        try requirePrograms(app)
+        try requireModule()
+        _ = try startMenubusd()
+        let driver = try launch(app, module: true)
+        try typeAndSelect(driver, in: "search", Self.fieldSentence)
+        let before = try driver.openMenu()
+        assertMenuBusItems(before, "\(app) search field")
+        XCTAssertNil(before.item("Paste"), "nothing to paste yet: \(before)")
+        try driver.setClipboard("softly")
+        var now = before
+        let pasteShown = try eventually(timeout: 10) {
+            now = try driver.shownMenu()
+            return now.item("Paste") != nil
+        }
+        XCTAssertTrue(pasteShown, "\(app) search field: Paste joined the open menu once the clipboard filled: \(now)")
+        XCTAssertEqual(now.repeatedLabels, [], "\(now)")
+        XCTAssertLessThanOrEqual(now.labels.filter { $0 == "Paste" }.count, 1, "\(now)")
+        guard pasteShown else { return try driver.closeMenu() }
+        try driver.choose("Paste")
+        XCTAssertEqual(try waitForText(driver, "search", "make it softly"), "make it softly",
+                       "\(app) search field: MenuBus's Paste replaced the selected word")
+    }
+
     // MARK: Left out
 
     /// The contexts menubusd holds, as `menubus-cli contexts --json` lists them.

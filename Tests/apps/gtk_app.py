@@ -25,6 +25,8 @@ on stdout ({"ok": false, "error": "..."} when a command fails):
     choose NAME                      activates the item (AT-SPI action) and waits for the menu to close
     close-menu                       Escape, and waits for the menu to close
     text | selection                 the focused widget's text, or its selected text
+    set-clipboard TEXT               another X client (a small GTK 3 program) takes the
+                                     clipboard with TEXT, answered once it owns it
     ping                             a query the program's main loop answers, timed
     dump                             the program's accessible tree (for debugging)
     quit
@@ -291,6 +293,7 @@ class Session:
         self.search = None
         self.target = None
         self.timings = {}
+        self.clipboard_owner = None
 
     def spawn(self, command, env, death_signal=signal.SIGTERM):
         process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=sys.stderr,
@@ -755,6 +758,35 @@ class Session:
         offset = self.editor.queryText().caretOffset
         return {"ms": round(now_ms() - started, 2), "caret": offset}
 
+    def command_set_clipboard(self, text):
+        """Another program owns the clipboard, as when the user copies in
+        another window: the program under test hears of it only through the
+        X server. The owner runs until the session ends."""
+        if self.clipboard_owner is not None and self.clipboard_owner.poll() is None:
+            os.killpg(self.clipboard_owner.pid, signal.SIGTERM)
+            self.clipboard_owner.wait(timeout=5)
+        ready = os.path.join(self.home, "clipboard-owned")
+        if os.path.exists(ready):
+            os.unlink(ready)
+        env = dict(self.env)
+        env["NO_AT_BRIDGE"] = "1"
+        env["MENUBUS_TEXT"] = text
+        env["MENUBUS_READY"] = ready
+        program = (
+            "import os, gi\n"
+            "gi.require_version('Gtk', '3.0')\n"
+            "from gi.repository import Gtk, Gdk, GLib\n"
+            "clipboard = Gtk.Clipboard.get(Gdk.SELECTION_CLIPBOARD)\n"
+            "clipboard.set_text(os.environ['MENUBUS_TEXT'], -1)\n"
+            "open(os.environ['MENUBUS_READY'], 'w').close()\n"
+            "GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, 15, Gtk.main_quit)\n"
+            "Gtk.main()\n")
+        started = now_ms()
+        self.clipboard_owner = self.spawn(["/usr/bin/python3", "-c", program], env)
+        if poll(lambda: os.path.exists(ready) or None, self.timeout) is None:
+            raise Failure("the clipboard owner did not start")
+        return {"owned": True, "ms": round(now_ms() - started, 1)}
+
     def command_dump(self):
         return {"tree": [describe(child) for child in children(self.app)]}
 
@@ -773,6 +805,7 @@ class Session:
             "close-menu": self.command_close_menu,
             "text": lambda: self.command_text(argument),
             "selection": lambda: self.command_selection(argument),
+            "set-clipboard": lambda: self.command_set_clipboard(line.strip()[len("set-clipboard "):]),
             "ping": self.command_ping,
             "dump": self.command_dump,
         }
