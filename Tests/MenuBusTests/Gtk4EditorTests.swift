@@ -12,12 +12,7 @@ import XCTest
 /// child of the text view whose items are `menu item`s nested in panels),
 /// but not a GtkEntry's: the entry's GtkText, which parents the popover,
 /// is not in the accessible tree. So the menus are read in the text view.
-final class Gtk4EditorTests: BusTestCase {
-    /// One bus for the suite, whose configuration has a service directory:
-    /// the bundled providers are started by D-Bus activation.
-    nonisolated(unsafe) private static var suiteBus: PrivateBus?
-    nonisolated(unsafe) private static var suiteRoot: URL?
-
+final class Gtk4EditorTests: DesktopProgramTestCase {
     private static let app = "gtk4-editor"
     private static let sentence = "the quick brown fox"
     /// GTK 4.8's own items in a text view's menu.
@@ -28,99 +23,20 @@ final class Gtk4EditorTests: BusTestCase {
     static let example = buildFolder.appendingPathComponent("gtk4-editor")
     static let library = buildFolder.appendingPathComponent("libmenubus-gtk4.so.0")
 
-    private static var root: URL {
-        get throws {
-            if let suiteRoot { return suiteRoot }
-            let root = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-gtk4-\(UUID().uuidString)")
-            for folder in ["services", "data/menubus/providers", "config", "system", "tmp"] {
-                try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
-            }
-            suiteRoot = root
-            return root
-        }
-    }
-
-    override var bus: PrivateBus {
-        get throws {
-            if let bus = Self.suiteBus { return bus }
-            let root = try Self.root
-            try installBundledProviders(root)
-            let bus = try PrivateBus(configExtra: "<servicedir>\(root.appendingPathComponent("services").path)</servicedir>")
-            Self.suiteBus = bus
-            return bus
-        }
-    }
-
-    override class func tearDown() {
-        suiteBus?.stop()
-        suiteBus = nil
-        if let suiteRoot { try? FileManager.default.removeItem(at: suiteRoot) }
-        suiteRoot = nil
-        super.tearDown()
-    }
-
-    /// What menubusd and the providers it activates read: the bundled key
-    /// files as `make install` puts them, and nothing of this machine's.
-    private var daemonEnvironment: [String: String] {
-        get throws {
-            let root = try Self.root
-            return ["XDG_DATA_HOME": root.appendingPathComponent("data").path,
-                    "XDG_DATA_DIRS": root.appendingPathComponent("system").path,
-                    "XDG_CONFIG_HOME": root.appendingPathComponent("config").path, "LANG": "C.UTF-8", "LANGUAGE": ""]
-        }
-    }
-
-    private func installBundledProviders(_ root: URL) throws {
-        let providers = Repository.root.appendingPathComponent("data/providers")
-        for name in try FileManager.default.contentsOfDirectory(atPath: providers.path) where name.hasSuffix(".provider") {
-            try FileManager.default.copyItem(at: providers.appendingPathComponent(name),
-                                             to: root.appendingPathComponent("data/menubus/providers/\(name)"))
-        }
-        let env = try daemonEnvironment.filter { $0.key != "LANGUAGE" }.sorted { $0.key < $1.key }
-            .map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        for (name, kind) in [("org.menubus.TextTransforms", "text"), ("org.menubus.SearchWeb", "search-web"),
-                             ("org.menubus.Translate", "translate")] {
-            let exec = "/usr/bin/env PATH=/usr/bin:/bin \(env) \(Binaries.url("menubus-provider").path) \(kind)"
-            try "[D-BUS Service]\nName=\(name)\nExec=\(exec)\n"
-                .write(to: root.appendingPathComponent("services/\(name).service"), atomically: true, encoding: .utf8)
-        }
-    }
-
-    private func startMenubusd() throws -> RunningProcess {
-        try startDaemon(["--provider-start-timeout", "10"], extraEnvironment: try daemonEnvironment)
-    }
-
     // MARK: Programs
 
     /// Skips, naming the Debian package, when a tool is missing; a missing
     /// build of the library or the example fails.
     private func requirements() throws {
-        for (path, package) in GtkAppDriver.requirements where !FileManager.default.isExecutableFile(atPath: path) {
-            throw XCTSkip("no \(path): \(package) is not installed; run scripts/setup")
-        }
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        check.arguments = ["-c", "import gi; gi.require_version('Atspi', '2.0'); import pyatspi"]
-        check.standardError = FileHandle.nullDevice
-        check.standardOutput = FileHandle.nullDevice
-        try check.run()
-        check.waitUntilExit()
-        if check.terminationStatus != 0 {
-            throw XCTSkip("/usr/bin/python3 cannot import pyatspi: python3-pyatspi is not installed; run scripts/setup")
-        }
+        try requireDesktopTools()
         for file in [Self.library, Self.example] where !FileManager.default.fileExists(atPath: file.path) {
             throw TestFailure("no \(file.path): run `make shims` to build the GTK 4 library and its example")
         }
     }
 
     private func launch(extraEnvironment: [String: String] = [:]) throws -> GtkAppDriver {
-        var environment = try bus.environment
-        environment["TMPDIR"] = try Self.root.appendingPathComponent("tmp").path
-        environment["MENUBUS_GTK4_EDITOR"] = Self.example.path
-        environment.merge(extraEnvironment) { $1 }
-        let driver = try GtkAppDriver(app: Self.app, module: false, environment: environment)
-        addTeardownBlock { driver.stop() }
-        return driver
+        try launchProgram(Self.app, module: false,
+                          extraEnvironment: ["MENUBUS_GTK4_EDITOR": Self.example.path].merging(extraEnvironment) { $1 })
     }
 
     /// Types the sentence into the text view and selects its last word.
@@ -130,20 +46,13 @@ final class Gtk4EditorTests: BusTestCase {
         XCTAssertEqual(try driver.selectWordLeft(), "fox", "the selection read through AT-SPI")
     }
 
-    /// The menu showing now, read again.
-    private func currentMenu(_ driver: GtkAppDriver) throws -> GtkAppDriver.OpenedMenu {
-        let answer = try driver.send("menu")
-        return GtkAppDriver.OpenedMenu(way: "read", milliseconds: -1,
-                                       items: (answer["items"] as? [[String: Any]] ?? []).map(GtkAppDriver.Item.init))
-    }
-
     /// Opens the text view's menu with Shift+F10 and waits until MenuBus's
     /// items are in it (they follow live, so they may come a moment after
     /// GTK's own); the menu as last read.
     private func openMenuWithMenuBusItems(_ driver: GtkAppDriver, timeout: Double = 10) throws -> GtkAppDriver.OpenedMenu {
         var menu = try driver.openMenu("shift+F10")
         _ = try eventually(timeout: timeout) {
-            menu = try currentMenu(driver)
+            menu = try driver.shownMenu()
             return Self.menuBusItems.allSatisfy { menu.item($0) != nil }
         }
         return menu

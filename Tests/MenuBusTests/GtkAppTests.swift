@@ -8,11 +8,7 @@ import XCTest
 /// providers (activated menubus-provider), driven from the keyboard and
 /// read through AT-SPI only (Tests/apps/gtk_app.py). The same programs
 /// without the module are the reference for what GTK itself shows.
-final class GtkAppTests: BusTestCase {
-    /// One bus for the suite, whose configuration has a service directory:
-    /// the bundled providers are started by D-Bus activation.
-    nonisolated(unsafe) private static var suiteBus: PrivateBus?
-    nonisolated(unsafe) private static var suiteRoot: URL?
+final class GtkAppTests: DesktopProgramTestCase {
     /// The menus of each program without the module, read once a run.
     nonisolated(unsafe) private static var stockMenus: [String: StockMenus] = [:]
 
@@ -26,87 +22,16 @@ final class GtkAppTests: BusTestCase {
         let search: GtkAppDriver.OpenedMenu
     }
 
-    private static var root: URL {
-        get throws {
-            if let suiteRoot { return suiteRoot }
-            let root = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-gtk-apps-\(UUID().uuidString)")
-            for folder in ["services", "data/menubus/providers", "config", "system", "tmp"] {
-                try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
-            }
-            suiteRoot = root
-            return root
-        }
-    }
-
-    override var bus: PrivateBus {
-        get throws {
-            if let bus = Self.suiteBus { return bus }
-            let root = try Self.root
-            try installBundledProviders(root)
-            let bus = try PrivateBus(configExtra: "<servicedir>\(root.appendingPathComponent("services").path)</servicedir>")
-            Self.suiteBus = bus
-            return bus
-        }
-    }
-
     override class func tearDown() {
-        suiteBus?.stop()
-        suiteBus = nil
-        if let suiteRoot { try? FileManager.default.removeItem(at: suiteRoot) }
-        suiteRoot = nil
         stockMenus = [:]
         super.tearDown()
-    }
-
-    /// What menubusd and the providers it activates read: the bundled key
-    /// files as `make install` puts them, and nothing of this machine's.
-    private var daemonEnvironment: [String: String] {
-        get throws {
-            let root = try Self.root
-            return ["XDG_DATA_HOME": root.appendingPathComponent("data").path,
-                    "XDG_DATA_DIRS": root.appendingPathComponent("system").path,
-                    "XDG_CONFIG_HOME": root.appendingPathComponent("config").path, "LANG": "C.UTF-8", "LANGUAGE": ""]
-        }
-    }
-
-    private func installBundledProviders(_ root: URL) throws {
-        let providers = Repository.root.appendingPathComponent("data/providers")
-        for name in try FileManager.default.contentsOfDirectory(atPath: providers.path) where name.hasSuffix(".provider") {
-            try FileManager.default.copyItem(at: providers.appendingPathComponent(name),
-                                             to: root.appendingPathComponent("data/menubus/providers/\(name)"))
-        }
-        let env = try daemonEnvironment.filter { $0.key != "LANGUAGE" }.sorted { $0.key < $1.key }
-            .map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        for (name, kind) in [("org.menubus.TextTransforms", "text"), ("org.menubus.SearchWeb", "search-web"),
-                             ("org.menubus.Translate", "translate")] {
-            let exec = "/usr/bin/env PATH=/usr/bin:/bin \(env) \(Binaries.url("menubus-provider").path) \(kind)"
-            try "[D-BUS Service]\nName=\(name)\nExec=\(exec)\n"
-                .write(to: root.appendingPathComponent("services/\(name).service"), atomically: true, encoding: .utf8)
-        }
-    }
-
-    private func startMenubusd() throws -> RunningProcess {
-        try startDaemon(["--provider-start-timeout", "10"], extraEnvironment: try daemonEnvironment)
     }
 
     // MARK: Programs
 
     /// Skips, naming the Debian package, when a program or tool is missing.
     private func requirePrograms(_ app: String) throws {
-        for (path, package) in GtkAppDriver.requirements + [(GtkAppDriver.apps[app] ?? app, app)]
-        where !FileManager.default.isExecutableFile(atPath: path) {
-            throw XCTSkip("no \(path): \(package) is not installed; run scripts/setup")
-        }
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        check.arguments = ["-c", "import gi; gi.require_version('Atspi', '2.0'); import pyatspi"]
-        check.standardError = FileHandle.nullDevice
-        check.standardOutput = FileHandle.nullDevice
-        try check.run()
-        check.waitUntilExit()
-        if check.terminationStatus != 0 {
-            throw XCTSkip("/usr/bin/python3 cannot import pyatspi: python3-pyatspi is not installed; run scripts/setup")
-        }
+        try requireDesktopTools([(GtkAppDriver.apps[app] ?? app, app)])
     }
 
     /// The module must be built: a missing module fails the test, it does not skip it.
@@ -117,12 +42,7 @@ final class GtkAppTests: BusTestCase {
     }
 
     private func launch(_ app: String, module: Bool, extraEnvironment: [String: String] = [:]) throws -> GtkAppDriver {
-        var environment = try bus.environment
-        environment["TMPDIR"] = try Self.root.appendingPathComponent("tmp").path
-        environment.merge(extraEnvironment) { $1 }
-        let driver = try GtkAppDriver(app: app, module: module, environment: environment)
-        addTeardownBlock { driver.stop() }
-        return driver
+        try launchProgram(app, module: module, extraEnvironment: extraEnvironment)
     }
 
     /// Types the sentence into the editor and selects its last word.
