@@ -93,31 +93,7 @@ for service in "org.menubus.TextTransforms text" "org.menubus.SearchWeb search-w
     printf '[D-BUS Service]\nName=%s\nExec=/usr/bin/env PATH=/usr/bin:/bin %s %s %s\n' \
         "$1" "$PROVIDER_ENV" "$BIN/menubus-provider" "$2" > "$TMP/services/$1.service"
 done
-cat > "$TMP/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:dir=$TMP</listen>
-  <auth>EXTERNAL</auth>
-  <servicedir>$TMP/services</servicedir>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-CONF
-timeout "$BUS_LIFETIME" dbus-daemon --config-file="$TMP/bus.conf" --nofork --print-address=1 \
-    >"$TMP/bus.address" 2>"$TMP/bus.log" &
-BUS_PID=$!
-ADDR=""
-for _ in $(seq 1 100); do
-    ADDR="$(head -n 1 "$TMP/bus.address" 2>/dev/null || true)"
-    [ -n "$ADDR" ] && break
-    sleep 0.05
-done
-[ -n "$ADDR" ] || { echo "gtk-menu.sh: the private dbus-daemon did not start" >&2; exit 1; }
+start_activating_bus gtk-menu.sh
 export DBUS_SESSION_BUS_ADDRESS="$ADDR" XDG_STATE_HOME="$TMP/state"
 XDG_DATA_HOME="$TMP/data" XDG_DATA_DIRS="$TMP/system" XDG_CONFIG_HOME="$TMP/config" LANG=C.UTF-8 LANGUAGE=C \
     "$BIN/menubusd" --provider-start-timeout 10 2>"$TMP/menubusd.log" &

@@ -31,6 +31,36 @@ start_private_bus() {
     timeout "$BUS_LIFETIME" dbus-daemon --session --nofork --print-address=1 \
         >"$TMP/bus.address" 2>"$TMP/bus.log" &
     BUS_PID=$!
+    wait_for_bus "$1"
+}
+
+# start_activating_bus NAME: the same, with a configuration whose service
+# directory is $TMP/services, so the bus starts the services described
+# there (D-Bus activation).
+start_activating_bus() {
+    cat > "$TMP/bus.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:dir=$TMP</listen>
+  <auth>EXTERNAL</auth>
+  <servicedir>$TMP/services</servicedir>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+CONF
+    timeout "$BUS_LIFETIME" dbus-daemon --config-file="$TMP/bus.conf" --nofork --print-address=1 \
+        >"$TMP/bus.address" 2>"$TMP/bus.log" &
+    BUS_PID=$!
+    wait_for_bus "$1"
+}
+
+# wait_for_bus NAME: sets ADDR once the bus BUS_PID printed it.
+wait_for_bus() {
     ADDR=""
     for _ in $(seq 1 100); do
         ADDR="$(head -n 1 "$TMP/bus.address" 2>/dev/null || true)"

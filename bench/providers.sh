@@ -50,31 +50,7 @@ mkdir -p "$TMP/services" "$TMP/data/menubus/providers" "$TMP/config" "$TMP/state
 cp data/providers/org.menubus.TextTransforms.Uppercase.provider "$TMP/data/menubus/providers/"
 printf '[D-BUS Service]\nName=org.menubus.TextTransforms\nExec=%s text\n' "$BIN/menubus-provider" \
     > "$TMP/services/org.menubus.TextTransforms.service"
-cat > "$TMP/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:dir=$TMP</listen>
-  <auth>EXTERNAL</auth>
-  <servicedir>$TMP/services</servicedir>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-CONF
-timeout "$BUS_LIFETIME" dbus-daemon --config-file="$TMP/bus.conf" --nofork --print-address=1 \
-    >"$TMP/bus.address" 2>"$TMP/bus.log" &
-BUS_PID=$!
-ADDR=""
-for _ in $(seq 1 100); do
-    ADDR="$(head -n 1 "$TMP/bus.address" 2>/dev/null || true)"
-    [ -n "$ADDR" ] && break
-    sleep 0.05
-done
-[ -n "$ADDR" ] || { echo "providers.sh: the private dbus-daemon did not start" >&2; exit 1; }
+start_activating_bus providers.sh
 export DBUS_SESSION_BUS_ADDRESS="$ADDR" XDG_DATA_HOME="$TMP/data" XDG_DATA_DIRS="$TMP/none" \
     XDG_CONFIG_HOME="$TMP/config" XDG_STATE_HOME="$TMP/state"
 "$BIN/menubusd" 2>"$TMP/menubusd.log" &
