@@ -1221,6 +1221,35 @@ present_args (MbField *field, gchar **omit)
     return g_variant_new ("(sss@a{sv})", "", field->context_id, "edit", g_variant_builder_end (&options));
 }
 
+/* The selection as it is now reaches menubusd before a menu is asked for
+ * (messages of one connection arrive in order), unless menubusd has it. */
+static void
+field_catch_up (MbField *field)
+{
+    if (!field_stale (field))
+        return;
+    if (field->timeout_id) {
+        g_source_remove (field->timeout_id);
+        field->timeout_id = 0;
+    }
+    field_send (field, TRUE);
+}
+
+/* A menu of `field`, waiting for its presentation: one reference is the
+ * toolkit's (until mb_menu_close), one the list's (until menu_end). */
+static MbMenu *
+menu_new (MbField *field, gpointer data)
+{
+    MbMenu *menu = g_new0 (MbMenu, 1);
+    menu->refs = 1;
+    menu->field = field;
+    menu->context_id = g_strdup (field->context_id);
+    menu->data = data;
+    menu->state = MENU_WAITING;
+    shim.menus = g_list_prepend (shim.menus, menu_ref (menu));
+    return menu;
+}
+
 /* GDBus wakes a thread waiting on a call a few milliseconds after the
  * call's timeout when the machine is busy: the call times out this much
  * early, so the whole wait stays within MB_PRESENT_DEADLINE_MS. */
@@ -1260,24 +1289,9 @@ mb_menu_present (MbField *field, MbMenuChanged changed, gpointer data, GVariant 
     *items = NULL;
     if (!shim.bus || !shim.owner)
         return NULL;
-    /* The selection as it is now reaches menubusd before the menu is asked
-     * for, unless menubusd has it already. */
-    if (field_stale (field)) {
-        if (field->timeout_id) {
-            g_source_remove (field->timeout_id);
-            field->timeout_id = 0;
-        }
-        field_send (field, TRUE);
-    }
-
-    MbMenu *menu = g_new0 (MbMenu, 1);
-    menu->refs = 1; /* the toolkit's, until mb_menu_close */
-    menu->field = field;
-    menu->context_id = g_strdup (field->context_id);
+    field_catch_up (field);
+    MbMenu *menu = menu_new (field, data);
     menu->changed = changed;
-    menu->data = data;
-    menu->state = MENU_WAITING;
-    shim.menus = g_list_prepend (shim.menus, menu_ref (menu)); /* the list's, until menu_end */
 
     if (shim.stalled) {
         /* menubusd did not answer last time: the menu opens at once, and
@@ -1335,24 +1349,11 @@ mb_menu_present_live (MbField *field, const gchar *const *omit_commands, MbMenuL
 {
     if (!shim.bus || !shim.owner)
         return NULL;
-    /* The selection as it is now reaches menubusd before the menu is asked
-     * for (messages of one connection arrive in order). */
-    if (field->timeout_id) {
-        g_source_remove (field->timeout_id);
-        field->timeout_id = 0;
-    }
-    field_send (field, TRUE);
-
-    MbMenu *menu = g_new0 (MbMenu, 1);
-    menu->refs = 1; /* the toolkit's, until mb_menu_close */
-    menu->field = field;
-    menu->context_id = g_strdup (field->context_id);
+    field_catch_up (field);
+    MbMenu *menu = menu_new (field, data);
     menu->live = live;
-    menu->data = data;
     menu->omit = g_strdupv ((gchar **) omit_commands);
-    menu->state = MENU_WAITING;
     menu->asking = TRUE;
-    shim.menus = g_list_prepend (shim.menus, menu_ref (menu)); /* the list's, until menu_end */
     g_dbus_connection_call (shim.bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "PresentMenu",
                             present_args (field, menu->omit), G_VARIANT_TYPE ("(o)"),
                             G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS, NULL, present_done, menu_ref (menu));
