@@ -17,11 +17,14 @@ final class IntegrateCommandTests: XCTestCase {
     }
 
     /// The session as the command sees it: its own config folder, no bus
-    /// that could activate menubusd, GTK variables only as given.
+    /// that could activate menubusd, GTK variables only as given, and GTK's
+    /// own folders moved (GTK_EXE_PREFIX) to the empty home, so a module
+    /// this machine has installed (the menubus-gtk3-module package) is not
+    /// seen unless a test says so.
     private func integrate(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
         var env = ["XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "HOME": home.path,
                    "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus", "NO_COLOR": "1",
-                   "GTK_MODULES": "", "GTK_PATH": "", "GTK_EXE_PREFIX": ""]
+                   "GTK_MODULES": "", "GTK_PATH": "", "GTK_EXE_PREFIX": home.path]
         env.merge(environment) { $1 }
         // runTool adds the test's environment; an empty value stands for unset.
         let unset = env.filter { $0.value.isEmpty }.map(\.key)
