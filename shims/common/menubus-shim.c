@@ -56,6 +56,7 @@ struct _MbMenu {
     GVariant *shown_items;
     gchar *pending_item;
     guint32 pending_timestamp;
+    guint present_idle; /* present_soon's idle, until it runs */
 };
 
 struct _MbField {
@@ -80,6 +81,7 @@ struct _MbField {
     /* What menubusd was last told of the selection, and the edit menu read
      * ahead for it (valid while `generation` has not moved since). */
     GVariant *last_sent;
+    guint serial;       /* this field's number in the process, never reused */
     guint generation;
     guint prefetch_id;
     GVariant *prefetched;
@@ -106,6 +108,7 @@ static struct {
      * menus menubusd may still announce (MenuPresented). */
     GHashTable *timed_out;
     GList *menus;       /* every MbMenu not yet ended */
+    gboolean reads_ahead; /* mb_menu_present is used: menus are read ahead */
     guint next_field;
     guint32 token;
     MbDaemonWatch daemon_watch;
@@ -119,6 +122,7 @@ static void menu_unref (MbMenu *menu);
 static MbMenu *menu_ref (MbMenu *menu);
 static void menu_live_ended (MbMenu *menu, MbMenuEvent event);
 static void field_forget_menu (MbField *field, gboolean again);
+static void menu_give_up (MbMenu *menu);
 
 /* ---------- turning it on ---------- */
 
@@ -294,7 +298,10 @@ on_menu_presented (const gchar *context_id, const gchar *kind, const gchar *path
      * for it takes it; else it is dismissed. */
     for (GList *l = shim.menus; l; l = l->next) {
         MbMenu *menu = l->data;
-        if (menu->state == MENU_WAITING && !menu->toolkit_closed && g_strcmp0 (menu->context_id, context_id) == 0) {
+        /* Only a menu whose own request has ended: one still asking takes
+         * its own answer. */
+        if (menu->state == MENU_WAITING && !menu->toolkit_closed && !menu->asking && !menu->live &&
+            g_strcmp0 (menu->context_id, context_id) == 0) {
             menu_adopt (menu, path);
             return;
         }
@@ -401,6 +408,8 @@ daemon_vanished (GDBusConnection *bus, const gchar *name, gpointer data)
             menu_live_ended (menu, MB_MENU_CLOSED);
         else if (menu->state == MENU_SHOWN && menu->changed)
             menu->changed (menu, NULL, menu->data);
+        else if (menu->state == MENU_WAITING)
+            menu_give_up (menu);
     }
     g_list_free_full (menus, (GDestroyNotify) menu_unref);
     if (shim.daemon_watch)
@@ -491,6 +500,7 @@ mb_field_new (gpointer widget, const MbFieldOps *ops)
     field->widget = widget;
     field->ops = ops;
     guint number = ++shim.next_field;
+    field->serial = number;
     field->context_id = g_strdup_printf ("%s-%u", shim.toolkit ? shim.toolkit : "field", number);
     /* A token of this process keeps two running copies of one app apart. */
     field->document_id = g_strdup_printf ("%s-%08x-%u", shim.toolkit ? shim.toolkit : "field", shim.token, number);
@@ -592,6 +602,7 @@ selection_dict (MbField *field)
 
 typedef struct {
     MbField *field;
+    guint serial;
     guint generation;
 } Prefetch;
 
@@ -610,7 +621,7 @@ prefetch_done (GObject *source, GAsyncResult *result, gpointer data)
     MbField *field = prefetch->field;
     if (reply) {
         heard_from_daemon ();
-        if (field_alive (field) && field->generation == prefetch->generation) {
+        if (field_alive (field) && field->serial == prefetch->serial && field->generation == prefetch->generation) {
             g_clear_pointer (&field->prefetched, g_variant_unref);
             field->prefetched = g_variant_get_child_value (reply, 1);
             field->prefetched_generation = prefetch->generation;
@@ -626,11 +637,12 @@ prefetch_timeout (gpointer data)
 {
     MbField *field = data;
     field->prefetch_id = 0;
-    if (field != shim.focused || !shim.owner || shim.stalled || !field->published || field->dirty ||
-        field->timeout_id)
+    if (!shim.reads_ahead || field != shim.focused || !shim.owner || shim.stalled || !field->published ||
+        field->dirty || field->timeout_id)
         return G_SOURCE_REMOVE;
     Prefetch *prefetch = g_new (Prefetch, 1);
     prefetch->field = field;
+    prefetch->serial = field->serial;
     prefetch->generation = field->generation;
     g_dbus_connection_call (shim.bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "GetEditMenu",
                             g_variant_new ("(ss@a{sv})", "", field->context_id,
@@ -737,6 +749,8 @@ update_done (GObject *source, GAsyncResult *result, gpointer data)
     if (!field)
         return;
     field->in_flight = FALSE;
+    if (error) /* menubusd may not have it: the next menu sends it again */
+        g_clear_pointer (&field->last_sent, g_variant_unref);
     if (error && (is_domain_error (error, "NoSuchContext") || is_domain_error (error, "NotRegistered"))) {
         field->published = FALSE;
         shim.registered = FALSE;
@@ -1098,6 +1112,34 @@ dismiss (const gchar *path)
                             G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS, NULL, call_done, "Dismiss");
 }
 
+/* A menu that showed items before its presentation came, and will get
+ * none: the toolkit shows its own menu again (`changed` with NULL). */
+static void
+menu_give_up (MbMenu *menu)
+{
+    MbMenuChanged changed = menu->changed;
+    if (!changed || !menu->shown_items || menu->toolkit_closed)
+        return;
+    menu->changed = NULL;
+    changed (menu, NULL, menu->data);
+}
+
+static void
+activate_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+    gchar *path = data;
+    g_autoptr (GError) error = NULL;
+    g_autoptr (GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
+    if (reply) {
+        heard_from_daemon ();
+    } else if (shim.owner) {
+        /* Not chosen after all: the presentation ends, as a dismissal. */
+        debug ("Activate: %s", error->message);
+        dismiss (path);
+    }
+    g_free (path);
+}
+
 static void
 activate (const gchar *path, const gchar *item_id, guint32 timestamp)
 {
@@ -1106,7 +1148,7 @@ activate (const gchar *path, const gchar *item_id, guint32 timestamp)
     g_variant_builder_add (&platform, "{sv}", "timestamp", g_variant_new_uint32 (timestamp));
     g_dbus_connection_call (shim.bus, BUS_NAME, path, MENU_IFACE, "Activate",
                             g_variant_new ("(sa{sv})", item_id, &platform), NULL, G_DBUS_CALL_FLAGS_NO_AUTO_START,
-                            CALL_TIMEOUT_MS, NULL, call_done, "Activate");
+                            CALL_TIMEOUT_MS, NULL, activate_done, g_strdup (path));
 }
 
 /* A presentation asked for too late: the one menubusd announces later
@@ -1161,6 +1203,8 @@ present_live_done (MbMenu *menu, GVariant *reply, GError *error)
         return;
     }
     debug ("PresentMenu: %s", error->message);
+    if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+        count_timed_out (menu->context_id);
     if ((is_domain_error (error, "NoSuchContext") || is_domain_error (error, "NotRegistered")) && menu->field) {
         menu->field->published = FALSE;
         shim.registered = FALSE;
@@ -1205,8 +1249,10 @@ present_done (GObject *source, GAsyncResult *result, gpointer data)
         debug ("PresentMenu: %s", error->message);
         if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
             count_timed_out (menu->context_id);
-        if (menu->state == MENU_WAITING)
+        if (menu->state == MENU_WAITING) {
+            menu_give_up (menu);
             menu_end (menu);
+        }
     }
     menu_unref (menu);
 }
@@ -1259,11 +1305,14 @@ static gboolean
 present_now (gpointer data)
 {
     MbMenu *menu = data;
+    menu->present_idle = 0;
     if (!menu->field || !shim.owner || (menu->toolkit_closed && !menu->pending_item)) {
-        /* Closed before it was asked for: nothing to present. */
+        /* Closed before it was asked for, or nobody to ask: nothing to present. */
         menu->asking = FALSE;
-        if (menu->state == MENU_WAITING)
+        if (menu->state == MENU_WAITING) {
+            menu_give_up (menu);
             menu_end (menu);
+        }
         menu_unref (menu);
         return G_SOURCE_REMOVE;
     }
@@ -1275,12 +1324,13 @@ present_now (gpointer data)
 
 /* The presentation is asked for once the toolkit has drawn the menu
  * (after its layout and paint, which run at higher priorities), so
- * menubusd's work on it does not compete with the menu opening. */
+ * menubusd's work on it does not compete with the menu opening; at once
+ * when an item is chosen before that. */
 static void
 present_soon (MbMenu *menu)
 {
     menu->asking = TRUE;
-    g_idle_add_full (G_PRIORITY_LOW, present_now, menu_ref (menu), NULL);
+    menu->present_idle = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, present_now, menu_ref (menu), NULL);
 }
 
 MbMenu *
@@ -1289,6 +1339,7 @@ mb_menu_present (MbField *field, MbMenuChanged changed, gpointer data, GVariant 
     *items = NULL;
     if (!shim.bus || !shim.owner)
         return NULL;
+    shim.reads_ahead = TRUE;
     field_catch_up (field);
     MbMenu *menu = menu_new (field, data);
     menu->changed = changed;
@@ -1370,6 +1421,10 @@ mb_menu_activate (MbMenu *menu, const gchar *item_id, guint32 timestamp)
         menu->chosen = TRUE;
         menu->pending_item = g_strdup (item_id);
         menu->pending_timestamp = timestamp;
+        if (menu->present_idle) {
+            g_source_remove (menu->present_idle);
+            present_now (menu); /* takes the idle's reference */
+        }
         return;
     }
     if (menu->state != MENU_SHOWN)

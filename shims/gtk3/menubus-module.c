@@ -498,6 +498,7 @@ typedef struct {
     GtkWidget *widget;
     MbMenu *presented;
     GPtrArray *ours;     /* the items MenuBus put in, in order */
+    GPtrArray *retired;  /* items taken out, kept until the popup goes (GTK may still activate one) */
     GPtrArray *replaced; /* GTK's own standard items, hidden while MenuBus's show */
     GHashTable *shown;   /* standard commands the app's own items do, left out of MenuBus's */
     GHashTable *titles;  /* the app's items' titles, folded: MenuBus's of the same title are left out */
@@ -805,6 +806,7 @@ remove_ours (Popup *popup)
         GtkWidget *parent = gtk_widget_get_parent (item);
         if (parent)
             gtk_container_remove (GTK_CONTAINER (parent), item);
+        g_ptr_array_add (popup->retired, item); /* the reference show_items took */
     }
     g_ptr_array_set_size (popup->ours, 0);
 }
@@ -880,6 +882,7 @@ popup_free (Popup *popup)
     for (guint i = 0; i < popup->ours->len; i++)
         g_object_unref (popup->ours->pdata[i]);
     g_ptr_array_unref (popup->ours);
+    g_ptr_array_unref (popup->retired);
     g_ptr_array_unref (popup->replaced);
     g_hash_table_unref (popup->shown);
     g_hash_table_unref (popup->titles);
@@ -982,6 +985,7 @@ populate_popup_hook (GSignalInvocationHint *hint, guint n, const GValue *params,
     popup->menu = GTK_MENU (menu);
     popup->widget = g_object_ref (widget);
     popup->ours = g_ptr_array_new ();
+    popup->retired = g_ptr_array_new_with_free_func (g_object_unref);
     popup->replaced = g_ptr_array_new ();
     popup->shown = g_hash_table_new (g_str_hash, g_str_equal);
     popup->titles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
