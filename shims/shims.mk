@@ -18,6 +18,14 @@
 #   install-gtk4-dev      the header into $(INCLUDEDIR)/menubus-gtk4, the .so
 #                         symlink, and menubus-gtk4.pc into $(LIBDIR)/pkgconfig
 #   install-shims         all three
+#
+# The Qt 5 platform theme (C++ on QtDBus): $(SHIMS_BUILD)/qt5/platformthemes/libmenubus.so,
+# so that QT_PLUGIN_PATH=$(SHIMS_BUILD)/qt5 QT_QPA_PLATFORMTHEME=menubus
+# loads it uninstalled.  It uses Qt's private QPA headers (the theme
+# factory), hence qtbase5-private-dev.  `make shims` builds it where Qt 5's
+# headers are installed (scripts/setup installs them) and says so where
+# they are not, so a build without Qt (the Debian package's, whose
+# Build-Depends have no Qt yet) still works; `make qt5-theme` insists.
 
 SHIMS_BUILD ?= .build/shims
 CC ?= cc
@@ -47,9 +55,23 @@ GTK4_PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' \
 	-e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' \
 	-e 's|@VERSION@|$(GTK4_VERSION)|' shims/gtk4/menubus-gtk4.pc.in
 
-.PHONY: shims install-shims uninstall-shims install-gtk3-module install-gtk4-library install-gtk4-dev
+QT5_BUILD = $(SHIMS_BUILD)/qt5
+QT5_PLUGIN = $(QT5_BUILD)/platformthemes/libmenubus.so
+QT5_MOC ?= $(shell pkg-config --variable=host_bins Qt5Core 2>/dev/null)/moc
+QT5_VERSION = $(shell pkg-config --modversion Qt5Gui 2>/dev/null)
+QT5_INCLUDE = $(shell pkg-config --variable=includedir Qt5Gui 2>/dev/null)
+QT5_PRIVATE = -I$(dir $(QT5_MOC))../mkspecs/linux-g++ -I$(QT5_INCLUDE)/QtCore/$(QT5_VERSION) -I$(QT5_INCLUDE)/QtCore/$(QT5_VERSION)/QtCore \
+	-I$(QT5_INCLUDE)/QtGui/$(QT5_VERSION) -I$(QT5_INCLUDE)/QtGui/$(QT5_VERSION)/QtGui
+CXX ?= c++
+QT5_PRESENT := $(shell pkg-config --exists Qt5Widgets Qt5DBus 2>/dev/null && test -d "$(QT5_INCLUDE)/QtGui/$(QT5_VERSION)/QtGui/qpa" && echo yes)
+SHIM_CXXFLAGS ?= -O2 -g
 
-shims: $(GTK3_MODULE) $(GTK4_LIB) $(GTK4_LINKS) $(GTK4_PC) $(GTK4_EXAMPLE)
+.PHONY: shims qt5-theme install-shims uninstall-shims install-gtk3-module install-gtk4-library install-gtk4-dev
+
+shims: $(GTK3_MODULE) $(GTK4_LIB) $(GTK4_LINKS) $(GTK4_PC) $(GTK4_EXAMPLE) $(if $(QT5_PRESENT),$(QT5_PLUGIN))
+	@test -n "$(QT5_PRESENT)" || echo "make: the Qt 5 platform theme is not built: Qt 5's headers are missing (apt-get install qtbase5-dev qtbase5-private-dev)" >&2
+
+qt5-theme: $(QT5_PLUGIN)
 
 # The Client interface the shims serve, from the contract itself.
 $(SHIM_CLIENT_HEADER): dbus/org.menubus.MenuBus1.Client.xml
@@ -66,6 +88,19 @@ $(GTK3_MODULE): shims/gtk3/menubus-module.c $(SHIM_COMMON) $(SHIM_CLIENT_HEADER)
 		-Ishims/common -I$(SHIMS_BUILD)/include $(shell pkg-config --cflags gtk+-3.0 gio-unix-2.0 gmodule-2.0) \
 		-o $@ shims/gtk3/menubus-module.c shims/common/menubus-shim.c \
 		$(LDFLAGS) -Wl,--as-needed -Wl,-z,defs $(shell pkg-config --libs gtk+-3.0 gio-unix-2.0 gmodule-2.0)
+
+$(QT5_BUILD)/menubus-qt.moc: shims/qt/menubus-qt.cpp shims/qt/menubus.json
+	@pkg-config --exists Qt5Widgets Qt5DBus && test -d $(QT5_INCLUDE)/QtGui/$(QT5_VERSION) \
+		|| { echo "make: Qt 5's headers are missing: apt-get install qtbase5-dev qtbase5-private-dev" >&2; exit 1; }
+	@mkdir -p $(dir $@)
+	$(QT5_MOC) -Ishims/qt $(QT5_PRIVATE) $(shell pkg-config --cflags-only-I Qt5Widgets Qt5DBus 2>/dev/null) -o $@ $<
+
+# One object, the plugin; the Client interface from the contract, as for GTK.
+$(QT5_PLUGIN): shims/qt/menubus-qt.cpp $(QT5_BUILD)/menubus-qt.moc $(SHIM_CLIENT_HEADER)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS) $(SHIM_CXXFLAGS) $(CXXFLAGS) -std=c++17 -Wall -Wextra -fPIC -shared -fvisibility=hidden \
+		-I$(QT5_BUILD) -I$(SHIMS_BUILD)/include $(QT5_PRIVATE) $(shell pkg-config --cflags Qt5Widgets Qt5DBus 2>/dev/null) \
+		-o $@ shims/qt/menubus-qt.cpp $(LDFLAGS) -Wl,--as-needed -Wl,-z,defs $(shell pkg-config --libs Qt5Widgets Qt5DBus 2>/dev/null)
 
 GTK4_REQUIRED = @pkg-config --exists gtk4 || { echo "make: GTK 4's headers are missing: apt-get install libgtk-4-dev" >&2; exit 1; }
 

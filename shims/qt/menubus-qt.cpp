@@ -1,0 +1,935 @@
+/* MenuBus in unmodified Qt Widgets apps: a platform-theme plugin (key
+ * `menubus`, QT_QPA_PLATFORMTHEME=menubus) that wraps the theme the app
+ * would have had and forwards every QPlatformTheme call to it, and
+ * installs an application-wide event filter. Every QLineEdit, QTextEdit,
+ * QPlainTextEdit and selectable QLabel is then a MenuBus context while it
+ * has the focus, its selection and the clipboard following, coalesced;
+ * Qt's standard edit menu gets MenuBus's items for the selection.
+ *
+ * The wrapped theme: the names in MENUBUS_QT_WRAPPED_THEME (colon
+ * separated) first, then the ones Qt itself would try for this desktop
+ * (the platform integration's themeNames: kde, gnome/gtk3, generic...);
+ * the first that loads, as a plugin or as one of Qt's built-in themes.
+ *
+ * Nothing waits on menubusd except the menu about to show, and that for at
+ * most MENUBUS_QT_DEADLINE_MS (the GTK shim's 50 ms): past it, or with
+ * menubusd not running, Qt's menu shows as it is. MENUBUS_DISABLE=1 (or
+ * anything but 0) leaves the app alone; the theme still forwards. */
+
+#include <QtCore/QHash>
+#include <QtCore/QPointer>
+#include <QtCore/QTimer>
+#include <QtCore/QVariant>
+#include <QtDBus/QDBusArgument>
+#include <QtDBus/QDBusConnection>
+#include <QtDBus/QDBusConnectionInterface>
+#include <QtDBus/QDBusMessage>
+#include <QtDBus/QDBusMetaType>
+#include <QtDBus/QDBusPendingCallWatcher>
+#include <QtDBus/QDBusPendingReply>
+#include <QtDBus/QDBusServiceWatcher>
+#include <QtDBus/QDBusVirtualObject>
+#include <QtGui/QClipboard>
+#include <QtGui/QContextMenuEvent>
+#include <QtGui/QGuiApplication>
+#include <QtGui/QIcon>
+#include <QtCore/QMimeData>
+#include <QtGui/QTextCursor>
+#include <QtGui/QTextDocument>
+#include <QtGui/QTextDocumentFragment>
+#include <QtGui/qpa/qplatformintegration.h>
+#include <QtGui/qpa/qplatformtheme.h>
+#include <QtGui/qpa/qplatformthemeplugin.h>
+#include <QtGui/private/qguiapplication_p.h>
+#include <QtGui/qpa/qplatformthemefactory_p.h>
+#include <QtWidgets/QApplication>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QLineEdit>
+#include <QtWidgets/QMenu>
+#include <QtWidgets/QPlainTextEdit>
+#include <QtWidgets/QTextEdit>
+
+#include <memory>
+
+#include "client-interface.h"
+
+namespace {
+
+const char *const BUS_NAME = "org.menubus.MenuBus1";
+const char *const MANAGER_PATH = "/org/menubus/MenuBus1";
+const char *const MANAGER_IFACE = "org.menubus.MenuBus1";
+const char *const MENU_IFACE = "org.menubus.MenuBus1.Menu";
+const char *const CLIENT_PATH = "/org/menubus/Client";
+const int DEFAULT_DEADLINE_MS = 50;
+/* Longer text is not sent: providers ask GetSelectedText. */
+const int MAX_TEXT_BYTES = 65536;
+
+bool debugging()
+{
+    static const bool on = qEnvironmentVariableIsSet("MENUBUS_DEBUG");
+    return on;
+}
+
+#define MB_DEBUG(...) do { if (debugging()) qDebug("menubus-qt: " __VA_ARGS__); } while (0)
+
+} // namespace
+
+/* One element of a menu, a(ssa{sv}). */
+struct MbElement {
+    QString id;
+    QString parent;
+    QVariantMap properties;
+};
+Q_DECLARE_METATYPE(MbElement)
+
+QDBusArgument &operator<<(QDBusArgument &argument, const MbElement &element)
+{
+    argument.beginStructure();
+    argument << element.id << element.parent << element.properties;
+    argument.endStructure();
+    return argument;
+}
+
+const QDBusArgument &operator>>(const QDBusArgument &argument, MbElement &element)
+{
+    argument.beginStructure();
+    argument >> element.id >> element.parent >> element.properties;
+    argument.endStructure();
+    return argument;
+}
+
+typedef QList<MbElement> MbElements;
+
+namespace {
+
+/* The standard commands Qt's own edit menus show: MenuBus's are left out. */
+QStringList qtCommands()
+{
+    return { QStringLiteral("undo"), QStringLiteral("redo"), QStringLiteral("cut"), QStringLiteral("copy"),
+             QStringLiteral("paste"), QStringLiteral("delete"), QStringLiteral("select-all") };
+}
+
+QStringList stringList(const QVariant &value)
+{
+    if (value.canConvert<QDBusArgument>()) {
+        QStringList list;
+        value.value<QDBusArgument>() >> list;
+        return list;
+    }
+    return value.toStringList();
+}
+
+/* "<Control><Shift>z" → "Ctrl+Shift+Z", for display only. */
+QKeySequence shortcutOf(const QString &accel)
+{
+    QString text = accel;
+    text.replace(QLatin1String("<Control>"), QLatin1String("Ctrl+"))
+        .replace(QLatin1String("<Primary>"), QLatin1String("Ctrl+"))
+        .replace(QLatin1String("<Shift>"), QLatin1String("Shift+"))
+        .replace(QLatin1String("<Alt>"), QLatin1String("Alt+"))
+        .replace(QLatin1String("<Super>"), QLatin1String("Meta+"));
+    return QKeySequence::fromString(text);
+}
+
+} // namespace
+
+/* A text widget while it takes part: its context on menubusd's side. */
+struct MbField {
+    QPointer<QWidget> widget;
+    QString id;
+    bool published = false;
+    bool inFlight = false; /* an UpdateSelection of it is out */
+    bool dirty = false;    /* changed while one was out */
+    QVariantMap context;   /* as last published */
+};
+
+/* One edit menu shown with MenuBus's items, and its presentation. */
+struct MbPresentation {
+    QString path;      /* "" until PresentMenu answered */
+    bool failed = false;
+    bool closed = false;
+    bool chosen = false;
+    QString pending;   /* an item chosen before the presentation came */
+};
+
+class MbClientObject;
+
+class MbBridge : public QObject
+{
+    Q_OBJECT
+public:
+    static MbBridge *instance();
+    bool eventFilter(QObject *watched, QEvent *event) override;
+    bool handleClientCall(const QDBusMessage &message, const QDBusConnection &connection);
+
+private:
+    MbBridge();
+    QDBusConnection bus() const { return QDBusConnection::sessionBus(); }
+    QDBusMessage managerCall(const char *method) const;
+    QWidget *textWidgetOf(QObject *object) const;
+    MbField *fieldOf(QWidget *widget, bool create);
+    MbField *fieldById(const QString &id) const;
+    void focused(MbField *field);
+    void changed(MbField *field);
+    void ensureRegistered();
+    void publish(MbField *field);
+    void sendSelection(MbField *field);
+    QVariantMap contextOf(QWidget *widget) const;
+    QVariantMap selectionOf(QWidget *widget) const;
+    QString selectedText(QWidget *widget) const;
+    void watchWidget(QWidget *widget, MbField *field);
+    void menuAboutToShow(QMenu *menu, QPointer<QWidget> widget);
+    void addItems(QMenu *menu, const MbElements &items, std::shared_ptr<MbPresentation> presentation);
+    void activate(std::shared_ptr<MbPresentation> presentation, const QString &item);
+    void perform(QWidget *widget, const QString &command, const QVariantMap &arguments);
+    QString appId() const;
+    void daemonChanged(const QString &owner);
+
+    QHash<QWidget *, MbField *> m_fields;
+    int m_serial = 0;
+    QString m_daemon;        /* menubusd's unique name, "" while it is not running */
+    bool m_registered = false;
+    bool m_clientExported = false;
+    QPointer<QWidget> m_focused;
+    QPointer<QWidget> m_menuTarget; /* a context menu event is going to it */
+    QStringList m_clipboard;
+    int m_deadline = DEFAULT_DEADLINE_MS;
+    MbClientObject *m_client = nullptr;
+};
+
+/* org.menubus.MenuBus1.Client at /org/menubus/Client. */
+class MbClientObject : public QDBusVirtualObject
+{
+public:
+    explicit MbClientObject(MbBridge *bridge) : QDBusVirtualObject(bridge), m_bridge(bridge) {}
+    QString introspect(const QString &path) const override
+    {
+        Q_UNUSED(path);
+        const QString xml = QString::fromUtf8(MB_CLIENT_XML);
+        const int start = xml.indexOf(QLatin1String("<interface"));
+        const int end = xml.lastIndexOf(QLatin1String("</interface>"));
+        return start < 0 || end < 0 ? QString() : xml.mid(start, end + 12 - start);
+    }
+    bool handleMessage(const QDBusMessage &message, const QDBusConnection &connection) override
+    {
+        return m_bridge->handleClientCall(message, connection);
+    }
+
+private:
+    MbBridge *m_bridge;
+};
+
+MbBridge *MbBridge::instance()
+{
+    static QPointer<MbBridge> bridge;
+    if (!bridge)
+        bridge = new MbBridge();
+    return bridge;
+}
+
+MbBridge::MbBridge() : QObject(QCoreApplication::instance())
+{
+    qDBusRegisterMetaType<MbElement>();
+    qDBusRegisterMetaType<MbElements>();
+    bool ok = false;
+    const int deadline = qEnvironmentVariableIntValue("MENUBUS_QT_DEADLINE_MS", &ok);
+    if (ok && deadline >= 0)
+        m_deadline = deadline;
+    QCoreApplication::instance()->installEventFilter(this);
+
+    auto *watcher = new QDBusServiceWatcher(QString::fromLatin1(BUS_NAME), bus(),
+                                            QDBusServiceWatcher::WatchForOwnerChange, this);
+    connect(watcher, &QDBusServiceWatcher::serviceOwnerChanged, this,
+            [this](const QString &, const QString &, const QString &owner) { daemonChanged(owner); });
+    QDBusMessage ask = QDBusMessage::createMethodCall(QStringLiteral("org.freedesktop.DBus"),
+                                                      QStringLiteral("/org/freedesktop/DBus"),
+                                                      QStringLiteral("org.freedesktop.DBus"),
+                                                      QStringLiteral("GetNameOwner"));
+    ask << QString::fromLatin1(BUS_NAME);
+    auto *call = new QDBusPendingCallWatcher(bus().asyncCall(ask), this);
+    connect(call, &QDBusPendingCallWatcher::finished, this, [this](QDBusPendingCallWatcher *w) {
+        QDBusPendingReply<QString> reply = *w;
+        if (!reply.isError() && m_daemon.isEmpty())
+            daemonChanged(reply.value());
+        w->deleteLater();
+    });
+
+    m_client = new MbClientObject(this);
+    m_clientExported = bus().registerVirtualObject(QString::fromLatin1(CLIENT_PATH), m_client);
+
+    if (auto *clipboard = QGuiApplication::clipboard()) {
+        auto follow = [this, clipboard]() {
+            const QMimeData *data = clipboard->mimeData(QClipboard::Clipboard);
+            m_clipboard = data ? data->formats() : QStringList();
+            if (MbField *field = m_focused ? fieldOf(m_focused, false) : nullptr)
+                changed(field);
+        };
+        connect(clipboard, &QClipboard::dataChanged, this, follow);
+    }
+}
+
+void MbBridge::daemonChanged(const QString &owner)
+{
+    MB_DEBUG("menubusd is %s", owner.isEmpty() ? "gone" : qPrintable(owner));
+    m_daemon = owner;
+    m_registered = false;
+    for (MbField *field : qAsConst(m_fields)) {
+        field->published = false;
+        field->inFlight = false;
+        field->dirty = false;
+    }
+    if (!owner.isEmpty() && m_focused)
+        if (MbField *field = fieldOf(m_focused, false))
+            focused(field);
+}
+
+QDBusMessage MbBridge::managerCall(const char *method) const
+{
+    return QDBusMessage::createMethodCall(QString::fromLatin1(BUS_NAME), QString::fromLatin1(MANAGER_PATH),
+                                          QString::fromLatin1(MANAGER_IFACE), QString::fromLatin1(method));
+}
+
+/* The text widget `object` is, or the viewport of. */
+QWidget *MbBridge::textWidgetOf(QObject *object) const
+{
+    if (!object || !object->isWidgetType())
+        return nullptr;
+    auto *widget = static_cast<QWidget *>(object);
+    if (qobject_cast<QLineEdit *>(widget) || qobject_cast<QTextEdit *>(widget) || qobject_cast<QPlainTextEdit *>(widget))
+        return widget;
+    if (auto *label = qobject_cast<QLabel *>(widget))
+        return label->textInteractionFlags() & (Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard) ? widget : nullptr;
+    QWidget *parent = widget->parentWidget();
+    if (auto *edit = qobject_cast<QTextEdit *>(parent))
+        return edit->viewport() == widget ? parent : nullptr;
+    if (auto *edit = qobject_cast<QPlainTextEdit *>(parent))
+        return edit->viewport() == widget ? parent : nullptr;
+    return nullptr;
+}
+
+QString MbBridge::appId() const
+{
+    auto valid = [](const QString &id) {
+        const QStringList parts = id.split(QLatin1Char('.'));
+        if (id.size() > 255 || parts.size() < 2)
+            return false;
+        for (const QString &part : parts) {
+            if (part.isEmpty() || part.at(0).isDigit())
+                return false;
+            for (QChar c : part)
+                if (!(c.unicode() < 128 && (c.isLetterOrNumber() || c == QLatin1Char('_') || c == QLatin1Char('-'))))
+                    return false;
+        }
+        return true;
+    };
+    QString desktop = QGuiApplication::desktopFileName();
+    if (desktop.endsWith(QLatin1String(".desktop")))
+        desktop.chop(8);
+    if (valid(desktop))
+        return desktop;
+    QString name = desktop.isEmpty() ? QCoreApplication::applicationName() : desktop;
+    if (name.isEmpty())
+        name = QStringLiteral("unnamed");
+    QString safe = QStringLiteral("local.");
+    if (name.at(0).isDigit())
+        safe += QLatin1Char('_');
+    for (QChar c : name)
+        safe += c.unicode() < 128 && (c.isLetterOrNumber() || c == QLatin1Char('-')) ? c : QLatin1Char('_');
+    return safe;
+}
+
+MbField *MbBridge::fieldOf(QWidget *widget, bool create)
+{
+    if (MbField *field = m_fields.value(widget))
+        return field;
+    if (!create)
+        return nullptr;
+    auto *field = new MbField;
+    field->widget = widget;
+    field->id = QStringLiteral("qt-field-%1").arg(++m_serial);
+    m_fields.insert(widget, field);
+    watchWidget(widget, field);
+    return field;
+}
+
+MbField *MbBridge::fieldById(const QString &id) const
+{
+    for (MbField *field : m_fields)
+        if (field->id == id)
+            return field;
+    return nullptr;
+}
+
+void MbBridge::watchWidget(QWidget *widget, MbField *field)
+{
+    auto update = [this, widget]() {
+        if (MbField *f = fieldOf(widget, false))
+            changed(f);
+    };
+    if (auto *edit = qobject_cast<QLineEdit *>(widget)) {
+        connect(edit, &QLineEdit::selectionChanged, this, update);
+        connect(edit, &QLineEdit::textChanged, this, update);
+        connect(edit, &QLineEdit::cursorPositionChanged, this, update);
+    } else if (auto *edit = qobject_cast<QTextEdit *>(widget)) {
+        connect(edit, &QTextEdit::selectionChanged, this, update);
+        connect(edit, &QTextEdit::textChanged, this, update);
+    } else if (auto *edit = qobject_cast<QPlainTextEdit *>(widget)) {
+        connect(edit, &QPlainTextEdit::selectionChanged, this, update);
+        connect(edit, &QPlainTextEdit::textChanged, this, update);
+    }
+    const QString id = field->id;
+    connect(widget, &QObject::destroyed, this, [this, widget, id]() {
+        delete m_fields.take(widget);
+        if (!m_daemon.isEmpty()) {
+            QDBusMessage remove = managerCall("RemoveContext");
+            remove << id;
+            bus().asyncCall(remove);
+        }
+    });
+}
+
+QString MbBridge::selectedText(QWidget *widget) const
+{
+    QString text;
+    if (auto *edit = qobject_cast<QLineEdit *>(widget))
+        text = edit->selectedText();
+    else if (auto *edit = qobject_cast<QTextEdit *>(widget))
+        text = edit->textCursor().selection().toPlainText();
+    else if (auto *edit = qobject_cast<QPlainTextEdit *>(widget))
+        text = edit->textCursor().selection().toPlainText();
+    else if (auto *label = qobject_cast<QLabel *>(widget))
+        text = label->selectedText();
+    return text;
+}
+
+QVariantMap MbBridge::contextOf(QWidget *widget) const
+{
+    bool editable = false, content = false;
+    if (auto *edit = qobject_cast<QLineEdit *>(widget)) {
+        editable = !edit->isReadOnly();
+        content = !edit->text().isEmpty();
+    } else if (auto *edit = qobject_cast<QTextEdit *>(widget)) {
+        editable = !edit->isReadOnly();
+        content = !edit->document()->isEmpty();
+    } else if (auto *edit = qobject_cast<QPlainTextEdit *>(widget)) {
+        editable = !edit->isReadOnly();
+        content = !edit->document()->isEmpty();
+    } else if (auto *label = qobject_cast<QLabel *>(widget)) {
+        content = !label->text().isEmpty();
+    }
+    QStringList commands = { QStringLiteral("copy"), QStringLiteral("select-all"), QStringLiteral("lookup"),
+                             QStringLiteral("translate"), QStringLiteral("search-web"), QStringLiteral("share") };
+    if (editable)
+        commands << QStringLiteral("cut") << QStringLiteral("paste") << QStringLiteral("delete")
+                 << QStringLiteral("replace-selection") << QStringLiteral("undo") << QStringLiteral("redo");
+    QVariantMap context;
+    context.insert(QStringLiteral("kind"), QStringLiteral("text"));
+    context.insert(QStringLiteral("editable"), editable);
+    context.insert(QStringLiteral("has-content"), content);
+    context.insert(QStringLiteral("content-types"), QStringList { QStringLiteral("text/plain") });
+    context.insert(QStringLiteral("supported-commands"), commands);
+    return context;
+}
+
+QVariantMap MbBridge::selectionOf(QWidget *widget) const
+{
+    const QString text = selectedText(widget);
+    int total = 0;
+    bool caret = true;
+    if (auto *edit = qobject_cast<QLineEdit *>(widget))
+        total = edit->text().size();
+    else if (auto *edit = qobject_cast<QTextEdit *>(widget))
+        total = edit->document()->characterCount() - 1;
+    else if (auto *edit = qobject_cast<QPlainTextEdit *>(widget))
+        total = edit->document()->characterCount() - 1;
+    else if (auto *label = qobject_cast<QLabel *>(widget))
+        total = label->text().size(), caret = false;
+    QString kind = text.isEmpty() ? (caret ? QStringLiteral("caret") : QStringLiteral("none"))
+                 : text.size() >= total ? QStringLiteral("all") : QStringLiteral("range");
+    QVariantMap selection;
+    selection.insert(QStringLiteral("kind"), kind);
+    selection.insert(QStringLiteral("length"), uint(text.size()));
+    if (!text.isEmpty() && text.toUtf8().size() <= MAX_TEXT_BYTES)
+        selection.insert(QStringLiteral("text"), text);
+    if (!m_clipboard.isEmpty())
+        selection.insert(QStringLiteral("pasteboard-types"), m_clipboard);
+    return selection;
+}
+
+void MbBridge::ensureRegistered()
+{
+    if (m_registered)
+        return;
+    m_registered = true;
+    QDBusMessage call = managerCall("Register");
+    call << appId() << QVariant::fromValue(QDBusObjectPath(QString::fromLatin1(CLIENT_PATH))) << QVariantMap();
+    auto *watcher = new QDBusPendingCallWatcher(bus().asyncCall(call), this);
+    connect(watcher, &QDBusPendingCallWatcher::finished, this, [](QDBusPendingCallWatcher *w) {
+        if (w->isError())
+            MB_DEBUG("Register: %s", qPrintable(w->error().message()));
+        w->deleteLater();
+    });
+}
+
+void MbBridge::publish(MbField *field)
+{
+    ensureRegistered();
+    field->context = contextOf(field->widget);
+    field->published = true;
+    QDBusMessage call = managerCall("PublishContext");
+    call << field->id << field->context << QVariant::fromValue(MbElements());
+    auto *watcher = new QDBusPendingCallWatcher(bus().asyncCall(call), this);
+    connect(watcher, &QDBusPendingCallWatcher::finished, this, [](QDBusPendingCallWatcher *w) {
+        if (w->isError())
+            MB_DEBUG("PublishContext: %s", qPrintable(w->error().message()));
+        w->deleteLater();
+    });
+    sendSelection(field);
+}
+
+void MbBridge::focused(MbField *field)
+{
+    m_focused = field->widget;
+    if (!field->published)
+        publish(field);
+    else
+        changed(field);
+}
+
+void MbBridge::changed(MbField *field)
+{
+    if (!field->published || !field->widget)
+        return;
+    if (field->inFlight) {
+        field->dirty = true;
+        return;
+    }
+    if (contextOf(field->widget) != field->context) {
+        publish(field);
+        return;
+    }
+    sendSelection(field);
+}
+
+/* One UpdateSelection in flight a field; what changed meanwhile follows it. */
+void MbBridge::sendSelection(MbField *field)
+{
+    if (field->inFlight) {
+        field->dirty = true;
+        return;
+    }
+    field->inFlight = true;
+    field->dirty = false;
+    QDBusMessage call = managerCall("UpdateSelection");
+    call << field->id << selectionOf(field->widget);
+    QPointer<QWidget> widget = field->widget;
+    auto *watcher = new QDBusPendingCallWatcher(bus().asyncCall(call), this);
+    connect(watcher, &QDBusPendingCallWatcher::finished, this, [this, widget](QDBusPendingCallWatcher *w) {
+        w->deleteLater();
+        MbField *f = widget ? fieldOf(widget, false) : nullptr;
+        if (!f)
+            return;
+        f->inFlight = false;
+        if (w->isError()) {
+            MB_DEBUG("UpdateSelection: %s", qPrintable(w->error().message()));
+            if (w->error().name().endsWith(QLatin1String("NoSuchContext")) ||
+                w->error().name().endsWith(QLatin1String("NotRegistered"))) {
+                m_registered = false;
+                f->published = false;
+                if (m_focused == widget && !m_daemon.isEmpty())
+                    publish(f);
+                return;
+            }
+        }
+        if (f->dirty)
+            changed(f);
+    });
+}
+
+bool MbBridge::eventFilter(QObject *watched, QEvent *event)
+{
+    switch (event->type()) {
+    case QEvent::FocusIn:
+        if (QWidget *widget = textWidgetOf(watched))
+            focused(fieldOf(widget, true));
+        break;
+    case QEvent::ContextMenu:
+        if (QWidget *widget = textWidgetOf(watched)) {
+            /* The menu Qt shows while this event is delivered is the widget's. */
+            m_menuTarget = widget;
+            QTimer::singleShot(0, this, [this]() { m_menuTarget = nullptr; });
+        }
+        break;
+    case QEvent::Polish:
+        if (auto *menu = qobject_cast<QMenu *>(watched)) {
+            QPointer<QWidget> target = m_menuTarget;
+            if (!target && menu->objectName() == QLatin1String("qt_edit_menu"))
+                target = textWidgetOf(menu->parentWidget());
+            if (target) {
+                QPointer<QMenu> guard = menu;
+                connect(menu, &QMenu::aboutToShow, this, [this, guard, target]() {
+                    if (guard)
+                        menuAboutToShow(guard, target);
+                }, Qt::DirectConnection);
+            }
+        }
+        break;
+    default:
+        break;
+    }
+    return false;
+}
+
+void MbBridge::menuAboutToShow(QMenu *menu, QPointer<QWidget> widget)
+{
+    if (!widget || m_daemon.isEmpty() || menu->property("menubus-extended").toBool())
+        return;
+    menu->setProperty("menubus-extended", true);
+    MbField *field = fieldOf(widget, true);
+    m_focused = widget;
+    /* The context and the selection as they are now reach menubusd before
+     * the question (one connection keeps the order). */
+    if (!field->published || contextOf(widget) != field->context) {
+        publish(field);
+    } else {
+        QDBusMessage update = managerCall("UpdateSelection");
+        update << field->id << selectionOf(widget);
+        bus().asyncCall(update);
+    }
+    QVariantMap options;
+    options.insert(QStringLiteral("omit-commands"), qtCommands());
+    QDBusMessage ask = managerCall("GetEditMenu");
+    ask << QString() << field->id << options;
+    const QDBusMessage reply = bus().call(ask, QDBus::Block, m_deadline);
+    if (reply.type() != QDBusMessage::ReplyMessage || reply.arguments().size() < 2) {
+        MB_DEBUG("GetEditMenu: %s", qPrintable(reply.errorMessage()));
+        return;
+    }
+    const MbElements items = qdbus_cast<MbElements>(reply.arguments().at(1));
+    if (items.isEmpty())
+        return;
+
+    auto presentation = std::make_shared<MbPresentation>();
+    addItems(menu, items, presentation);
+
+    QDBusMessage present = managerCall("PresentMenu");
+    present << QString() << field->id << QStringLiteral("edit") << options;
+    auto *watcher = new QDBusPendingCallWatcher(bus().asyncCall(present), this);
+    connect(watcher, &QDBusPendingCallWatcher::finished, this, [this, presentation](QDBusPendingCallWatcher *w) {
+        w->deleteLater();
+        QDBusPendingReply<QDBusObjectPath> reply = *w;
+        if (reply.isError()) {
+            MB_DEBUG("PresentMenu: %s", qPrintable(reply.error().message()));
+            presentation->failed = true;
+            return;
+        }
+        presentation->path = reply.value().path();
+        if (!presentation->pending.isEmpty())
+            activate(presentation, presentation->pending);
+        else if (presentation->closed && !presentation->chosen)
+            bus().asyncCall(QDBusMessage::createMethodCall(m_daemon, presentation->path,
+                                                           QString::fromLatin1(MENU_IFACE), QStringLiteral("Dismiss")));
+    });
+    /* Qt hides the menu before it triggers the chosen action: whether
+     * anything was chosen is known on the next turn of the loop. */
+    connect(menu, &QMenu::aboutToHide, this, [this, presentation]() {
+        QTimer::singleShot(0, this, [this, presentation]() {
+            if (presentation->closed)
+                return;
+            presentation->closed = true;
+            if (!presentation->chosen && !presentation->path.isEmpty())
+                bus().asyncCall(QDBusMessage::createMethodCall(m_daemon, presentation->path,
+                                                               QString::fromLatin1(MENU_IFACE), QStringLiteral("Dismiss")));
+        });
+    });
+}
+
+void MbBridge::addItems(QMenu *menu, const MbElements &items, std::shared_ptr<MbPresentation> presentation)
+{
+    QHash<QString, QMenu *> menus;
+    QHash<QMenu *, bool> filled;
+    menus.insert(QString(), menu);
+    filled.insert(menu, false);
+    menu->addSeparator();
+    for (const MbElement &element : items) {
+        QMenu *parent = menus.value(element.parent);
+        if (!parent)
+            continue;
+        const QVariantMap &p = element.properties;
+        const QString type = p.value(QStringLiteral("type"), QStringLiteral("action")).toString();
+        const QStringList attributes = stringList(p.value(QStringLiteral("attributes")));
+        if (attributes.contains(QStringLiteral("hidden")))
+            continue;
+        const QString title = p.value(QStringLiteral("title")).toString();
+        const QString icon = p.value(QStringLiteral("icon")).toString();
+        if (type == QLatin1String("menu")) {
+            if (stringList(p.value(QStringLiteral("options"))).contains(QStringLiteral("inline"))) {
+                if (filled.value(parent))
+                    parent->addSeparator();
+                menus.insert(element.id, parent);
+            } else {
+                QMenu *sub = parent->addMenu(title);
+                if (!icon.isEmpty())
+                    sub->setIcon(QIcon::fromTheme(icon));
+                sub->setEnabled(!attributes.contains(QStringLiteral("disabled")));
+                menus.insert(element.id, sub);
+                filled.insert(sub, false);
+                filled[parent] = true;
+            }
+            continue;
+        }
+        if (type == QLatin1String("deferred")) {
+            QAction *loading = parent->addAction(QCoreApplication::translate("MenuBus", "Loading…"));
+            loading->setEnabled(false);
+            filled[parent] = true;
+            continue;
+        }
+        QString label = title;
+        label.replace(QLatin1Char('&'), QLatin1String("&&"));
+        QAction *action = parent->addAction(label);
+        if (!icon.isEmpty())
+            action->setIcon(QIcon::fromTheme(icon));
+        action->setEnabled(!attributes.contains(QStringLiteral("disabled")));
+        const QString state = p.value(QStringLiteral("state")).toString();
+        if (state == QLatin1String("on") || state == QLatin1String("mixed")) {
+            action->setCheckable(true);
+            action->setChecked(true);
+        }
+        const QString shortcut = p.value(QStringLiteral("shortcut")).toString();
+        if (!shortcut.isEmpty()) {
+            action->setShortcut(shortcutOf(shortcut));
+            action->setShortcutContext(Qt::WidgetShortcut);
+        }
+        const QString id = element.id;
+        connect(action, &QAction::triggered, this, [this, presentation, id]() { activate(presentation, id); });
+        filled[parent] = true;
+    }
+}
+
+void MbBridge::activate(std::shared_ptr<MbPresentation> presentation, const QString &item)
+{
+    presentation->chosen = true;
+    if (presentation->path.isEmpty()) {
+        if (!presentation->failed)
+            presentation->pending = item;
+        return;
+    }
+    presentation->pending.clear();
+    QDBusMessage call = QDBusMessage::createMethodCall(m_daemon, presentation->path,
+                                                       QString::fromLatin1(MENU_IFACE), QStringLiteral("Activate"));
+    call << item << QVariantMap();
+    auto *watcher = new QDBusPendingCallWatcher(bus().asyncCall(call), this);
+    connect(watcher, &QDBusPendingCallWatcher::finished, this, [](QDBusPendingCallWatcher *w) {
+        if (w->isError())
+            MB_DEBUG("Activate: %s", qPrintable(w->error().message()));
+        w->deleteLater();
+    });
+}
+
+/* A standard command chosen in a menu: the widget's own slots. */
+void MbBridge::perform(QWidget *widget, const QString &command, const QVariantMap &arguments)
+{
+    const QString text = arguments.value(QStringLiteral("text")).toString();
+    if (auto *edit = qobject_cast<QLineEdit *>(widget)) {
+        if (command == QLatin1String("replace-selection")) {
+            if (edit->isReadOnly())
+                return;
+            const int start = edit->hasSelectedText() ? edit->selectionStart() : edit->cursorPosition();
+            edit->insert(text);
+            edit->setSelection(start, text.size());
+        } else if (command == QLatin1String("cut")) edit->cut();
+        else if (command == QLatin1String("copy")) edit->copy();
+        else if (command == QLatin1String("paste")) edit->paste();
+        else if (command == QLatin1String("delete")) edit->del();
+        else if (command == QLatin1String("select-all")) edit->selectAll();
+        else if (command == QLatin1String("undo")) edit->undo();
+        else if (command == QLatin1String("redo")) edit->redo();
+        return;
+    }
+    auto replace = [&](QTextCursor cursor) {
+        const int start = cursor.selectionStart();
+        cursor.beginEditBlock();
+        cursor.insertText(text);
+        cursor.endEditBlock();
+        cursor.setPosition(start);
+        cursor.setPosition(start + text.size(), QTextCursor::KeepAnchor);
+        return cursor;
+    };
+    if (auto *edit = qobject_cast<QPlainTextEdit *>(widget)) {
+        if (command == QLatin1String("replace-selection")) {
+            if (!edit->isReadOnly())
+                edit->setTextCursor(replace(edit->textCursor()));
+        } else if (command == QLatin1String("cut")) edit->cut();
+        else if (command == QLatin1String("copy")) edit->copy();
+        else if (command == QLatin1String("paste")) edit->paste();
+        else if (command == QLatin1String("delete")) edit->textCursor().removeSelectedText();
+        else if (command == QLatin1String("select-all")) edit->selectAll();
+        else if (command == QLatin1String("undo")) edit->undo();
+        else if (command == QLatin1String("redo")) edit->redo();
+        return;
+    }
+    if (auto *edit = qobject_cast<QTextEdit *>(widget)) {
+        if (command == QLatin1String("replace-selection")) {
+            if (!edit->isReadOnly())
+                edit->setTextCursor(replace(edit->textCursor()));
+        } else if (command == QLatin1String("cut")) edit->cut();
+        else if (command == QLatin1String("copy")) edit->copy();
+        else if (command == QLatin1String("paste")) edit->paste();
+        else if (command == QLatin1String("delete")) edit->textCursor().removeSelectedText();
+        else if (command == QLatin1String("select-all")) edit->selectAll();
+        else if (command == QLatin1String("undo")) edit->undo();
+        else if (command == QLatin1String("redo")) edit->redo();
+        return;
+    }
+    if (auto *label = qobject_cast<QLabel *>(widget)) {
+        if (command == QLatin1String("copy") && label->hasSelectedText())
+            QGuiApplication::clipboard()->setText(label->selectedText());
+        else if (command == QLatin1String("select-all"))
+            label->setSelection(0, label->text().size());
+    }
+}
+
+/* Calls of org.menubus.MenuBus1.Client, from menubusd only. */
+bool MbBridge::handleClientCall(const QDBusMessage &message, const QDBusConnection &connection)
+{
+    if (message.interface() == QLatin1String("org.freedesktop.DBus.Introspectable"))
+        return false;
+    auto answer = [&](const QDBusMessage &reply) {
+        if (!message.isReplyRequired())
+            return;
+        connection.send(reply);
+    };
+    if (m_daemon.isEmpty() || message.service() != m_daemon) {
+        answer(message.createErrorReply(QDBusError::AccessDenied, QStringLiteral("only menubusd calls this object")));
+        return true;
+    }
+    const QList<QVariant> args = message.arguments();
+    const QString member = message.member();
+    MbField *field = args.isEmpty() ? nullptr : fieldById(args.at(0).toString());
+    if (member == QLatin1String("PerformCommand") && args.size() == 3) {
+        const QVariantMap arguments = qdbus_cast<QVariantMap>(args.at(2));
+        answer(message.createReply());
+        if (field && field->widget) {
+            QPointer<QWidget> widget = field->widget;
+            const QString command = args.at(1).toString();
+            QTimer::singleShot(0, this, [this, widget, command, arguments]() {
+                if (widget)
+                    perform(widget, command, arguments);
+            });
+        }
+        return true;
+    }
+    if (member == QLatin1String("GetSelectedText") && args.size() == 1) {
+        answer(message.createReply(field && field->widget ? selectedText(field->widget) : QString()));
+        return true;
+    }
+    if (member == QLatin1String("ActionInvoked") || member == QLatin1String("MenuPresented")) {
+        answer(message.createReply());
+        return true;
+    }
+    if (member == QLatin1String("ProvideElements")) {
+        answer(message.createReply(QVariant::fromValue(MbElements())));
+        return true;
+    }
+    answer(message.createErrorReply(QDBusError::UnknownMethod, QStringLiteral("no method %1").arg(member)));
+    return true;
+}
+
+/* The theme: the wrapped one's answers, MenuBus's bridge beside. */
+class MbTheme : public QPlatformTheme
+{
+public:
+    MbTheme()
+    {
+        m_wrapped.reset(createWrapped());
+        const QByteArray off = qgetenv("MENUBUS_DISABLE");
+        if (!off.isEmpty() && off != "0")
+            return;
+        /* Once the application is whole (the theme is made while
+         * QGuiApplication is constructed) and its loop runs. */
+        if (QCoreApplication *app = QCoreApplication::instance())
+            QTimer::singleShot(0, app, []() {
+                if (qobject_cast<QApplication *>(QCoreApplication::instance()))
+                    MbBridge::instance();
+            });
+    }
+
+    QPlatformTheme *wrapped() const { return m_wrapped.get(); }
+
+    QPlatformMenuItem *createPlatformMenuItem() const override
+    { return m_wrapped ? m_wrapped->createPlatformMenuItem() : QPlatformTheme::createPlatformMenuItem(); }
+    QPlatformMenu *createPlatformMenu() const override
+    { return m_wrapped ? m_wrapped->createPlatformMenu() : QPlatformTheme::createPlatformMenu(); }
+    QPlatformMenuBar *createPlatformMenuBar() const override
+    { return m_wrapped ? m_wrapped->createPlatformMenuBar() : QPlatformTheme::createPlatformMenuBar(); }
+    void showPlatformMenuBar() override
+    { if (m_wrapped) m_wrapped->showPlatformMenuBar(); }
+    bool usePlatformNativeDialog(DialogType type) const override
+    { return m_wrapped ? m_wrapped->usePlatformNativeDialog(type) : QPlatformTheme::usePlatformNativeDialog(type); }
+    QPlatformDialogHelper *createPlatformDialogHelper(DialogType type) const override
+    { return m_wrapped ? m_wrapped->createPlatformDialogHelper(type) : QPlatformTheme::createPlatformDialogHelper(type); }
+#ifndef QT_NO_SYSTEMTRAYICON
+    QPlatformSystemTrayIcon *createPlatformSystemTrayIcon() const override
+    { return m_wrapped ? m_wrapped->createPlatformSystemTrayIcon() : QPlatformTheme::createPlatformSystemTrayIcon(); }
+#endif
+    const QPalette *palette(Palette type) const override
+    { return m_wrapped ? m_wrapped->palette(type) : QPlatformTheme::palette(type); }
+    const QFont *font(Font type) const override
+    { return m_wrapped ? m_wrapped->font(type) : QPlatformTheme::font(type); }
+    QVariant themeHint(ThemeHint hint) const override
+    { return m_wrapped ? m_wrapped->themeHint(hint) : QPlatformTheme::themeHint(hint); }
+    QPixmap standardPixmap(StandardPixmap sp, const QSizeF &size) const override
+    { return m_wrapped ? m_wrapped->standardPixmap(sp, size) : QPlatformTheme::standardPixmap(sp, size); }
+    QIcon fileIcon(const QFileInfo &fileInfo, QPlatformTheme::IconOptions options) const override
+    { return m_wrapped ? m_wrapped->fileIcon(fileInfo, options) : QPlatformTheme::fileIcon(fileInfo, options); }
+    QIconEngine *createIconEngine(const QString &iconName) const override
+    { return m_wrapped ? m_wrapped->createIconEngine(iconName) : QPlatformTheme::createIconEngine(iconName); }
+    QList<QKeySequence> keyBindings(QKeySequence::StandardKey key) const override
+    { return m_wrapped ? m_wrapped->keyBindings(key) : QPlatformTheme::keyBindings(key); }
+    QString standardButtonText(int button) const override
+    { return m_wrapped ? m_wrapped->standardButtonText(button) : QPlatformTheme::standardButtonText(button); }
+#if QT_VERSION < QT_VERSION_CHECK(6, 0, 0)
+    QKeySequence standardButtonShortcut(int button) const override
+    { return m_wrapped ? m_wrapped->standardButtonShortcut(button) : QPlatformTheme::standardButtonShortcut(button); }
+#endif
+
+private:
+    /* MENUBUS_QT_WRAPPED_THEME's names, then those Qt would try here. */
+    static QPlatformTheme *createWrapped()
+    {
+        QStringList names = qEnvironmentVariable("MENUBUS_QT_WRAPPED_THEME").split(QLatin1Char(':'), Qt::SkipEmptyParts);
+        QPlatformIntegration *integration = QGuiApplicationPrivate::platformIntegration();
+        if (integration)
+            names += integration->themeNames();
+        for (const QString &name : qAsConst(names)) {
+            if (name.compare(QLatin1String("menubus"), Qt::CaseInsensitive) == 0)
+                continue;
+            QPlatformTheme *theme = QPlatformThemeFactory::create(name);
+            if (!theme && integration)
+                theme = integration->createPlatformTheme(name);
+            if (theme) {
+                MB_DEBUG("wrapping the theme '%s'", qPrintable(name));
+                return theme;
+            }
+        }
+        return nullptr;
+    }
+
+    std::unique_ptr<QPlatformTheme> m_wrapped;
+};
+
+class MbThemePlugin : public QPlatformThemePlugin
+{
+    Q_OBJECT
+    Q_PLUGIN_METADATA(IID QPlatformThemeFactoryInterface_iid FILE "menubus.json")
+public:
+    QPlatformTheme *create(const QString &key, const QStringList &params) override
+    {
+        Q_UNUSED(params);
+        if (key.compare(QLatin1String("menubus"), Qt::CaseInsensitive) != 0)
+            return nullptr;
+        return new MbTheme();
+    }
+};
+
+#include "menubus-qt.moc"
