@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Drives a real GTK 3 program (mousepad or gedit) the way a person would,
+"""Drives a real GTK 3 program (mousepad or gedit), GTK 4 program or Qt 5
+program (featherpad) the way a person would,
 and reads back what it shows through AT-SPI, never through anything the
 MenuBus module reports.
 
@@ -66,10 +67,16 @@ APPS = {
     # names another build).
     "gtk4-editor": [os.environ.get("MENUBUS_GTK4_EDITOR")
                     or os.path.join(HERE, "..", "..", ".build", "shims", "gtk4", "gtk4-editor")],
+    # A Qt 5 Widgets editor: its document a QPlainTextEdit, its search
+    # field (Ctrl+F) a QLineEdit. The Qt platform theme comes from the
+    # environment (QT_QPA_PLATFORMTHEME, QT_PLUGIN_PATH).
+    "featherpad": ["/usr/bin/featherpad", "--standalone"],
 }
 
 # GTK 4 programs: drawn with cairo (Xvfb has no GL), on X11.
 GTK4_APPS = {"gtk4-editor"}
+# Qt programs: their accessibility bridge exports only when asked.
+QT_APPS = {"featherpad"}
 
 PR_SET_PDEATHSIG = 1
 
@@ -162,6 +169,12 @@ def walk(accessible, depth=0, max_depth=40, skip=()):
         yield from walk(child, depth + 1, max_depth, skip)
 
 
+def label_of(name):
+    """An item's name without the padding some programs add, nor the
+    shortcut Qt's standard items carry after a tab ("Cut\tCtrl+X")."""
+    return name.split("\t")[0].strip()
+
+
 def menu_items(menu):
     """The items of a GtkMenu as AT-SPI gives them: name exactly as read,
     label (name without the trailing padding some programs add), role,
@@ -178,7 +191,7 @@ def menu_items(menu):
             continue
         item = {
             "name": name,
-            "label": name.strip(),
+            "label": label_of(name),
             "role": ROLE_NAMES.get(role, child.getRoleName()),
             "sensitive": states.contains(pyatspi.STATE_SENSITIVE) and states.contains(pyatspi.STATE_ENABLED),
         }
@@ -218,7 +231,7 @@ def gtk4_menu_items(menu):
                 items.append({"name": "", "label": "", "role": "separator", "sensitive": True})
             elif role in ROLE_NAMES and role != pyatspi.ROLE_MENU:
                 name = child.name or ""
-                item = {"name": name, "label": name.strip(), "role": ROLE_NAMES[role],
+                item = {"name": name, "label": label_of(name), "role": ROLE_NAMES[role],
                         "sensitive": states.contains(pyatspi.STATE_SENSITIVE)}
                 if role in (pyatspi.ROLE_CHECK_MENU_ITEM, pyatspi.ROLE_RADIO_MENU_ITEM):
                     item["checked"] = states.contains(pyatspi.STATE_CHECKED)
@@ -279,6 +292,10 @@ class Session:
         if app in GTK4_APPS:
             self.app_env["GSK_RENDERER"] = "cairo"
             self.app_env["GDK_BACKEND"] = "x11"
+        if app in QT_APPS:
+            self.app_env["QT_ACCESSIBILITY"] = "1"
+            self.app_env["QT_LINUX_ACCESSIBILITY_ALWAYS_ON"] = "1"
+            self.app_env["QT_QPA_PLATFORM"] = "xcb"
         if gtk_module:
             self.app_env["GTK_MODULES"] = gtk_module
         if gtk_path:
@@ -357,8 +374,43 @@ class Session:
         # (A cache mask set on the desktop itself hangs libatspi 2.46; it is
         # set on the program's application object below.)
         self.desktop = pyatspi.Registry.getDesktop(0)
+        if self.app_name in QT_APPS:
+            self.listen_for_qt_popups()
+
+    def listen_for_qt_popups(self):
+        """Qt leaves popups (QMenu) out of the application's children: the
+        driver hears of each as it shows (Qt sends the event once a
+        listener for it is registered, so this comes before the program)."""
+        self.qt_popups = []
+
+        def heard(event):
+            try:
+                if event.detail1 == 1 and event.source.getRole() in (pyatspi.ROLE_POPUP_MENU, pyatspi.ROLE_MENU):
+                    self.qt_popups.append(event.source)
+            except GLib.Error:
+                pass
+
+        self.qt_listener = Atspi.EventListener.new(heard)
+        self.qt_listener.register("object:state-changed:showing")
+
+    def publish_bus_on_root_window(self):
+        """Qt 5.15 asks the session bus for the accessibility bus, opens it
+        asynchronously and meanwhile registers with the registry, which
+        fails and is never tried again: the program stays out of the tree.
+        With the X root window's AT_SPI_BUS property (what a desktop
+        session's launcher sets) it opens the bus at once."""
+        from Xlib import Xatom, display
+        screen = display.Display()
+        try:
+            root = screen.screen().root
+            root.change_property(screen.intern_atom("AT_SPI_BUS"), Xatom.STRING, 8, self.a11y_address.encode())
+            screen.sync()
+        finally:
+            screen.close()
 
     def start_app(self):
+        if self.app_name in QT_APPS:
+            self.publish_bus_on_root_window()
         self.process = self.spawn(APPS[self.app_name], self.app_env)
 
         def found():
@@ -412,8 +464,14 @@ class Session:
         return has_state(accessible, pyatspi.STATE_SHOWING)
 
     def find_editor(self):
-        """The document's text view: an editable text inside a scroll pane."""
+        """The document's text view: an editable text inside a scroll pane
+        (Qt: the multi-line editable text)."""
         for accessible in walk(self.frame, skip=(pyatspi.ROLE_MENU_BAR,)):
+            if self.app_name in QT_APPS:
+                if accessible.getRole() == pyatspi.ROLE_TEXT and has_state(accessible, pyatspi.STATE_EDITABLE) \
+                        and has_state(accessible, pyatspi.STATE_MULTI_LINE) and self.on_screen(accessible):
+                    return accessible
+                continue
             if accessible.getRole() == pyatspi.ROLE_TEXT and has_state(accessible, pyatspi.STATE_EDITABLE) \
                     and self.on_screen(accessible):
                 parent = accessible.parent
@@ -425,6 +483,14 @@ class Session:
         """The focused widget of the program's window."""
         for accessible in walk(self.frame, skip=(pyatspi.ROLE_MENU_BAR,)):
             if has_state(accessible, pyatspi.STATE_FOCUSED) and accessible.getRole() != pyatspi.ROLE_FRAME:
+                return accessible
+        return None
+
+    def focused_text(self):
+        """The focused editable text of the program's window that is not the editor."""
+        for accessible in walk(self.frame, skip=(pyatspi.ROLE_MENU_BAR,)):
+            if accessible.getRole() in (pyatspi.ROLE_TEXT, pyatspi.ROLE_ENTRY) and accessible != self.editor \
+                    and has_state(accessible, pyatspi.STATE_FOCUSED) and has_state(accessible, pyatspi.STATE_EDITABLE):
                 return accessible
         return None
 
@@ -500,7 +566,9 @@ class Session:
                 self.xdotool("key", "ctrl+f")
 
                 def entry():
-                    widget = self.focused()
+                    # Qt: featherpad's field is the line edit of an editable
+                    # combo box, both focused (as is the page tab).
+                    widget = self.focused_text() if self.app_name in QT_APPS else self.focused()
                     if widget is not None and widget.getRole() in (pyatspi.ROLE_TEXT, pyatspi.ROLE_ENTRY) \
                             and widget != self.editor:
                         return widget
@@ -590,6 +658,19 @@ class Session:
                 except GLib.Error:
                     continue
             return None
+        if self.app_name in QT_APPS:
+            # The events heard so far, then the newest popup still showing.
+            context = GLib.MainContext.default()
+            while context.iteration(False):
+                pass
+            for window in reversed(self.qt_popups):
+                try:
+                    if has_state(window, pyatspi.STATE_SHOWING) and window.childCount > 0:
+                        return window
+                except GLib.Error:
+                    continue
+            self.qt_popups = [window for window in self.qt_popups if has_state(window, pyatspi.STATE_SHOWING)]
+            return None
         for window in children(self.app):
             try:
                 if window.getRole() == pyatspi.ROLE_FRAME or not has_state(window, pyatspi.STATE_SHOWING):
@@ -678,14 +759,15 @@ class Session:
         return None
 
     def choose_from_keyboard(self, menu, name):
-        """GTK 4.8's popover menu items have no AT-SPI Action: the item is
+        """GTK 4.8's popover menu items have no AT-SPI Action (and Qt's
+        leave the menu open): the item is
         reached with Down (the focused item, read through AT-SPI, tells where
         the keyboard is) and chosen with Return."""
         items = [item for item in gtk4_menu_items(menu) if item["role"] != "separator"]
         labels = [item["label"] for item in items]
-        if name.strip() not in labels:
+        if label_of(name) not in labels:
             raise Failure("the menu has no item %r: %s" % (name, labels))
-        if not items[labels.index(name.strip())]["sensitive"]:
+        if not items[labels.index(label_of(name))]["sensitive"]:
             raise Failure("%r is insensitive" % name)
 
         def focused_item():
@@ -697,7 +779,7 @@ class Session:
         started = now_ms()
         for _ in range(2 * len(items) + 2):
             current = focused_item()
-            if current is not None and (current.name or "").strip() == name.strip():
+            if current is not None and label_of(current.name or "") == label_of(name):
                 break
             self.xdotool("key", "Down")
             poll(lambda: focused_item() is not None and focused_item() != current, 0.5)
@@ -712,7 +794,9 @@ class Session:
         menu = self.popup()
         if menu is None:
             raise Failure("no menu is showing")
-        if self.app_name in GTK4_APPS:
+        # Qt's menu items take the AT-SPI action but the menu stays open:
+        # chosen from the keyboard, as GTK 4's.
+        if self.app_name in GTK4_APPS or self.app_name in QT_APPS:
             return self.choose_from_keyboard(menu, name)
         item = self.find_item(menu, name)
         if item is None:

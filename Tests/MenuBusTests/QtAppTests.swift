@@ -1,0 +1,190 @@
+import Foundation
+import XCTest
+@testable import MenuBus
+
+/// The Qt platform theme in an unmodified Qt 5 Widgets program: featherpad
+/// under Xvfb with `QT_QPA_PLATFORMTHEME=menubus` and the plugin `make
+/// shims` builds on QT_PLUGIN_PATH, beside menubusd and the bundled
+/// providers; driven from the keyboard and the mouse and read through
+/// AT-SPI only (Qt's accessibility bridge, Tests/apps/gtk_app.py). The
+/// editor is a QPlainTextEdit, the search field a QLineEdit; Qt's menus
+/// open with a right click or the Menu key (Shift+F10 opens none).
+final class QtAppTests: DesktopProgramTestCase {
+    /// The plugin as `make shims` builds it, and the QT_PLUGIN_PATH that finds it.
+    static let pluginDirectory = Repository.root.appendingPathComponent(".build/shims/qt5")
+    static let pluginFile = pluginDirectory.appendingPathComponent("platformthemes/libmenubus.so")
+
+    private static let sentence = "the quick brown fox"
+    /// Qt's own edit items, which must never show twice.
+    private static let qtItems = ["Undo", "Redo", "Cut", "Copy", "Paste", "Delete", "Select All"]
+
+    private func requireFeatherpad() throws {
+        try requireDesktopTools([("/usr/bin/featherpad", "featherpad")])
+    }
+
+    /// The plugin must be built: a missing plugin fails the test, it does not skip it.
+    private func requirePlugin() throws {
+        guard FileManager.default.fileExists(atPath: Self.pluginFile.path) else {
+            throw TestFailure("no Qt 5 platform theme at \(Self.pluginFile.path): run `make shims` to build it")
+        }
+    }
+
+    /// featherpad with Qt's accessibility bridge on, with or without the theme.
+    private func launchFeatherpad(theme: Bool) throws -> GtkAppDriver {
+        var environment = ["QT_ACCESSIBILITY": "1", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1",
+                           "QT_QPA_PLATFORMTHEME": "", "MENUBUS_DISABLE": ""]
+        if theme {
+            environment["QT_QPA_PLATFORMTHEME"] = "menubus"
+            environment["QT_PLUGIN_PATH"] = Self.pluginDirectory.path
+        }
+        return try launchProgram("featherpad", module: false, extraEnvironment: environment)
+    }
+
+    /// Types the sentence into `widget` and selects its last word from the keyboard.
+    private func typeAndSelect(_ driver: GtkAppDriver, in widget: String, _ text: String) throws {
+        try driver.focus(widget)
+        if try !driver.text().isEmpty { try driver.clear() }
+        try driver.type(text)
+        let word = String(text.split(separator: " ").last ?? "")
+        XCTAssertEqual(try driver.selectWordLeft(), word, "featherpad \(widget): the selection read through AT-SPI")
+    }
+
+    /// Qt's standard items at most once each, and nothing else twice.
+    private func assertQtItemsOnce(_ menu: GtkAppDriver.OpenedMenu, _ context: String,
+                                   file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(menu.repeatedLabels, [], "\(context): an item twice in \(menu)", file: file, line: line)
+        for label in Self.qtItems {
+            XCTAssertLessThanOrEqual(menu.labels.filter { $0 == label }.count, 1, "\(context): \(label) twice in \(menu)",
+                                     file: file, line: line)
+        }
+    }
+
+    /// Qt's standard items of a menu, in order, with their sensitivity.
+    private func standardPart(_ menu: GtkAppDriver.OpenedMenu) -> [GtkAppDriver.Item] {
+        menu.items.filter { Self.qtItems.contains($0.label) }
+    }
+
+    /// Waits until `widget`'s text is `expected`; the last text read.
+    private func waitForText(_ driver: GtkAppDriver, _ widget: String, _ expected: String, timeout: Double = 20) throws -> String {
+        var last = ""
+        _ = try eventually(timeout: timeout) {
+            last = try driver.text(widget)
+            return last == expected
+        }
+        return last
+    }
+
+    func testFeatherpadEditorMenuWithoutTheThemeIsQtsOwn() throws {
+        try requireFeatherpad()
+        let driver = try launchFeatherpad(theme: false)
+        try typeAndSelect(driver, in: "editor", Self.sentence)
+        let menu = try driver.openMenu("menu-key")
+        for label in ["Undo", "Cut", "Copy", "Paste", "Select All"] {
+            XCTAssertNotNil(menu.item(label), "Qt's \(label) in featherpad's editor menu: \(menu)")
+        }
+        XCTAssertNil(menu.item("Make Uppercase"), "no MenuBus item without the theme: \(menu)")
+        assertQtItemsOnce(menu, "featherpad without the theme")
+        try driver.closeMenu()
+    }
+
+    func testFeatherpadEditorMenuHasMenuBusItemsAndMakeUppercaseReplacesTheWord() throws {
+        try requireFeatherpad()
+        try requirePlugin()
+        _ = try startMenubusd()
+        let driver = try launchFeatherpad(theme: true)
+        try typeAndSelect(driver, in: "editor", Self.sentence)
+        let menu = try driver.openMenu("menu-key")
+        for label in ["Make Uppercase", "Search Web"] {
+            XCTAssertNotNil(menu.item(label), "MenuBus's \(label) in featherpad's editor menu: \(menu)")
+        }
+        for label in ["Undo", "Cut", "Copy", "Paste", "Select All"] {
+            XCTAssertNotNil(menu.item(label), "Qt's own \(label) kept: \(menu)")
+        }
+        assertQtItemsOnce(menu, "featherpad with the theme")
+        guard menu.item("Make Uppercase") != nil else {
+            try driver.closeMenu()
+            return
+        }
+        try driver.choose("Make Uppercase")
+        XCTAssertEqual(try waitForText(driver, "editor", "the quick brown FOX"), "the quick brown FOX",
+                       "Make Uppercase replaced the selected word")
+        // One step of the editor's own undo stack: Qt's Undo puts the word back.
+        let again = try driver.openMenu("menu-key")
+        assertQtItemsOnce(again, "featherpad after Make Uppercase")
+        try driver.choose("Undo")
+        XCTAssertEqual(try waitForText(driver, "editor", Self.sentence), Self.sentence,
+                       "Qt's Undo restored the word in one step; chosen from \(again)")
+        XCTAssertLessThan(try driver.ping(), 250, "featherpad's main loop answers")
+    }
+
+    /// The search field is a QLineEdit, whose menu Qt names `qt_edit_menu`.
+    func testFeatherpadSearchFieldMenuHasMenuBusItemsAndMakeUppercaseReplacesTheWord() throws {
+        try requireFeatherpad()
+        try requirePlugin()
+        _ = try startMenubusd()
+        let driver = try launchFeatherpad(theme: true)
+        try typeAndSelect(driver, in: "search", "make it louder")
+        let menu = try driver.openMenu("right-click")
+        for label in ["Make Uppercase", "Search Web", "Cut", "Copy", "Paste", "Select All"] {
+            XCTAssertNotNil(menu.item(label), "\(label) in the search field's menu: \(menu)")
+        }
+        assertQtItemsOnce(menu, "featherpad's search field")
+        guard menu.item("Make Uppercase") != nil else {
+            try driver.closeMenu()
+            return
+        }
+        try driver.choose("Make Uppercase")
+        XCTAssertEqual(try waitForText(driver, "search", "make it LOUDER"), "make it LOUDER",
+                       "Make Uppercase replaced the selected word in the field")
+    }
+
+    /// With menubusd stopped (SIGSTOP) or gone, the menu Qt shows without
+    /// the theme opens as it is, quickly, and the program keeps answering;
+    /// menubusd started again is followed.
+    func testFeatherpadMenuIsQtsOwnWithMenubusdStoppedOrKilled() throws {
+        try requireFeatherpad()
+        try requirePlugin()
+        let plain = try launchFeatherpad(theme: false)
+        try typeAndSelect(plain, in: "editor", Self.sentence)
+        let stock = try plain.openMenu("menu-key")
+        try plain.closeMenu()
+        plain.stop()
+
+        var daemon = try startMenubusd()
+        let driver = try launchFeatherpad(theme: true)
+        try typeAndSelect(driver, in: "editor", Self.sentence)
+        XCTAssertNotNil(try driver.openMenu("menu-key").item("Make Uppercase"), "menubusd running: MenuBus's items")
+        try driver.closeMenu()
+
+        func assertStock(_ context: String) throws {
+            let menu = try driver.openMenu("menu-key")
+            // (featherpad's own items are QActions shared between its menus,
+            // which Qt's accessibility reads from the first menu only: the
+            // standard part is compared.)
+            XCTAssertEqual(standardPart(menu), standardPart(stock), "\(context): Qt's items as without the theme, in \(menu)")
+            for label in ["Make Uppercase", "Search Web", "Translate"] {
+                XCTAssertNil(menu.item(label), "\(context): no MenuBus item in \(menu)")
+            }
+            XCTAssertLessThan(menu.milliseconds, 500, "\(context): the menu opened in \(menu.milliseconds) ms")
+            try driver.closeMenu()
+            XCTAssertLessThan(try driver.ping(), 250, "\(context): the main loop answers")
+        }
+        daemon.signal(SIGSTOP)
+        do {
+            defer { daemon.signal(SIGCONT) }
+            try assertStock("menubusd stopped (SIGSTOP)")
+        }
+        daemon.signal(SIGKILL)
+        _ = try daemon.wait(timeout: 10)
+        try assertStock("menubusd killed")
+        daemon = try startMenubusd()
+        var shown: GtkAppDriver.OpenedMenu?
+        _ = try eventually(timeout: 10) {
+            let menu = try driver.openMenu("menu-key")
+            try driver.closeMenu()
+            shown = menu
+            return menu.item("Make Uppercase") != nil
+        }
+        XCTAssertNotNil(shown?.item("Make Uppercase"), "menubusd restarted: MenuBus's items again in \(String(describing: shown))")
+    }
+}
