@@ -19,13 +19,15 @@
 #                         symlink, and menubus-gtk4.pc into $(LIBDIR)/pkgconfig
 #   install-shims         all three
 #
-# The Qt 5 platform theme (C++ on QtDBus): $(SHIMS_BUILD)/qt5/platformthemes/libmenubus.so,
-# so that QT_PLUGIN_PATH=$(SHIMS_BUILD)/qt5 QT_QPA_PLATFORMTHEME=menubus
-# loads it uninstalled.  It uses Qt's private QPA headers (the theme
-# factory), hence qtbase5-private-dev.  `make shims` builds it where Qt 5's
-# headers are installed (scripts/setup installs them) and says so where
-# they are not, so a build without Qt (the Debian package's, whose
-# Build-Depends have no Qt yet) still works; `make qt5-theme` insists.
+# The Qt platform theme (C++ on QtDBus), one source for Qt 5 and Qt 6:
+# $(SHIMS_BUILD)/qt5/platformthemes/libmenubus.so (and qt6/), so that
+# QT_PLUGIN_PATH=$(SHIMS_BUILD)/qt5 QT_QPA_PLATFORMTHEME=menubus loads it
+# uninstalled.  It uses Qt's private QPA headers (the theme factory), hence
+# qtbase5-private-dev and qt6-base-private-dev.  `make shims` builds each
+# where its Qt's headers are installed (scripts/setup installs them) and
+# says which is not, so a build without Qt (the Debian package's, whose
+# Build-Depends have no Qt yet) still works; `make qt5-theme` and `make
+# qt6-theme` insist.
 
 SHIMS_BUILD ?= .build/shims
 CC ?= cc
@@ -55,23 +57,48 @@ GTK4_PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' \
 	-e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' \
 	-e 's|@VERSION@|$(GTK4_VERSION)|' shims/gtk4/menubus-gtk4.pc.in
 
-QT5_BUILD = $(SHIMS_BUILD)/qt5
-QT5_PLUGIN = $(QT5_BUILD)/platformthemes/libmenubus.so
-QT5_MOC ?= $(shell pkg-config --variable=host_bins Qt5Core 2>/dev/null)/moc
-QT5_VERSION = $(shell pkg-config --modversion Qt5Gui 2>/dev/null)
-QT5_INCLUDE = $(shell pkg-config --variable=includedir Qt5Gui 2>/dev/null)
-QT5_PRIVATE = -I$(dir $(QT5_MOC))../mkspecs/linux-g++ -I$(QT5_INCLUDE)/QtCore/$(QT5_VERSION) -I$(QT5_INCLUDE)/QtCore/$(QT5_VERSION)/QtCore \
-	-I$(QT5_INCLUDE)/QtGui/$(QT5_VERSION) -I$(QT5_INCLUDE)/QtGui/$(QT5_VERSION)/QtGui
 CXX ?= c++
-QT5_PRESENT := $(shell pkg-config --exists Qt5Widgets Qt5DBus 2>/dev/null && test -d "$(QT5_INCLUDE)/QtGui/$(QT5_VERSION)/QtGui/qpa" && echo yes)
 SHIM_CXXFLAGS ?= -O2 -g
 
-.PHONY: shims qt5-theme install-shims uninstall-shims install-gtk3-module install-gtk4-library install-gtk4-dev
+# The Qt platform theme, one source for Qt $(1): moc's folder is the
+# Qt$(1)Core pkg-config variable $(2); $(3) the Debian packages it needs.
+define qt_theme
+QT$(1)_BUILD = $$(SHIMS_BUILD)/qt$(1)
+QT$(1)_PLUGIN = $$(QT$(1)_BUILD)/platformthemes/libmenubus.so
+QT$(1)_MOC ?= $$(shell pkg-config --variable=$(2) Qt$(1)Core 2>/dev/null)/moc
+QT$(1)_VERSION := $$(shell pkg-config --modversion Qt$(1)Gui 2>/dev/null)
+QT$(1)_INCLUDE := $$(shell pkg-config --variable=includedir Qt$(1)Gui 2>/dev/null)
+# Qt's private headers (QtCore's and QtGui's) and the mkspec they include.
+QT$(1)_FLAGS := -I$$(shell pkg-config --variable=libdir Qt$(1)Core 2>/dev/null)/qt$(1)/mkspecs/linux-g++ \
+	$$(foreach m,QtCore QtGui,-I$$(QT$(1)_INCLUDE)/$$(m)/$$(QT$(1)_VERSION) -I$$(QT$(1)_INCLUDE)/$$(m)/$$(QT$(1)_VERSION)/$$(m)) \
+	$$(shell pkg-config --cflags Qt$(1)Widgets Qt$(1)DBus 2>/dev/null)
+QT$(1)_PRESENT := $$(shell pkg-config --exists Qt$(1)Widgets Qt$(1)DBus 2>/dev/null \
+	&& test -d "$$(QT$(1)_INCLUDE)/QtGui/$$(QT$(1)_VERSION)/QtGui/qpa" && echo yes)
+QT_THEMES += $$(if $$(QT$(1)_PRESENT),$$(QT$(1)_PLUGIN))
+QT_MISSING += $$(if $$(QT$(1)_PRESENT),,$(3))
 
-shims: $(GTK3_MODULE) $(GTK4_LIB) $(GTK4_LINKS) $(GTK4_PC) $(GTK4_EXAMPLE) $(if $(QT5_PRESENT),$(QT5_PLUGIN))
-	@test -n "$(QT5_PRESENT)" || echo "make: the Qt 5 platform theme is not built: Qt 5's headers are missing (apt-get install qtbase5-dev qtbase5-private-dev)" >&2
+qt$(1)-theme: $$(QT$(1)_PLUGIN)
 
-qt5-theme: $(QT5_PLUGIN)
+$$(QT$(1)_BUILD)/menubus-qt.moc: shims/qt/menubus-qt.cpp shims/qt/menubus.json
+	@test -n "$$(QT$(1)_PRESENT)" || { echo "make: Qt $(1)'s headers are missing: apt-get install $(3)" >&2; exit 1; }
+	@mkdir -p $$(dir $$@)
+	$$(QT$(1)_MOC) -Ishims/qt $$(filter -I% -D%,$$(QT$(1)_FLAGS)) -o $$@ $$<
+
+# One object, the plugin; the Client interface from the contract, as for GTK.
+$$(QT$(1)_PLUGIN): shims/qt/menubus-qt.cpp $$(QT$(1)_BUILD)/menubus-qt.moc $$(SHIM_CLIENT_HEADER)
+	@mkdir -p $$(dir $$@)
+	$$(CXX) $$(CPPFLAGS) $$(SHIM_CXXFLAGS) $$(CXXFLAGS) -std=c++17 -Wall -Wextra -fPIC -shared -fvisibility=hidden \
+		-I$$(QT$(1)_BUILD) -I$$(SHIMS_BUILD)/include $$(QT$(1)_FLAGS) -o $$@ shims/qt/menubus-qt.cpp \
+		$$(LDFLAGS) -Wl,--as-needed -Wl,-z,defs $$(shell pkg-config --libs Qt$(1)Widgets Qt$(1)DBus 2>/dev/null)
+endef
+
+$(eval $(call qt_theme,5,host_bins,qtbase5-dev qtbase5-private-dev))
+$(eval $(call qt_theme,6,libexecdir,qt6-base-dev qt6-base-private-dev))
+
+.PHONY: shims qt5-theme qt6-theme install-shims uninstall-shims install-gtk3-module install-gtk4-library install-gtk4-dev
+
+shims: $(GTK3_MODULE) $(GTK4_LIB) $(GTK4_LINKS) $(GTK4_PC) $(GTK4_EXAMPLE) $(QT_THEMES)
+	@test -z "$(strip $(QT_MISSING))" || echo "make: a Qt platform theme is not built: Qt's headers are missing (apt-get install$(QT_MISSING))" >&2
 
 # The Client interface the shims serve, from the contract itself.
 $(SHIM_CLIENT_HEADER): dbus/org.menubus.MenuBus1.Client.xml
@@ -88,19 +115,6 @@ $(GTK3_MODULE): shims/gtk3/menubus-module.c $(SHIM_COMMON) $(SHIM_CLIENT_HEADER)
 		-Ishims/common -I$(SHIMS_BUILD)/include $(shell pkg-config --cflags gtk+-3.0 gio-unix-2.0 gmodule-2.0) \
 		-o $@ shims/gtk3/menubus-module.c shims/common/menubus-shim.c \
 		$(LDFLAGS) -Wl,--as-needed -Wl,-z,defs $(shell pkg-config --libs gtk+-3.0 gio-unix-2.0 gmodule-2.0)
-
-$(QT5_BUILD)/menubus-qt.moc: shims/qt/menubus-qt.cpp shims/qt/menubus.json
-	@pkg-config --exists Qt5Widgets Qt5DBus && test -d $(QT5_INCLUDE)/QtGui/$(QT5_VERSION) \
-		|| { echo "make: Qt 5's headers are missing: apt-get install qtbase5-dev qtbase5-private-dev" >&2; exit 1; }
-	@mkdir -p $(dir $@)
-	$(QT5_MOC) -Ishims/qt $(QT5_PRIVATE) $(shell pkg-config --cflags-only-I Qt5Widgets Qt5DBus 2>/dev/null) -o $@ $<
-
-# One object, the plugin; the Client interface from the contract, as for GTK.
-$(QT5_PLUGIN): shims/qt/menubus-qt.cpp $(QT5_BUILD)/menubus-qt.moc $(SHIM_CLIENT_HEADER)
-	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(SHIM_CXXFLAGS) $(CXXFLAGS) -std=c++17 -Wall -Wextra -fPIC -shared -fvisibility=hidden \
-		-I$(QT5_BUILD) -I$(SHIMS_BUILD)/include $(QT5_PRIVATE) $(shell pkg-config --cflags Qt5Widgets Qt5DBus 2>/dev/null) \
-		-o $@ shims/qt/menubus-qt.cpp $(LDFLAGS) -Wl,--as-needed -Wl,-z,defs $(shell pkg-config --libs Qt5Widgets Qt5DBus 2>/dev/null)
 
 GTK4_REQUIRED = @pkg-config --exists gtk4 || { echo "make: GTK 4's headers are missing: apt-get install libgtk-4-dev" >&2; exit 1; }
 

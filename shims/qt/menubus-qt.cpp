@@ -888,9 +888,14 @@ public:
     { return m_wrapped ? m_wrapped->keyBindings(key) : QPlatformTheme::keyBindings(key); }
     QString standardButtonText(int button) const override
     { return m_wrapped ? m_wrapped->standardButtonText(button) : QPlatformTheme::standardButtonText(button); }
-#if QT_VERSION < QT_VERSION_CHECK(6, 0, 0)
     QKeySequence standardButtonShortcut(int button) const override
     { return m_wrapped ? m_wrapped->standardButtonShortcut(button) : QPlatformTheme::standardButtonShortcut(button); }
+#if QT_VERSION >= QT_VERSION_CHECK(6, 5, 0)
+    Qt::ColorScheme colorScheme() const override
+    { return m_wrapped ? m_wrapped->colorScheme() : QPlatformTheme::colorScheme(); }
+#elif QT_VERSION >= QT_VERSION_CHECK(6, 4, 0)
+    Appearance appearance() const override
+    { return m_wrapped ? m_wrapped->appearance() : QPlatformTheme::appearance(); }
 #endif
 
 private:
