@@ -187,4 +187,111 @@ final class QtAppTests: DesktopProgramTestCase {
         }
         XCTAssertNotNil(shown?.item("Make Uppercase"), "menubusd restarted: MenuBus's items again in \(String(describing: shown))")
     }
+
+    // MARK: The wrapped theme
+
+    /// Prints what a Qt 5 program's platform theme answers, one a line:
+    /// every theme hint, the palettes, the fonts, the icon theme, Copy's keys.
+    private static let themeProbe = #"""
+#include <QtCore/QDebug>
+#include <QtCore/QMetaEnum>
+#include <QtGui/QFont>
+#include <QtGui/QIcon>
+#include <QtGui/QPalette>
+#include <QtGui/qpa/qplatformtheme.h>
+#include <QtGui/private/qguiapplication_p.h>
+#include <QtWidgets/QApplication>
+#include <cstdio>
+
+static QString shown(const QVariant &value)
+{
+    QString text;
+    QDebug(&text).nospace() << value;
+    return text;
+}
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    const QPlatformTheme *theme = QGuiApplicationPrivate::platformTheme();
+    if (!theme)
+        return 2;
+    for (int hint = 0; hint <= 64; hint++)
+        printf("hint %d: %s\n", hint, qPrintable(shown(theme->themeHint(QPlatformTheme::ThemeHint(hint)))));
+    for (int type = 0; type < QPlatformTheme::NPalettes; type++) {
+        const QPalette *palette = theme->palette(QPlatformTheme::Palette(type));
+        printf("palette %d: %s\n", type, palette ? qPrintable(palette->color(QPalette::Window).name() + palette->color(QPalette::Highlight).name()) : "none");
+    }
+    for (int type = 0; type < QPlatformTheme::NFonts; type++) {
+        const QFont *font = theme->font(QPlatformTheme::Font(type));
+        printf("font %d: %s\n", type, font ? qPrintable(font->toString()) : "none");
+    }
+    printf("icon theme: %s\n", qPrintable(QIcon::themeName()));
+    printf("copy keys: %s\n", qPrintable(shown(QVariant::fromValue(theme->keyBindings(QKeySequence::Copy)))));
+    printf("ok button: %s\n", qPrintable(theme->standardButtonText(0x00000400)));
+    printf("native file dialog: %d\n", theme->usePlatformNativeDialog(QPlatformTheme::FileDialog));
+    return 0;
+}
+"""#
+
+    /// The probe, built once a run against Qt 5 (its private header gives the theme).
+    private func buildThemeProbe() throws -> URL {
+        let folder = try Self.root.appendingPathComponent("tmp/theme-probe")
+        let binary = folder.appendingPathComponent("probe")
+        if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let source = folder.appendingPathComponent("probe.cpp")
+        try Self.themeProbe.write(to: source, atomically: true, encoding: .utf8)
+        func pkg(_ arguments: [String]) throws -> String {
+            try runTool("pkg-config", arguments, timeout: 30).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let version = try pkg(["--modversion", "Qt5Gui"]), include = try pkg(["--variable=includedir", "Qt5Gui"])
+        let libdir = try pkg(["--variable=libdir", "Qt5Core"])
+        let flags = ["-I\(libdir)/qt5/mkspecs/linux-g++"] + ["QtCore", "QtGui"].flatMap {
+            ["-I\(include)/\($0)/\(version)", "-I\(include)/\($0)/\(version)/\($0)"]
+        } + (try pkg(["--cflags", "--libs", "Qt5Widgets"])).split(separator: " ").map(String.init)
+        let built = try runTool("g++", ["-std=c++17", "-fPIC", "-o", binary.path, source.path] + flags, timeout: 120)
+        guard built.status == 0 else { throw TestFailure("the theme probe did not build: \(built.stderr)") }
+        return binary
+    }
+
+    /// What the probe prints under Xvfb, on a GNOME desktop, with `environment`.
+    private func probe(_ binary: URL, _ environment: [String: String]) throws -> String {
+        let result = try runTool("/usr/bin/xvfb-run", ["-a", binary.path], environment: [
+            "XDG_CURRENT_DESKTOP": "GNOME", "QT_QPA_PLATFORM": "xcb", "QT_QPA_PLATFORMTHEME": "",
+            "MENUBUS_QT_WRAPPED_THEME": "", "QT_PLUGIN_PATH": "", "LANG": "C.UTF-8",
+        ].merging(environment) { $1 }, timeout: 60)
+        guard result.status == 0 else { throw TestFailure("the theme probe failed (\(result.status)): \(result.stderr)") }
+        return result.stdout
+    }
+
+    /// Every themeHint, palette, font, the icon theme and the key bindings
+    /// are those of the wrapped theme: named (gtk3, xdgdesktopportal), or
+    /// the one Qt itself picks on this desktop (GNOME: gtk3) when none is named.
+    func testTheWrappedThemeAnswersEverythingAsWithoutTheWrapper() throws {
+        try requireDesktopTools([("/usr/bin/g++", "g++")])
+        try requirePlugin()
+        let themes = "/usr/lib/x86_64-linux-gnu/qt5/plugins/platformthemes"
+        for (file, package) in [("libqgtk3.so", "qt5-gtk-platformtheme"), ("libqxdgdesktopportal.so", "qt5-xdgdesktopportal-platformtheme")]
+        where !FileManager.default.fileExists(atPath: "\(themes)/\(file)") {
+            throw XCTSkip("no \(themes)/\(file): \(package) is not installed; run scripts/setup")
+        }
+        let binary = try buildThemeProbe()
+        let wrapper = ["QT_QPA_PLATFORMTHEME": "menubus", "QT_PLUGIN_PATH": Self.pluginDirectory.path]
+        // (On GNOME, QT_QPA_PLATFORMTHEME=generic still gives gtk3: Qt
+        // tries every name's plugin before its built-in themes.)
+        let generic = try probe(binary, ["QT_QPA_PLATFORMTHEME": "generic", "XDG_CURRENT_DESKTOP": ""])
+        for theme in ["gtk3", "xdgdesktopportal", "generic"] {
+            let plain = try probe(binary, ["QT_QPA_PLATFORMTHEME": theme])
+            let wrapped = try probe(binary, wrapper.merging(["MENUBUS_QT_WRAPPED_THEME": theme]) { $1 })
+            XCTAssertEqual(wrapped, plain, "MENUBUS_QT_WRAPPED_THEME=\(theme): the wrapper answers as \(theme)")
+            XCTAssertTrue(plain.contains("icon theme: "), "the probe printed the icon theme: \(plain)")
+        }
+        let gtk3 = try probe(binary, ["QT_QPA_PLATFORMTHEME": "gtk3"])
+        XCTAssertNotEqual(gtk3, generic, "gtk3's answers differ from the generic theme's, so the comparison means something")
+        XCTAssertTrue(gtk3.contains("icon theme: Adwaita"), "gtk3 gives GTK's icon theme: \(gtk3)")
+        // Nothing named: the theme Qt would pick without the wrapper.
+        XCTAssertEqual(try probe(binary, wrapper), try probe(binary, [:]), "no theme named: the wrapper wraps the desktop's own")
+        XCTAssertEqual(try probe(binary, [:]), gtk3, "on GNOME Qt picks gtk3 itself")
+    }
 }

@@ -899,24 +899,28 @@ public:
 #endif
 
 private:
-    /* MENUBUS_QT_WRAPPED_THEME's names, then those Qt would try here. */
+    /* MENUBUS_QT_WRAPPED_THEME's names, then those Qt would try here,
+     * chosen as QGuiApplication chooses: the first name a plugin serves,
+     * else the first the platform integration builds in (so `generic` on
+     * GNOME is gtk3 where its plugin is installed, as without the wrapper). */
     static QPlatformTheme *createWrapped()
     {
-        QStringList names = qEnvironmentVariable("MENUBUS_QT_WRAPPED_THEME").split(QLatin1Char(':'), Qt::SkipEmptyParts);
+        QStringList names;
+        const QStringList named = qEnvironmentVariable("MENUBUS_QT_WRAPPED_THEME").split(QLatin1Char(':'), Qt::SkipEmptyParts);
         QPlatformIntegration *integration = QGuiApplicationPrivate::platformIntegration();
-        if (integration)
-            names += integration->themeNames();
-        for (const QString &name : qAsConst(names)) {
-            if (name.compare(QLatin1String("menubus"), Qt::CaseInsensitive) == 0)
-                continue;
-            QPlatformTheme *theme = QPlatformThemeFactory::create(name);
-            if (!theme && integration)
-                theme = integration->createPlatformTheme(name);
-            if (theme) {
-                MB_DEBUG("wrapping the theme '%s'", qPrintable(name));
+        for (const QString &name : named + (integration ? integration->themeNames() : QStringList()))
+            if (name.compare(QLatin1String("menubus"), Qt::CaseInsensitive) != 0 && !names.contains(name))
+                names += name;
+        for (const QString &name : qAsConst(names))
+            if (QPlatformTheme *theme = QPlatformThemeFactory::create(name)) {
+                MB_DEBUG("wrapping the theme plugin '%s'", qPrintable(name));
                 return theme;
             }
-        }
+        for (const QString &name : qAsConst(names))
+            if (QPlatformTheme *theme = integration ? integration->createPlatformTheme(name) : nullptr) {
+                MB_DEBUG("wrapping Qt's theme '%s'", qPrintable(name));
+                return theme;
+            }
         return nullptr;
     }
 
