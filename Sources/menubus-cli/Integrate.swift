@@ -2,40 +2,47 @@
 /// in the user's sessions, turns it off, or says where it stands. Needs no
 /// daemon and never touches the bus.
 enum Integrate {
-    /// The toolkits MenuBus reaches without changing their apps. Only GTK 3
-    /// so far (its module); Qt's platform theme comes as another case.
+    /// The toolkits MenuBus reaches without changing their apps: GTK 3
+    /// (its module) and Qt 5 and 6 (a platform theme that wraps another).
     enum Toolkit: String, CaseIterable {
-        case gtk
+        case gtk, qt
 
         var name: String {
             switch self {
             case .gtk: "GTK 3"
+            case .qt: "Qt"
             }
         }
     }
 
     static let command = CommandLineTool.Command(
-        name: "integrate", summary: "turn MenuBus on or off for unmodified GTK 3 apps at login",
+        name: "integrate", summary: "turn MenuBus on or off for unmodified GTK 3 and Qt apps at login",
         usage: """
-            Usage: menubus-cli integrate [gtk] --enable | --disable | --status [--json]
+            Usage: menubus-cli integrate [gtk|qt] --enable | --disable | --status [--json]
 
-            Unmodified apps of a toolkit reach MenuBus through a module the toolkit
+            Unmodified apps of a toolkit reach MenuBus through a plugin the toolkit
             loads. For GTK 3 that is the module 'menubus' (libmenubus.so in a GTK 3
-            modules folder), which GTK loads when GTK_MODULES names it.
+            modules folder), which GTK loads when GTK_MODULES names it. For Qt 5
+            and 6 it is the platform theme 'menubus' (platformthemes/libmenubus.so),
+            which Qt loads when QT_QPA_PLATFORMTHEME names it, and which wraps the
+            theme named by MENUBUS_QT_WRAPPED_THEME (else Qt's own choice).
 
-            --enable    writes $XDG_CONFIG_HOME/environment.d/60-menubus.conf
+            --enable    gtk: writes $XDG_CONFIG_HOME/environment.d/60-menubus.conf
                         (~/.config/environment.d by default), which appends
-                        menubus to any GTK_MODULES the session already has; the
-                        systemd user manager reads it when the session starts
-            --disable   removes that file again
-            --status    says whether the file is there, whether the module is
+                        menubus to any GTK_MODULES the session already has;
+                        qt: writes 90-menubus-qt.conf there, which records the
+                        session's QT_QPA_PLATFORMTHEME as the theme to wrap, then
+                        sets QT_QPA_PLATFORMTHEME=menubus; the systemd user
+                        manager reads them when the session starts
+            --disable   removes that file again, which puts back what was there
+            --status    says whether the file is there, whether the plugin is
                         installed (and where), and whether this session loads it
                         (the default when no action is given)
 
             Either change takes effect at the next login. A file of that name
             that menubus-cli did not write is never changed or removed: --enable
             and --disable refuse it. The toolkit may be left out: it is every
-            toolkit MenuBus integrates with, so far only gtk. No daemon is needed.
+            toolkit MenuBus integrates with (gtk, qt). No daemon is needed.
 
             """,
         run: run)
@@ -74,12 +81,7 @@ enum Integrate {
         switch toolkit {
         case .gtk:
             let gtk = GtkModuleIntegration()
-            let (change, path) = try gtk.enable()
-            switch change {
-            case .unchanged: Output.out("\(toolkit.name): already enabled by \(path)\n")
-            case .updated: Output.out("\(toolkit.name): enabled; updated \(path)\n")
-            default: Output.out("\(toolkit.name): enabled; wrote \(path)\n")
-            }
+            report(toolkit, try gtk.snippet.enable())
             if !gtk.inThisSession {
                 Output.out("GTK 3 apps load the menubus module from the next login on; this session is unchanged.\n")
             }
@@ -89,20 +91,35 @@ enum Integrate {
             } else if module == nil {
                 Output.err("menubus-cli integrate: note: no \(GtkModuleIntegration.moduleFile) is installed where GTK 3 looks; until it is, GTK 3 apps print 'Failed to load module \"menubus\"'\n")
             }
+        case .qt:
+            let qt = QtThemeIntegration()
+            report(toolkit, try qt.snippet.enable())
+            Output.out("Qt apps load the menubus platform theme from the next login on, wrapping \(qt.sessionTheme.map { "'\($0)'" } ?? "the theme Qt picks for the desktop"); this session is unchanged.\n")
+            if qt.installedPlugins().isEmpty {
+                Output.err("menubus-cli integrate: note: no \(QtThemeIntegration.pluginFile) is installed for Qt 5 or Qt 6; until it is, Qt apps use their default theme and show no MenuBus items\n")
+            }
+        }
+    }
+
+    private static func report(_ toolkit: Toolkit, _ result: (EnvironmentSnippet.Change, path: String)) {
+        switch result.0 {
+        case .unchanged: Output.out("\(toolkit.name): already enabled by \(result.path)\n")
+        case .updated: Output.out("\(toolkit.name): enabled; updated \(result.path)\n")
+        default: Output.out("\(toolkit.name): enabled; wrote \(result.path)\n")
         }
     }
 
     static func disable(_ toolkit: Toolkit) throws {
-        switch toolkit {
-        case .gtk:
-            let gtk = GtkModuleIntegration()
-            let (change, path) = try gtk.disable()
-            if change == .removed {
-                Output.out("\(toolkit.name): disabled; removed \(path)\n")
-                if gtk.inThisSession { Output.out("Apps of this session keep the module until you log out.\n") }
-            } else {
-                Output.out("\(toolkit.name): not enabled (no \(path)); nothing to do\n")
-            }
+        let (snippet, inThisSession, what) = switch toolkit {
+        case .gtk: { let gtk = GtkModuleIntegration(); return (gtk.snippet, gtk.inThisSession, "the module") }()
+        case .qt: { let qt = QtThemeIntegration(); return (qt.snippet, qt.inThisSession, "the theme") }()
+        }
+        let (change, path) = try snippet.disable()
+        if change == .removed {
+            Output.out("\(toolkit.name): disabled; removed \(path)\n")
+            if inThisSession { Output.out("Apps of this session keep \(what) until you log out.\n") }
+        } else {
+            Output.out("\(toolkit.name): not enabled (no \(path)); nothing to do\n")
         }
     }
 
@@ -116,8 +133,8 @@ enum Integrate {
         switch toolkit {
         case .gtk:
             let gtk = GtkModuleIntegration()
-            let path = try gtk.snippetPath()
-            let snippet = try gtk.snippet(at: path)
+            let path = try gtk.snippet.path()
+            let snippet = try gtk.snippet.state(at: path)
             let module = gtk.installedModule()
             let session = gtk.inThisSession
             let prefix = toolkit.name + ": "
@@ -141,12 +158,7 @@ enum Integrate {
                 text += prefix + "this session does not load it (GTK_MODULES \(gtk.environment["GTK_MODULES"] == nil ? "is not set" : "does not name menubus"))\n"
             }
             text += "A change takes effect at the next login.\n"
-            let state: String
-            switch snippet {
-            case .ours: state = "enabled"
-            case .absent: state = "absent"
-            case .foreign: state = "foreign"
-            }
+            let state = snippet.name
             let fields = [
                 "\"toolkit\": \(MenuJSON.quote(toolkit.rawValue))",
                 "\"enabled\": \(state == "enabled")",
@@ -155,6 +167,42 @@ enum Integrate {
                 "\"module\": \(module.map { MenuJSON.quote($0.path) } ?? "null")",
                 "\"module-loadable\": \(module?.folder.searched ?? false)",
                 "\"this-session\": \(session)",
+            ]
+            return Status(text: text, json: "{" + fields.joined(separator: ", ") + "}")
+        case .qt:
+            let qt = QtThemeIntegration()
+            let path = try qt.snippet.path()
+            let snippet = try qt.snippet.state(at: path)
+            let plugins = qt.installedPlugins()
+            let prefix = toolkit.name + ": "
+            var text = ""
+            switch snippet {
+            case .ours: text += prefix + "enabled for new sessions by \(path)\n"
+            case .absent: text += prefix + "not enabled (no \(path))\n"
+            case .foreign: text += prefix + "not enabled by menubus-cli: \(path) is another's file, left as it is\n"
+            }
+            for version in [5, 6] {
+                if let plugin = plugins.first(where: { $0.qt == version }) {
+                    text += prefix + "Qt \(version) theme installed: \(plugin.path)\n"
+                } else {
+                    text += prefix + "Qt \(version) theme not installed (no \(QtThemeIntegration.pluginFile) in QT_PLUGIN_PATH or /usr/lib/\(Multiarch.triplet)/qt\(version)/plugins)\n"
+                }
+            }
+            if qt.inThisSession {
+                text += prefix + "this session loads it (QT_QPA_PLATFORMTHEME=menubus, wrapping \(qt.sessionTheme ?? "Qt's choice"))\n"
+            } else {
+                let theme = qt.environment["QT_QPA_PLATFORMTHEME"] ?? ""
+                text += prefix + "this session does not load it (QT_QPA_PLATFORMTHEME \(theme.isEmpty ? "is not set" : "is \(theme)"))\n"
+            }
+            text += "A change takes effect at the next login.\n"
+            let fields = [
+                "\"toolkit\": \(MenuJSON.quote(toolkit.rawValue))",
+                "\"enabled\": \(snippet.name == "enabled")",
+                "\"snippet\": \(MenuJSON.quote(path))",
+                "\"snippet-state\": \(MenuJSON.quote(snippet.name))",
+                "\"plugins\": [" + plugins.map { MenuJSON.quote($0.path) }.joined(separator: ", ") + "]",
+                "\"wraps\": \(qt.sessionTheme.map(MenuJSON.quote) ?? "null")",
+                "\"this-session\": \(qt.inThisSession)",
             ]
             return Status(text: text, json: "{" + fields.joined(separator: ", ") + "}")
         }

@@ -148,6 +148,16 @@ enum ManPage {
             says whether it names
             .BR menubus ,
             that is whether this session loads the module.
+            .TP
+            .B QT_PLUGIN_PATH
+            Where
+            .B integrate \\-\\-status
+            looks for the Qt platform theme, before Qt's own plugin folders.
+            .TP
+            .BR QT_QPA_PLATFORMTHEME ", " MENUBUS_QT_WRAPPED_THEME
+            The session's Qt theme, which
+            .B integrate qt \\-\\-enable
+            records as the one to wrap; and whether this session loads the wrapper.
             .SH FILES
             .TP
             .I $XDG_CONFIG_HOME/environment.d/60\\-menubus.conf
@@ -160,6 +170,21 @@ enum ManPage {
             to the session's
             .BR GTK_MODULES .
             A file of that name without its first comment line is never changed.
+            .TP
+            .I $XDG_CONFIG_HOME/environment.d/90\\-menubus\\-qt.conf
+            Written by
+            .B integrate qt \\-\\-enable
+            and removed by
+            .BR "integrate qt \\-\\-disable" :
+            it sets
+            .B MENUBUS_QT_WRAPPED_THEME
+            to the session's
+            .B QT_QPA_PLATFORMTHEME
+            (else the one it had at
+            .BR \\-\\-enable ),
+            then
+            .BR QT_QPA_PLATFORMTHEME=menubus .
+            Removing it puts back what was there. A file of that name without its first comment line is never changed.
             .TP
             .I $XDG_CONFIG_HOME/menubus/providers.conf
             The choices

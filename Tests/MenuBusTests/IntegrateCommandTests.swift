@@ -24,7 +24,8 @@ final class IntegrateCommandTests: XCTestCase {
     private func integrate(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
         var env = ["XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "HOME": home.path,
                    "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus", "NO_COLOR": "1",
-                   "GTK_MODULES": "", "GTK_PATH": "", "GTK_EXE_PREFIX": home.path]
+                   "GTK_MODULES": "", "GTK_PATH": "", "GTK_EXE_PREFIX": home.path,
+                   "QT_QPA_PLATFORMTHEME": "", "MENUBUS_QT_WRAPPED_THEME": "", "QT_PLUGIN_PATH": ""]
         env.merge(environment) { $1 }
         // runTool adds the test's environment; an empty value stands for unset.
         let unset = env.filter { $0.value.isEmpty }.map(\.key)
@@ -48,7 +49,7 @@ final class IntegrateCommandTests: XCTestCase {
     }
 
     func testEnableWritesASnippetThatAppendsToGtkModulesAndIsIdempotent() throws {
-        let enabled = try integrate(["--enable"])
+        let enabled = try integrate(["gtk", "--enable"])
         XCTAssertEqual(enabled.status, 0, enabled.stderr)
         XCTAssertTrue(enabled.stdout.contains("enabled; wrote \(snippet.path)"), enabled.stdout)
         XCTAssertTrue(enabled.stdout.contains("next login"), enabled.stdout)
@@ -149,15 +150,15 @@ final class IntegrateCommandTests: XCTestCase {
         XCTAssertTrue(on.stdout.contains("GTK 3: enabled for new sessions by \(snippet.path)"), on.stdout)
         XCTAssertTrue(on.stdout.contains("GTK 3: module installed: \(module)"), on.stdout)
         XCTAssertTrue(on.stdout.contains("GTK 3: this session loads it (GTK_MODULES=gail:menubus)"), on.stdout)
-        let loaded = try integrate(["--enable"], environment: session)
+        let loaded = try integrate(["gtk", "--enable"], environment: session)
         XCTAssertEqual(loaded.stderr, "", "the module is where GTK 3 looks")
 
         // JSON, as other commands give it with --json.
         let json = try integrate(["--status", "--json"], environment: session)
         XCTAssertEqual(json.status, 0, json.stderr)
-        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
-        XCTAssertEqual(rows.count, 1)
-        XCTAssertEqual(rows[0]["toolkit"] as? String, "gtk")
+        let all = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(all.map { $0["toolkit"] as? String }, ["gtk", "qt"], "every toolkit when none is named")
+        let rows = all.filter { $0["toolkit"] as? String == "gtk" }
         XCTAssertEqual(rows[0]["enabled"] as? Bool, true)
         XCTAssertEqual(rows[0]["snippet"] as? String, snippet.path)
         XCTAssertEqual(rows[0]["snippet-state"] as? String, "enabled")
@@ -184,7 +185,7 @@ final class IntegrateCommandTests: XCTestCase {
 
     func testUsageErrorsNameTheWord() throws {
         let cases: [([String], String)] = [
-            (["qt", "--enable"], "unknown toolkit 'qt'"), (["--enable", "--disable"], "give one of --enable, --disable and --status"),
+            (["kde", "--enable"], "unknown toolkit 'kde'"), (["--enable", "--disable"], "give one of --enable, --disable and --status"),
             (["--frob"], "'--frob'"), (["gtk", "extra"], "'extra'"),
         ]
         for (arguments, mention) in cases {
@@ -194,5 +195,86 @@ final class IntegrateCommandTests: XCTestCase {
             XCTAssertEqual(result.stdout, "")
         }
         XCTAssertNil(snippetText(), "nothing written")
+    }
+
+    // MARK: Qt
+
+    private var qtSnippet: URL { home.appendingPathComponent("config/environment.d/90-menubus-qt.conf") }
+
+    /// What systemd's environment.d generator makes of the user's snippets
+    /// for a session whose manager had `session`.
+    private func generated(_ session: [String: String]) throws -> [String: String]? {
+        let generator = "/usr/lib/systemd/user-environment-generators/30-systemd-environment-d-generator"
+        guard FileManager.default.isExecutableFile(atPath: generator) else { return nil }
+        let arguments = ["-i", "HOME=\(home.path)", "XDG_CONFIG_HOME=\(home.appendingPathComponent("config").path)"]
+            + session.map { "\($0.key)=\($0.value)" }
+        let run = try runTool("env", arguments + [generator], timeout: 20)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        var result: [String: String] = [:]
+        for line in run.stdout.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { result[String(parts[0])] = String(parts[1]) }
+        }
+        return result
+    }
+
+    /// The Qt snippet records the session's theme for the wrapper to wrap,
+    /// names the wrapper, and its removal puts back exactly what was there.
+    func testQtEnableWrapsTheSessionsThemeAndDisablePutsItBack() throws {
+        let session = ["QT_QPA_PLATFORMTHEME": "kde", "OTHER": "1"]
+        let pristine = try generated(session)
+        let enabled = try integrate(["qt", "--enable"], environment: ["QT_QPA_PLATFORMTHEME": "gtk3"])
+        XCTAssertEqual(enabled.status, 0, enabled.stderr)
+        XCTAssertTrue(enabled.stdout.contains("Qt: enabled; wrote \(qtSnippet.path)"), enabled.stdout)
+        XCTAssertTrue(enabled.stdout.contains("wrapping 'gtk3'"), enabled.stdout)
+        XCTAssertTrue(enabled.stderr.contains("no platformthemes/libmenubus.so is installed"), enabled.stderr)
+        let text = try String(contentsOf: qtSnippet, encoding: .utf8)
+        XCTAssertTrue(text.hasPrefix("# Written by 'menubus-cli integrate --enable'"), text)
+        XCTAssertTrue(text.contains("\nMENUBUS_QT_WRAPPED_THEME=${QT_QPA_PLATFORMTHEME:-gtk3}\nQT_QPA_PLATFORMTHEME=menubus\n"), text)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: snippet.path), "qt alone leaves GTK as it is")
+
+        // Enabling again from a session that runs the wrapper keeps what it wraps.
+        let again = try integrate(["qt", "--enable"], environment: ["QT_QPA_PLATFORMTHEME": "menubus",
+                                                                    "MENUBUS_QT_WRAPPED_THEME": "gtk3"])
+        XCTAssertTrue(again.stdout.contains("Qt: already enabled by \(qtSnippet.path)"), again.stdout)
+
+        if let kde = try generated(["QT_QPA_PLATFORMTHEME": "kde"]), let none = try generated([:]) {
+            XCTAssertEqual(kde["QT_QPA_PLATFORMTHEME"], "menubus")
+            XCTAssertEqual(kde["MENUBUS_QT_WRAPPED_THEME"], "kde", "what the session set is what is wrapped")
+            XCTAssertEqual(none["MENUBUS_QT_WRAPPED_THEME"], "gtk3", "else the theme recorded at --enable")
+        }
+        let enabledOutput = try generated(session)
+        let disabled = try integrate(["qt", "--disable"])
+        XCTAssertEqual(disabled.status, 0, disabled.stderr)
+        XCTAssertTrue(disabled.stdout.contains("Qt: disabled; removed \(qtSnippet.path)"), disabled.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: qtSnippet.path))
+        if let after = try generated(session) {
+            XCTAssertNotEqual(enabledOutput, after)
+            XCTAssertEqual(after, pristine, "exactly what was there before --enable")
+            XCTAssertNil(after["MENUBUS_QT_WRAPPED_THEME"])
+        }
+    }
+
+    func testQtStatusFindsThePluginAndTheSession() throws {
+        let plugins = home.appendingPathComponent("qt-plugins")
+        try FileManager.default.createDirectory(at: plugins.appendingPathComponent("platformthemes"), withIntermediateDirectories: true)
+        try Data().write(to: plugins.appendingPathComponent("platformthemes/libmenubus.so"))
+        XCTAssertEqual(try integrate(["qt", "--enable"]).status, 0)
+        let session = ["QT_PLUGIN_PATH": plugins.path, "QT_QPA_PLATFORMTHEME": "menubus", "MENUBUS_QT_WRAPPED_THEME": "gtk3"]
+        let status = try integrate(["qt", "--status"], environment: session)
+        XCTAssertEqual(status.status, 0, status.stderr)
+        XCTAssertTrue(status.stdout.contains("Qt: enabled for new sessions by \(qtSnippet.path)"), status.stdout)
+        XCTAssertTrue(status.stdout.contains("plugins/platformthemes/libmenubus.so"), status.stdout)
+        XCTAssertTrue(status.stdout.contains("Qt: this session loads it (QT_QPA_PLATFORMTHEME=menubus, wrapping gtk3)"), status.stdout)
+        let json = try integrate(["qt", "--json"], environment: session)
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(rows.count, 1)
+        XCTAssertEqual(rows[0]["toolkit"] as? String, "qt")
+        XCTAssertEqual(rows[0]["snippet-state"] as? String, "enabled")
+        XCTAssertEqual(rows[0]["wraps"] as? String, "gtk3")
+        XCTAssertEqual(rows[0]["this-session"] as? Bool, true)
+        XCTAssertEqual((rows[0]["plugins"] as? [String])?.first, plugins.appendingPathComponent("platformthemes/libmenubus.so").path)
+        let off = try integrate(["qt"], environment: ["QT_QPA_PLATFORMTHEME": "kde"])
+        XCTAssertTrue(off.stdout.contains("Qt: this session does not load it (QT_QPA_PLATFORMTHEME is kde)"), off.stdout)
     }
 }
