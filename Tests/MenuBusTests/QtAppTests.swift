@@ -294,4 +294,80 @@ int main(int argc, char **argv)
         XCTAssertEqual(try probe(binary, wrapper), try probe(binary, [:]), "no theme named: the wrapper wraps the desktop's own")
         XCTAssertEqual(try probe(binary, [:]), gtk3, "on GNOME Qt picks gtk3 itself")
     }
+
+    // MARK: Qt 6
+
+    /// A Qt 6 editor: a QPlainTextEdit, and a QLineEdit Ctrl+F shows and focuses.
+    private static let qt6Editor = #"""
+#include <QtWidgets/QApplication>
+#include <QtWidgets/QLineEdit>
+#include <QtWidgets/QMainWindow>
+#include <QtWidgets/QPlainTextEdit>
+#include <QtWidgets/QVBoxLayout>
+#include <QtGui/QShortcut>
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QMainWindow window;
+    window.setWindowTitle("Qt 6 editor");
+    auto *box = new QWidget;
+    auto *layout = new QVBoxLayout(box);
+    auto *search = new QLineEdit;
+    search->hide();
+    layout->addWidget(search);
+    layout->addWidget(new QPlainTextEdit);
+    window.setCentralWidget(box);
+    auto *find = new QShortcut(QKeySequence::Find, &window);
+    QObject::connect(find, &QShortcut::activated, search, [search]() { search->show(); search->setFocus(); });
+    window.resize(640, 400);
+    window.show();
+    return app.exec();
+}
+"""#
+
+    static let qt6PluginDirectory = Repository.root.appendingPathComponent(".build/shims/qt6")
+
+    func testTheThemeLoadsInAQt6ProgramAndOffersTheItems() throws {
+        try requireDesktopTools([("/usr/bin/g++", "g++")])
+        let plugin = Self.qt6PluginDirectory.appendingPathComponent("platformthemes/libmenubus.so")
+        guard FileManager.default.fileExists(atPath: plugin.path) else {
+            throw TestFailure("no Qt 6 platform theme at \(plugin.path): run `make shims` to build it")
+        }
+        let folder = try Self.root.appendingPathComponent("tmp/qt6-editor")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let source = folder.appendingPathComponent("main.cpp"), binary = folder.appendingPathComponent("qt-editor")
+        try Self.qt6Editor.write(to: source, atomically: true, encoding: .utf8)
+        let flags = try runTool("pkg-config", ["--cflags", "--libs", "Qt6Widgets"], timeout: 30)
+        guard flags.status == 0 else { throw XCTSkip("no Qt 6 Widgets: qt6-base-dev is not installed; run scripts/setup") }
+        let built = try runTool("g++", ["-std=c++17", "-fPIC", "-o", binary.path, source.path]
+            + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init), timeout: 180)
+        guard built.status == 0 else { throw TestFailure("the Qt 6 editor did not build: \(built.stderr)") }
+
+        _ = try startMenubusd()
+        let driver = try launchProgram("qt-editor", module: false, extraEnvironment: [
+            "MENUBUS_QT_EDITOR": binary.path, "QT_QPA_PLATFORMTHEME": "menubus",
+            "QT_PLUGIN_PATH": Self.qt6PluginDirectory.path, "MENUBUS_DISABLE": "",
+        ])
+        try typeAndSelect(driver, in: "editor", Self.sentence)
+        let editor = try driver.openMenu("menu-key")
+        for label in ["Make Uppercase", "Search Web", "Undo", "Cut", "Copy", "Paste", "Select All"] {
+            XCTAssertNotNil(editor.item(label), "Qt 6 editor: \(label) in \(editor)")
+        }
+        assertQtItemsOnce(editor, "Qt 6 editor")
+        if editor.item("Make Uppercase") != nil {
+            try driver.choose("Make Uppercase")
+            XCTAssertEqual(try waitForText(driver, "editor", "the quick brown FOX"), "the quick brown FOX",
+                           "Qt 6 editor: Make Uppercase replaced the word")
+        } else {
+            try driver.closeMenu()
+        }
+        try typeAndSelect(driver, in: "search", "make it louder")
+        let field = try driver.openMenu("right-click")
+        for label in ["Make Uppercase", "Search Web", "Cut", "Copy", "Paste", "Select All"] {
+            XCTAssertNotNil(field.item(label), "Qt 6 line edit: \(label) in \(field)")
+        }
+        assertQtItemsOnce(field, "Qt 6 line edit")
+        try driver.closeMenu()
+    }
 }

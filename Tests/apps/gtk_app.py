@@ -71,12 +71,15 @@ APPS = {
     # field (Ctrl+F) a QLineEdit. The Qt platform theme comes from the
     # environment (QT_QPA_PLATFORMTHEME, QT_PLUGIN_PATH).
     "featherpad": ["/usr/bin/featherpad", "--standalone"],
+    # A Qt 6 editor QtAppTests builds (MENUBUS_QT_EDITOR names it): a
+    # QPlainTextEdit, and a QLineEdit that Ctrl+F shows.
+    "qt-editor": [os.environ.get("MENUBUS_QT_EDITOR") or "/nonexistent/qt-editor"],
 }
 
 # GTK 4 programs: drawn with cairo (Xvfb has no GL), on X11.
 GTK4_APPS = {"gtk4-editor"}
 # Qt programs: their accessibility bridge exports only when asked.
-QT_APPS = {"featherpad"}
+QT_APPS = {"featherpad", "qt-editor"}
 
 PR_SET_PDEATHSIG = 1
 
