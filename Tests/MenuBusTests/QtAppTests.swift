@@ -188,6 +188,34 @@ final class QtAppTests: DesktopProgramTestCase {
         XCTAssertNotNil(shown?.item("Make Uppercase"), "menubusd restarted: MenuBus's items again in \(String(describing: shown))")
     }
 
+    /// MENUBUS_DISABLE=1, or featherpad in the per-app list of the system's
+    /// config folder, leaves Qt's menu as it is; the theme still loads.
+    func testFeatherpadIsLeftOutByTheEnvironmentOrThePerAppList() throws {
+        try requireFeatherpad()
+        try requirePlugin()
+        _ = try startMenubusd()
+        let system = try Self.root.appendingPathComponent("tmp/xdg-config-dirs")
+        try FileManager.default.createDirectory(at: system.appendingPathComponent("menubus"), withIntermediateDirectories: true)
+        try "[Exclude]\nApps=gimp;featherpad;\n".write(to: system.appendingPathComponent("menubus/integration.conf"),
+                                                       atomically: true, encoding: .utf8)
+        for (context, extra) in [("MENUBUS_DISABLE=1", ["MENUBUS_DISABLE": "1"]),
+                                 ("featherpad in [Exclude] Apps", ["XDG_CONFIG_DIRS": system.path])] {
+            var environment = ["QT_ACCESSIBILITY": "1", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1",
+                               "QT_QPA_PLATFORMTHEME": "menubus", "QT_PLUGIN_PATH": Self.pluginDirectory.path,
+                               "MENUBUS_DISABLE": "", "MENUBUS_DEBUG": "1"]
+            environment.merge(extra) { $1 }
+            let driver = try launchProgram("featherpad", module: false, extraEnvironment: environment)
+            try typeAndSelect(driver, in: "editor", Self.sentence)
+            let menu = try driver.openMenu("menu-key")
+            XCTAssertNotNil(menu.item("Cut"), "\(context): Qt's menu: \(menu)")
+            XCTAssertNil(menu.item("Make Uppercase"), "\(context): no MenuBus item in \(menu)")
+            try driver.closeMenu()
+            driver.stop()
+            // The theme was loaded all the same (it says what it wraps).
+            XCTAssertTrue(driver.stderrText.contains("menubus-qt: wrapping"), "\(context): the theme loaded\n\(driver.diagnostics)")
+        }
+    }
+
     // MARK: The wrapped theme
 
     /// Prints what a Qt 5 program's platform theme answers, one a line:

@@ -13,9 +13,17 @@
  *
  * Nothing waits on menubusd except the menu about to show, and that for at
  * most MENUBUS_QT_DEADLINE_MS (the GTK shim's 50 ms): past it, or with
- * menubusd not running, Qt's menu shows as it is. MENUBUS_DISABLE=1 (or
- * anything but 0) leaves the app alone; the theme still forwards. */
+ * menubusd not running, Qt's menu shows as it is.
+ *
+ * Left out, as by the GTK module (the theme still forwards): an app with
+ * MENUBUS_DISABLE=1 (anything but 0) in its environment, or whose
+ * executable or application name is in `[Exclude] Apps=` of
+ * menubus/integration.conf in the user's or the system's config folders;
+ * one widget with the property `menubus-exclude` true. */
 
+#include <QtCore/QDir>
+#include <QtCore/QFile>
+#include <QtCore/QFileInfo>
 #include <QtCore/QHash>
 #include <QtCore/QPointer>
 #include <QtCore/QTimer>
@@ -295,16 +303,16 @@ QWidget *MbBridge::textWidgetOf(QObject *object) const
     if (!object || !object->isWidgetType())
         return nullptr;
     auto *widget = static_cast<QWidget *>(object);
+    QWidget *text = nullptr;
     if (qobject_cast<QLineEdit *>(widget) || qobject_cast<QTextEdit *>(widget) || qobject_cast<QPlainTextEdit *>(widget))
-        return widget;
-    if (auto *label = qobject_cast<QLabel *>(widget))
-        return label->textInteractionFlags() & (Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard) ? widget : nullptr;
-    QWidget *parent = widget->parentWidget();
-    if (auto *edit = qobject_cast<QTextEdit *>(parent))
-        return edit->viewport() == widget ? parent : nullptr;
-    if (auto *edit = qobject_cast<QPlainTextEdit *>(parent))
-        return edit->viewport() == widget ? parent : nullptr;
-    return nullptr;
+        text = widget;
+    else if (auto *label = qobject_cast<QLabel *>(widget))
+        text = label->textInteractionFlags() & (Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard) ? widget : nullptr;
+    else if (auto *edit = qobject_cast<QTextEdit *>(widget->parentWidget()))
+        text = edit->viewport() == widget ? edit : nullptr;
+    else if (auto *edit = qobject_cast<QPlainTextEdit *>(widget->parentWidget()))
+        text = edit->viewport() == widget ? edit : nullptr;
+    return text && !text->property("menubus-exclude").toBool() ? text : nullptr;
 }
 
 QString MbBridge::appId() const
@@ -835,6 +843,51 @@ bool MbBridge::handleClientCall(const QDBusMessage &message, const QDBusConnecti
     return true;
 }
 
+namespace {
+
+/* The per-app list: [Exclude] Apps=a;b; in menubus/integration.conf of
+ * XDG_CONFIG_HOME, then of each of XDG_CONFIG_DIRS (a GKeyFile list). */
+bool excludedByConfig(const QStringList &names)
+{
+    QString home = qEnvironmentVariable("XDG_CONFIG_HOME");
+    if (home.isEmpty())
+        home = QDir::homePath() + QLatin1String("/.config");
+    QString system = qEnvironmentVariable("XDG_CONFIG_DIRS");
+    if (system.isEmpty())
+        system = QStringLiteral("/etc/xdg");
+    const QStringList folders = QStringList { home } + system.split(QLatin1Char(':'), Qt::SkipEmptyParts);
+    for (const QString &folder : folders) {
+        QFile file(folder + QLatin1String("/menubus/integration.conf"));
+        if (!file.open(QIODevice::ReadOnly | QIODevice::Text))
+            continue;
+        bool inExclude = false;
+        while (!file.atEnd()) {
+            const QString line = QString::fromUtf8(file.readLine()).trimmed();
+            if (line.startsWith(QLatin1Char('['))) {
+                inExclude = line == QLatin1String("[Exclude]");
+            } else if (inExclude && line.startsWith(QLatin1String("Apps"))) {
+                const QString value = line.mid(line.indexOf(QLatin1Char('=')) + 1);
+                for (const QString &app : value.split(QLatin1Char(';'), Qt::SkipEmptyParts))
+                    if (names.contains(app.trimmed()))
+                        return true;
+            }
+        }
+    }
+    return false;
+}
+
+bool leftOut()
+{
+    const QByteArray off = qgetenv("MENUBUS_DISABLE");
+    if (!off.isEmpty() && off != "0")
+        return true;
+    const QStringList names = { QFileInfo(QCoreApplication::applicationFilePath()).fileName(),
+                                QCoreApplication::applicationName() };
+    return excludedByConfig(names);
+}
+
+} // namespace
+
 /* The theme: the wrapped one's answers, MenuBus's bridge beside. */
 class MbTheme : public QPlatformTheme
 {
@@ -842,14 +895,12 @@ public:
     MbTheme()
     {
         m_wrapped.reset(createWrapped());
-        const QByteArray off = qgetenv("MENUBUS_DISABLE");
-        if (!off.isEmpty() && off != "0")
-            return;
         /* Once the application is whole (the theme is made while
-         * QGuiApplication is constructed) and its loop runs. */
+         * QGuiApplication is constructed, before the app names itself) and
+         * its loop runs. */
         if (QCoreApplication *app = QCoreApplication::instance())
             QTimer::singleShot(0, app, []() {
-                if (qobject_cast<QApplication *>(QCoreApplication::instance()))
+                if (qobject_cast<QApplication *>(QCoreApplication::instance()) && !leftOut())
                     MbBridge::instance();
             });
     }
