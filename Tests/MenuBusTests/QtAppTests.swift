@@ -117,6 +117,37 @@ final class QtAppTests: DesktopProgramTestCase {
         XCTAssertLessThan(try driver.ping(), 250, "featherpad's main loop answers")
     }
 
+    /// Items that miss the deadline (MENUBUS_QT_DEADLINE_MS=0: none is
+    /// waited for) are added to Qt's menu while it is open, from the
+    /// presentation, and work as the others.
+    func testFeatherpadMenuGetsMenuBusItemsLiveWhenTheyMissTheDeadline() throws {
+        try requireFeatherpad()
+        try requirePlugin()
+        _ = try startMenubusd()
+        let driver = try launchProgram("featherpad", module: false, extraEnvironment: [
+            "QT_ACCESSIBILITY": "1", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1", "QT_QPA_PLATFORMTHEME": "menubus",
+            "QT_PLUGIN_PATH": Self.pluginDirectory.path, "MENUBUS_DISABLE": "", "MENUBUS_QT_DEADLINE_MS": "0",
+        ])
+        try typeAndSelect(driver, in: "editor", Self.sentence)
+        let first = try driver.openMenu("menu-key")
+        XCTAssertNotNil(first.item("Cut"), "Qt's menu opened: \(first)")
+        var live = first
+        _ = try eventually(timeout: 10) {
+            live = try driver.shownMenu()
+            return live.item("Make Uppercase") != nil
+        }
+        XCTAssertNotNil(live.item("Make Uppercase"), "MenuBus's items came while the menu was open: \(live)")
+        XCTAssertNotNil(live.item("Search Web"), "\(live)")
+        assertQtItemsOnce(live, "featherpad, items added live")
+        guard live.item("Make Uppercase") != nil else {
+            try driver.closeMenu()
+            return
+        }
+        try driver.choose("Make Uppercase")
+        XCTAssertEqual(try waitForText(driver, "editor", "the quick brown FOX"), "the quick brown FOX",
+                       "Make Uppercase, added live, replaced the word")
+    }
+
     /// The search field is a QLineEdit, whose menu Qt names `qt_edit_menu`.
     func testFeatherpadSearchFieldMenuHasMenuBusItemsAndMakeUppercaseReplacesTheWord() throws {
         try requireFeatherpad()

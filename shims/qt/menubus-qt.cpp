@@ -13,7 +13,9 @@
  *
  * Nothing waits on menubusd except the menu about to show, and that for at
  * most MENUBUS_QT_DEADLINE_MS (the GTK shim's 50 ms): past it, or with
- * menubusd not running, Qt's menu shows as it is.
+ * menubusd not running, Qt's menu shows as it is, and MenuBus's items are
+ * added to it while it is open once the presentation brings them (as are
+ * later changes: deferred items, a changed clipboard).
  *
  * Left out, as by the GTK module (the theme still forwards): an app with
  * MENUBUS_DISABLE=1 (anything but 0) in its environment, or whose
@@ -153,12 +155,20 @@ struct MbField {
 
 /* One edit menu shown with MenuBus's items, and its presentation. */
 struct MbPresentation {
+    QPointer<QMenu> menu;
     QString path;      /* "" until PresentMenu answered */
     bool failed = false;
     bool closed = false;
     bool chosen = false;
     QString pending;   /* an item chosen before the presentation came */
+    MbElements items;  /* what is shown of MenuBus's */
+    QList<QPointer<QAction>> actions; /* what was added to the menu's top level */
 };
+
+bool operator==(const MbElement &a, const MbElement &b)
+{
+    return a.id == b.id && a.parent == b.parent && a.properties == b.properties;
+}
 
 class MbClientObject;
 
@@ -187,13 +197,23 @@ private:
     QString selectedText(QWidget *widget) const;
     void watchWidget(QWidget *widget, MbField *field);
     void menuAboutToShow(QMenu *menu, QPointer<QWidget> widget);
+    void presented(std::shared_ptr<MbPresentation> presentation, const QString &path);
+    void ended(std::shared_ptr<MbPresentation> presentation);
+    void showItems(std::shared_ptr<MbPresentation> presentation, const MbElements &items);
     void addItems(QMenu *menu, const MbElements &items, std::shared_ptr<MbPresentation> presentation);
     void activate(std::shared_ptr<MbPresentation> presentation, const QString &item);
     void perform(QWidget *widget, const QString &command, const QVariantMap &arguments);
     QString appId() const;
     void daemonChanged(const QString &owner);
 
+private Q_SLOTS:
+    /* A live presentation's LayoutChanged and Closed. */
+    void layoutChanged(const QDBusMessage &message);
+    void menuClosed(const QDBusMessage &message);
+
+private:
     QHash<QWidget *, MbField *> m_fields;
+    QHash<QString, std::shared_ptr<MbPresentation>> m_live; /* by path */
     int m_serial = 0;
     QString m_daemon;        /* menubusd's unique name, "" while it is not running */
     bool m_registered = false;
@@ -608,17 +628,28 @@ void MbBridge::menuAboutToShow(QMenu *menu, QPointer<QWidget> widget)
     options.insert(QStringLiteral("omit-commands"), qtCommands());
     QDBusMessage ask = managerCall("GetEditMenu");
     ask << QString() << field->id << options;
-    const QDBusMessage reply = bus().call(ask, QDBus::Block, m_deadline);
-    if (reply.type() != QDBusMessage::ReplyMessage || reply.arguments().size() < 2) {
+    /* A deadline of 0 waits for nothing: the items come with the presentation. */
+    const QDBusMessage reply = m_deadline > 0 ? bus().call(ask, QDBus::Block, m_deadline)
+                                              : ask.createErrorReply(QStringLiteral("org.freedesktop.DBus.Error.NoReply"),
+                                                                     QStringLiteral("no deadline"));
+    MbElements items;
+    if (reply.type() == QDBusMessage::ReplyMessage && reply.arguments().size() >= 2) {
+        items = qdbus_cast<MbElements>(reply.arguments().at(1));
+        if (items.isEmpty())
+            return;
+    } else {
+        /* Too late or failed: Qt's menu opens as it is, and what the
+         * presentation brings is added while it is open. */
         MB_DEBUG("GetEditMenu: %s", qPrintable(reply.errorMessage()));
-        return;
+        if (reply.type() == QDBusMessage::ErrorMessage && reply.errorName() != QLatin1String("org.freedesktop.DBus.Error.NoReply")
+            && reply.errorName() != QLatin1String("org.freedesktop.DBus.Error.Timeout"))
+            return;
     }
-    const MbElements items = qdbus_cast<MbElements>(reply.arguments().at(1));
-    if (items.isEmpty())
-        return;
 
     auto presentation = std::make_shared<MbPresentation>();
-    addItems(menu, items, presentation);
+    presentation->menu = menu;
+    if (!items.isEmpty())
+        showItems(presentation, items);
 
     QDBusMessage present = managerCall("PresentMenu");
     present << QString() << field->id << QStringLiteral("edit") << options;
@@ -631,12 +662,7 @@ void MbBridge::menuAboutToShow(QMenu *menu, QPointer<QWidget> widget)
             presentation->failed = true;
             return;
         }
-        presentation->path = reply.value().path();
-        if (!presentation->pending.isEmpty())
-            activate(presentation, presentation->pending);
-        else if (presentation->closed && !presentation->chosen)
-            bus().asyncCall(QDBusMessage::createMethodCall(m_daemon, presentation->path,
-                                                           QString::fromLatin1(MENU_IFACE), QStringLiteral("Dismiss")));
+        presented(presentation, reply.value().path());
     });
     /* Qt hides the menu before it triggers the chosen action: whether
      * anything was chosen is known on the next turn of the loop. */
@@ -645,11 +671,93 @@ void MbBridge::menuAboutToShow(QMenu *menu, QPointer<QWidget> widget)
             if (presentation->closed)
                 return;
             presentation->closed = true;
+            ended(presentation);
             if (!presentation->chosen && !presentation->path.isEmpty())
                 bus().asyncCall(QDBusMessage::createMethodCall(m_daemon, presentation->path,
                                                                QString::fromLatin1(MENU_IFACE), QStringLiteral("Dismiss")));
         });
     });
+}
+
+/* The presentation is live: its changes follow while the menu is open. */
+void MbBridge::presented(std::shared_ptr<MbPresentation> presentation, const QString &path)
+{
+    presentation->path = path;
+    if (!presentation->pending.isEmpty()) {
+        activate(presentation, presentation->pending);
+        return;
+    }
+    if (presentation->closed) {
+        if (!presentation->chosen)
+            bus().asyncCall(QDBusMessage::createMethodCall(m_daemon, path, QString::fromLatin1(MENU_IFACE), QStringLiteral("Dismiss")));
+        return;
+    }
+    m_live.insert(path, presentation);
+    bus().connect(m_daemon, path, QString::fromLatin1(MENU_IFACE), QStringLiteral("LayoutChanged"),
+                  this, SLOT(layoutChanged(QDBusMessage)));
+    bus().connect(m_daemon, path, QString::fromLatin1(MENU_IFACE), QStringLiteral("Closed"),
+                  this, SLOT(menuClosed(QDBusMessage)));
+    /* What changed between GetEditMenu and the presentation (or all of it,
+     * when GetEditMenu came too late). */
+    auto *watcher = new QDBusPendingCallWatcher(
+        bus().asyncCall(QDBusMessage::createMethodCall(m_daemon, path, QString::fromLatin1(MENU_IFACE), QStringLiteral("GetLayout"))), this);
+    connect(watcher, &QDBusPendingCallWatcher::finished, this, [this, presentation](QDBusPendingCallWatcher *w) {
+        w->deleteLater();
+        const QDBusMessage reply = w->reply();
+        if (reply.type() == QDBusMessage::ReplyMessage && reply.arguments().size() >= 2 && !presentation->closed)
+            showItems(presentation, qdbus_cast<MbElements>(reply.arguments().at(1)));
+    });
+}
+
+void MbBridge::ended(std::shared_ptr<MbPresentation> presentation)
+{
+    if (presentation->path.isEmpty() || !m_live.contains(presentation->path))
+        return;
+    m_live.remove(presentation->path);
+    bus().disconnect(m_daemon, presentation->path, QString::fromLatin1(MENU_IFACE), QStringLiteral("LayoutChanged"),
+                     this, SLOT(layoutChanged(QDBusMessage)));
+    bus().disconnect(m_daemon, presentation->path, QString::fromLatin1(MENU_IFACE), QStringLiteral("Closed"),
+                     this, SLOT(menuClosed(QDBusMessage)));
+}
+
+void MbBridge::layoutChanged(const QDBusMessage &message)
+{
+    std::shared_ptr<MbPresentation> presentation = m_live.value(message.path());
+    if (presentation && !presentation->closed && message.arguments().size() >= 2)
+        showItems(presentation, qdbus_cast<MbElements>(message.arguments().at(1)));
+}
+
+/* Closed on menubusd's side (chosen from, its context gone): what is shown
+ * stays until Qt closes the menu, but nothing follows any more. */
+void MbBridge::menuClosed(const QDBusMessage &message)
+{
+    if (std::shared_ptr<MbPresentation> presentation = m_live.value(message.path()))
+        ended(presentation);
+}
+
+/* MenuBus's part of the menu, replaced when it changed. */
+void MbBridge::showItems(std::shared_ptr<MbPresentation> presentation, const MbElements &items)
+{
+    QMenu *menu = presentation->menu;
+    if (!menu || items == presentation->items)
+        return;
+    for (const QPointer<QAction> &action : qAsConst(presentation->actions)) {
+        if (!action)
+            continue;
+        menu->removeAction(action);
+        if (QMenu *sub = action->menu())
+            sub->deleteLater();
+        action->deleteLater();
+    }
+    presentation->actions.clear();
+    presentation->items = items;
+    if (items.isEmpty())
+        return;
+    const QList<QAction *> before = menu->actions();
+    addItems(menu, items, presentation);
+    for (QAction *action : menu->actions())
+        if (!before.contains(action))
+            presentation->actions.append(action);
 }
 
 void MbBridge::addItems(QMenu *menu, const MbElements &items, std::shared_ptr<MbPresentation> presentation)
