@@ -108,12 +108,19 @@ final class QtAppTests: DesktopProgramTestCase {
         try driver.choose("Make Uppercase")
         XCTAssertEqual(try waitForText(driver, "editor", "the quick brown FOX"), "the quick brown FOX",
                        "Make Uppercase replaced the selected word")
-        // One step of the editor's own undo stack: Qt's Undo puts the word back.
+        // One step of the editor's own undo stack, which Qt's Undo names:
+        // it puts the word back.
         let again = try driver.openMenu("menu-key")
         assertQtItemsOnce(again, "featherpad after Make Uppercase")
-        try driver.choose("Undo")
+        XCTAssertEqual(again.labels.filter { $0.hasPrefix("Undo") }, ["Undo Make Uppercase"],
+                       "Qt's own Undo, named after MenuBus's step, once: \(again)")
+        try driver.choose(again.item("Undo Make Uppercase") != nil ? "Undo Make Uppercase" : "Undo")
         XCTAssertEqual(try waitForText(driver, "editor", Self.sentence), Self.sentence,
                        "Qt's Undo restored the word in one step; chosen from \(again)")
+        // Once undone, the step is no longer the newest: Qt's Undo is plain again.
+        let after = try driver.openMenu("menu-key")
+        XCTAssertFalse(after.labels.contains("Undo Make Uppercase"), "\(after)")
+        try driver.closeMenu()
         XCTAssertLessThan(try driver.ping(), 250, "featherpad's main loop answers")
     }
 
@@ -167,6 +174,16 @@ final class QtAppTests: DesktopProgramTestCase {
         try driver.choose("Make Uppercase")
         XCTAssertEqual(try waitForText(driver, "search", "make it LOUDER"), "make it LOUDER",
                        "Make Uppercase replaced the selected word in the field")
+        let again = try driver.openMenu("right-click")
+        XCTAssertNotNil(again.item("Undo Make Uppercase"), "QLineEdit's Undo names MenuBus's step: \(again)")
+        assertQtItemsOnce(again, "featherpad's search field after Make Uppercase")
+        if again.item("Undo Make Uppercase") != nil {
+            try driver.choose("Undo Make Uppercase")
+            XCTAssertEqual(try waitForText(driver, "search", "make it louder"), "make it louder",
+                           "Undo Make Uppercase restored the field's word")
+        } else {
+            try driver.closeMenu()
+        }
     }
 
     /// With menubusd stopped (SIGSTOP) or gone, the menu Qt shows without

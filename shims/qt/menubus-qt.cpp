@@ -151,6 +151,12 @@ struct MbField {
     bool inFlight = false; /* an UpdateSelection of it is out */
     bool dirty = false;    /* changed while one was out */
     QVariantMap context;   /* as last published */
+    /* MenuBus's last replace-selection, while it is the widget's newest
+     * undo step: its name, and the document's revision (QTextEdit,
+     * QPlainTextEdit) or the text (QLineEdit) right after it. */
+    QString undoName;
+    int undoRevision = -1;
+    QString undoText;
 };
 
 /* One edit menu shown with MenuBus's items, and its presentation. */
@@ -203,6 +209,7 @@ private:
     void addItems(QMenu *menu, const MbElements &items, std::shared_ptr<MbPresentation> presentation);
     void activate(std::shared_ptr<MbPresentation> presentation, const QString &item);
     void perform(QWidget *widget, const QString &command, const QVariantMap &arguments);
+    void nameUndo(QMenu *menu, QWidget *widget);
     QString appId() const;
     void daemonChanged(const QString &owner);
 
@@ -610,7 +617,10 @@ bool MbBridge::eventFilter(QObject *watched, QEvent *event)
 
 void MbBridge::menuAboutToShow(QMenu *menu, QPointer<QWidget> widget)
 {
-    if (!widget || m_daemon.isEmpty() || menu->property("menubus-extended").toBool())
+    if (!widget || menu->property("menubus-extended").toBool())
+        return;
+    nameUndo(menu, widget);
+    if (m_daemon.isEmpty())
         return;
     menu->setProperty("menubus-extended", true);
     MbField *field = fieldOf(widget, true);
@@ -842,10 +852,57 @@ void MbBridge::activate(std::shared_ptr<MbPresentation> presentation, const QStr
     });
 }
 
+/* Qt's Undo names MenuBus's step while it is the newest ("Undo Make
+ * Uppercase"): the widget's own undo stack holds it, as one step. */
+void MbBridge::nameUndo(QMenu *menu, QWidget *widget)
+{
+    MbField *field = fieldOf(widget, false);
+    if (!field || field->undoName.isEmpty())
+        return;
+    bool newest = false;
+    if (auto *edit = qobject_cast<QLineEdit *>(widget))
+        newest = edit->text() == field->undoText && edit->isUndoAvailable();
+    else if (auto *edit = qobject_cast<QPlainTextEdit *>(widget))
+        newest = edit->document()->revision() == field->undoRevision && edit->document()->isUndoAvailable();
+    else if (auto *edit = qobject_cast<QTextEdit *>(widget))
+        newest = edit->document()->revision() == field->undoRevision && edit->document()->isUndoAvailable();
+    if (!newest) {
+        field->undoName.clear();
+        return;
+    }
+    /* QWidgetTextControl names its Undo "edit-undo"; QLineEdit's is known
+     * by its (translated) text. */
+    const QString undoText = QCoreApplication::translate(qobject_cast<QLineEdit *>(widget) ? "QLineEdit" : "QWidgetTextControl", "&Undo");
+    for (QAction *action : menu->actions()) {
+        if (action->objectName() != QLatin1String("edit-undo") && action->text().section(QLatin1Char('\t'), 0, 0) != undoText)
+            continue;
+        /* "&Undo\tCtrl+Z" → "&Undo Make Uppercase\tCtrl+Z" */
+        QString text = action->text();
+        const int tab = text.indexOf(QLatin1Char('\t'));
+        QString name = field->undoName;
+        name.replace(QLatin1Char('&'), QLatin1String("&&"));
+        text.insert(tab < 0 ? text.size() : tab, QLatin1Char(' ') + name);
+        action->setText(text);
+    }
+}
+
 /* A standard command chosen in a menu: the widget's own slots. */
 void MbBridge::perform(QWidget *widget, const QString &command, const QVariantMap &arguments)
 {
     const QString text = arguments.value(QStringLiteral("text")).toString();
+    if (command == QLatin1String("replace-selection"))
+        QTimer::singleShot(0, this, [this, widget = QPointer<QWidget>(widget), name = arguments.value(QStringLiteral("undo-name")).toString()]() {
+            MbField *field = widget ? fieldOf(widget, false) : nullptr;
+            if (!field)
+                return;
+            field->undoName = name;
+            if (auto *edit = qobject_cast<QLineEdit *>(widget))
+                field->undoText = edit->text();
+            else if (auto *edit = qobject_cast<QPlainTextEdit *>(widget))
+                field->undoRevision = edit->document()->revision();
+            else if (auto *edit = qobject_cast<QTextEdit *>(widget))
+                field->undoRevision = edit->document()->revision();
+        });
     if (auto *edit = qobject_cast<QLineEdit *>(widget)) {
         if (command == QLatin1String("replace-selection")) {
             if (edit->isReadOnly())
