@@ -17,7 +17,9 @@
 #   install-gtk4-library  libmenubus-gtk4.so.$(GTK4_VERSION) and .so.0 into $(LIBDIR)
 #   install-gtk4-dev      the header into $(INCLUDEDIR)/menubus-gtk4, the .so
 #                         symlink, and menubus-gtk4.pc into $(LIBDIR)/pkgconfig
-#   install-shims         all three
+#   install-qt5-theme     platformthemes/libmenubus.so into Qt 5's plugin folder
+#   install-qt6-theme     the same for Qt 6
+#   install-shims         all of them (the Qt ones where Qt's headers are)
 #
 # The Qt platform theme (C++ on QtDBus), one source for Qt 5 and Qt 6:
 # $(SHIMS_BUILD)/qt5/platformthemes/libmenubus.so (and qt6/), so that
@@ -79,6 +81,13 @@ QT_MISSING += $$(if $$(QT$(1)_PRESENT),,$(3))
 
 qt$(1)-theme: $$(QT$(1)_PLUGIN)
 
+# Qt's plugin folder under PREFIX (/usr: /usr/lib/x86_64-linux-gnu/qt$(1)/plugins);
+# Qt reads another only through QT_PLUGIN_PATH.
+QT$(1)_THEME_DIR ?= $$(call pkgvar,Qt$(1)Core,libdir,$$(PREFIX)/lib)/qt$(1)/plugins/platformthemes
+
+install-qt$(1)-theme: $$(if $$(BUILD_USER),shims-as-build-user,$$(QT$(1)_PLUGIN))
+	install -D -m 0644 $$(QT$(1)_PLUGIN) $$(DESTDIR)$$(QT$(1)_THEME_DIR)/libmenubus.so
+
 $$(QT$(1)_BUILD)/menubus-qt.moc: shims/qt/menubus-qt.cpp shims/qt/menubus.json
 	@test -n "$$(QT$(1)_PRESENT)" || { echo "make: Qt $(1)'s headers are missing: apt-get install $(3)" >&2; exit 1; }
 	@mkdir -p $$(dir $$@)
@@ -95,7 +104,7 @@ endef
 $(eval $(call qt_theme,5,host_bins,qtbase5-dev qtbase5-private-dev))
 $(eval $(call qt_theme,6,libexecdir,qt6-base-dev qt6-base-private-dev))
 
-.PHONY: shims qt5-theme qt6-theme install-shims uninstall-shims install-gtk3-module install-gtk4-library install-gtk4-dev
+.PHONY: shims qt5-theme qt6-theme install-qt5-theme install-qt6-theme install-shims uninstall-shims install-gtk3-module install-gtk4-library install-gtk4-dev
 
 shims: $(GTK3_MODULE) $(GTK4_LIB) $(GTK4_LINKS) $(GTK4_PC) $(GTK4_EXAMPLE) $(QT_THEMES)
 	@test -z "$(strip $(QT_MISSING))" || echo "make: a Qt platform theme is not built: Qt's headers are missing (apt-get install$(QT_MISSING))" >&2
@@ -156,7 +165,9 @@ install-gtk3-module: $(GTK3_MODULE)
 install-gtk4-library: $(GTK4_LIB)
 endif
 
-install-shims: install-gtk3-module install-gtk4-library install-gtk4-dev
+# The Qt themes go where their headers were there to build them.
+install-shims: install-gtk3-module install-gtk4-library install-gtk4-dev \
+	$(if $(QT5_PRESENT),install-qt5-theme) $(if $(QT6_PRESENT),install-qt6-theme)
 
 install-gtk3-module:
 	install -D -m 0644 $(GTK3_MODULE) $(DESTDIR)$(GTK3_MODULE_DIR)/libmenubus.so
@@ -179,3 +190,4 @@ uninstall-shims:
 		$(DESTDIR)$(LIBDIR)/libmenubus-gtk4.so $(DESTDIR)$(LIBDIR)/pkgconfig/menubus-gtk4.pc \
 		$(DESTDIR)$(INCLUDEDIR)/menubus-gtk4/menubus-gtk4.h
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/menubus-gtk4 2>/dev/null
+	rm -f $(DESTDIR)$(QT5_THEME_DIR)/libmenubus.so $(DESTDIR)$(QT6_THEME_DIR)/libmenubus.so

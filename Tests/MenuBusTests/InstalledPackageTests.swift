@@ -217,4 +217,32 @@ final class InstalledPackageTests: BusTestCase {
         let owner = try shell("dpkg -S \"$(readlink -f /usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/libmenubus-gtk4.so.0)\"")
         XCTAssertTrue(owner.stdout.hasPrefix("libmenubus-gtk4-0"), owner.stdout + owner.stderr)
     }
+
+    // MARK: The Qt themes' packages
+
+    /// menubus-qt5-platformtheme and menubus-qt6-platformtheme put the theme
+    /// in Qt's plugin folders, depend on the daemon's package and on the Qt
+    /// ABI they were built against (they use Qt's private platform API), and
+    /// need nothing outside Debian's Qt.
+    func testTheQtThemePackagesPutThePluginWhereQtLooks() throws {
+        for (package, version, abi) in [("menubus-qt5-platformtheme", 5, "qtbase-abi-"), ("menubus-qt6-platformtheme", 6, "qt6-base-abi")] {
+            let status = try shell("dpkg-query -W -f='${Status}' \(package) 2>/dev/null")
+            guard status.stdout.contains("install ok installed") else {
+                throw XCTSkip("the \(package) package is not installed (scripts/package --install)")
+            }
+            let libdir = try shell("pkg-config --variable=libdir Qt\(version)Core").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let plugin = libdir + "/qt\(version)/plugins/platformthemes/libmenubus.so"
+            let files = try shell("dpkg -L \(package)").stdout.split(separator: "\n").map(String.init)
+            XCTAssertTrue(files.contains(plugin), "\(plugin) in dpkg -L \(package): \(files)")
+            let depends = try shell("dpkg-query -W -f='${Depends}' \(package)").stdout
+            XCTAssertTrue(depends.contains(abi), "\(package) depends on the Qt ABI: \(depends)")
+            XCTAssertTrue(depends.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("menubus ") },
+                          "\(package) depends on menubus: \(depends)")
+            let ldd = try shell("ldd '\(plugin)'")
+            XCTAssertEqual(ldd.status, 0, ldd.stderr)
+            XCTAssertFalse(ldd.stdout.contains("not found"), ldd.stdout)
+            XCTAssertTrue(ldd.stdout.contains("libQt\(version)DBus"), ldd.stdout)
+            XCTAssertFalse(ldd.stdout.contains("libswift"), "no Swift runtime in the plugin")
+        }
+    }
 }
