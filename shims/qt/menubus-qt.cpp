@@ -928,7 +928,8 @@ void MbBridge::perform(QWidget *widget, const QString &command, const QVariantMa
         cursor.setPosition(start + text.size(), QTextCursor::KeepAnchor);
         return cursor;
     };
-    if (auto *edit = qobject_cast<QPlainTextEdit *>(widget)) {
+    // QPlainTextEdit and QTextEdit have the same slots but no common base with them.
+    auto perform = [&](auto *edit) {
         if (command == QLatin1String("replace-selection")) {
             if (!edit->isReadOnly())
                 edit->setTextCursor(replace(edit->textCursor()));
@@ -939,21 +940,11 @@ void MbBridge::perform(QWidget *widget, const QString &command, const QVariantMa
         else if (command == QLatin1String("select-all")) edit->selectAll();
         else if (command == QLatin1String("undo")) edit->undo();
         else if (command == QLatin1String("redo")) edit->redo();
-        return;
-    }
-    if (auto *edit = qobject_cast<QTextEdit *>(widget)) {
-        if (command == QLatin1String("replace-selection")) {
-            if (!edit->isReadOnly())
-                edit->setTextCursor(replace(edit->textCursor()));
-        } else if (command == QLatin1String("cut")) edit->cut();
-        else if (command == QLatin1String("copy")) edit->copy();
-        else if (command == QLatin1String("paste")) edit->paste();
-        else if (command == QLatin1String("delete")) edit->textCursor().removeSelectedText();
-        else if (command == QLatin1String("select-all")) edit->selectAll();
-        else if (command == QLatin1String("undo")) edit->undo();
-        else if (command == QLatin1String("redo")) edit->redo();
-        return;
-    }
+    };
+    if (auto *edit = qobject_cast<QPlainTextEdit *>(widget))
+        return perform(edit);
+    if (auto *edit = qobject_cast<QTextEdit *>(widget))
+        return perform(edit);
     if (auto *label = qobject_cast<QLabel *>(widget)) {
         if (command == QLatin1String("copy") && label->hasSelectedText())
             QGuiApplication::clipboard()->setText(label->selectedText());
