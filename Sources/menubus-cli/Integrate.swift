@@ -129,6 +129,15 @@ enum Integrate {
         let json: String
     }
 
+    /// What the snippet's state means, as a status line.
+    private static func snippetLine(_ prefix: String, _ snippet: EnvironmentSnippet.State, _ path: String) -> String {
+        switch snippet {
+        case .ours: prefix + "enabled for new sessions by \(path)\n"
+        case .absent: prefix + "not enabled (no \(path))\n"
+        case .foreign: prefix + "not enabled by menubus-cli: \(path) is another's file, left as it is\n"
+        }
+    }
+
     static func status(_ toolkit: Toolkit) throws -> Status {
         switch toolkit {
         case .gtk:
@@ -138,12 +147,7 @@ enum Integrate {
             let module = gtk.installedModule()
             let session = gtk.inThisSession
             let prefix = toolkit.name + ": "
-            var text = ""
-            switch snippet {
-            case .ours: text += prefix + "enabled for new sessions by \(path)\n"
-            case .absent: text += prefix + "not enabled (no \(path))\n"
-            case .foreign: text += prefix + "not enabled by menubus-cli: \(path) is another's file, left as it is\n"
-            }
+            var text = snippetLine(prefix, snippet, path)
             if let module, module.folder.searched {
                 text += prefix + "module installed: \(module.path)\n"
             } else if let module {
@@ -175,12 +179,7 @@ enum Integrate {
             let snippet = try qt.snippet.state(at: path)
             let plugins = qt.installedPlugins()
             let prefix = toolkit.name + ": "
-            var text = ""
-            switch snippet {
-            case .ours: text += prefix + "enabled for new sessions by \(path)\n"
-            case .absent: text += prefix + "not enabled (no \(path))\n"
-            case .foreign: text += prefix + "not enabled by menubus-cli: \(path) is another's file, left as it is\n"
-            }
+            var text = snippetLine(prefix, snippet, path)
             for version in [5, 6] {
                 if let plugin = plugins.first(where: { $0.qt == version }) {
                     text += prefix + "Qt \(version) theme installed: \(plugin.path)\n"
