@@ -229,6 +229,9 @@ private:
     QPointer<QWidget> m_menuTarget; /* a context menu event is going to it */
     QStringList m_clipboard;
     int m_deadline = DEFAULT_DEADLINE_MS;
+    /* A menu's wait timed out: until menubusd answers again, menus do not
+     * wait (their items join them while open, if they come). */
+    bool m_stalled = false;
     MbClientObject *m_client = nullptr;
 };
 
@@ -307,6 +310,7 @@ void MbBridge::daemonChanged(const QString &owner)
 {
     MB_DEBUG("menubusd is %s", owner.isEmpty() ? "gone" : qPrintable(owner));
     m_daemon = owner;
+    m_stalled = false;
     m_registered = false;
     for (MbField *field : qAsConst(m_fields)) {
         field->published = false;
@@ -638,10 +642,16 @@ void MbBridge::menuAboutToShow(QMenu *menu, QPointer<QWidget> widget)
     options.insert(QStringLiteral("omit-commands"), qtCommands());
     QDBusMessage ask = managerCall("GetEditMenu");
     ask << QString() << field->id << options;
-    /* A deadline of 0 waits for nothing: the items come with the presentation. */
-    const QDBusMessage reply = m_deadline > 0 ? bus().call(ask, QDBus::Block, m_deadline)
-                                              : ask.createErrorReply(QStringLiteral("org.freedesktop.DBus.Error.NoReply"),
-                                                                     QStringLiteral("no deadline"));
+    /* A deadline of 0 waits for nothing, nor does a menu while menubusd
+     * is stalled: the items come with the presentation. */
+    const bool wait = m_deadline > 0 && !m_stalled;
+    const QDBusMessage reply = wait ? bus().call(ask, QDBus::Block, m_deadline)
+                                    : ask.createErrorReply(QStringLiteral("org.freedesktop.DBus.Error.NoReply"),
+                                                           QStringLiteral("not waited for"));
+    if (wait && reply.type() == QDBusMessage::ErrorMessage
+        && (reply.errorName() == QLatin1String("org.freedesktop.DBus.Error.NoReply")
+            || reply.errorName() == QLatin1String("org.freedesktop.DBus.Error.Timeout")))
+        m_stalled = true;
     MbElements items;
     if (reply.type() == QDBusMessage::ReplyMessage && reply.arguments().size() >= 2) {
         items = qdbus_cast<MbElements>(reply.arguments().at(1));
@@ -667,6 +677,8 @@ void MbBridge::menuAboutToShow(QMenu *menu, QPointer<QWidget> widget)
     connect(watcher, &QDBusPendingCallWatcher::finished, this, [this, presentation](QDBusPendingCallWatcher *w) {
         w->deleteLater();
         QDBusPendingReply<QDBusObjectPath> reply = *w;
+        if (!reply.isError() || (reply.error().type() != QDBusError::NoReply && reply.error().type() != QDBusError::Timeout))
+            m_stalled = false; /* menubusd answers again */
         if (reply.isError()) {
             MB_DEBUG("PresentMenu: %s", qPrintable(reply.error().message()));
             presentation->failed = true;
