@@ -85,29 +85,13 @@ else
     MODULE_NOTE="the floor's module did not build: $(tail -n 3 "$TMP/floor.log")"
 fi
 
-mkdir -p "$TMP/services" "$TMP/data/menubus/providers" "$TMP/config" "$TMP/state" "$TMP/system"
-cp data/providers/*.provider "$TMP/data/menubus/providers/"
-PROVIDER_ENV="XDG_DATA_HOME=$TMP/data XDG_DATA_DIRS=$TMP/system XDG_CONFIG_HOME=$TMP/config LANG=C.UTF-8"
-for service in "org.menubus.TextTransforms text" "org.menubus.SearchWeb search-web" "org.menubus.Translate translate"; do
-    set -- $service
-    printf '[D-BUS Service]\nName=%s\nExec=/usr/bin/env PATH=/usr/bin:/bin %s %s %s\n' \
-        "$1" "$PROVIDER_ENV" "$BIN/menubus-provider" "$2" > "$TMP/services/$1.service"
-done
-start_activating_bus gtk-menu.sh
-export DBUS_SESSION_BUS_ADDRESS="$ADDR" XDG_STATE_HOME="$TMP/state"
-XDG_DATA_HOME="$TMP/data" XDG_DATA_DIRS="$TMP/system" XDG_CONFIG_HOME="$TMP/config" LANG=C.UTF-8 LANGUAGE=C \
-    "$BIN/menubusd" --provider-start-timeout 10 2>"$TMP/menubusd.log" &
-DAEMON_PID=$!
-for _ in $(seq 1 100); do has_owner org.menubus.MenuBus1 && break; sleep 0.05; done
-has_owner org.menubus.MenuBus1 || { echo "gtk-menu.sh: menubusd did not take its name" >&2; cat "$TMP/menubusd.log" >&2; exit 1; }
+start_menubusd_with_bundled_providers gtk-menu.sh
 
 echo "measuring: $SAMPLES menus per app and case, $RSS_RUNS pairs for memory..." >&2
 TMPDIR="$TMP" job xvfb-run -a -s "-screen 0 1024x768x24" /usr/bin/python3 "$ROOT/bench/gtk-menu.py" \
     --samples "$SAMPLES" --rss-runs "$RSS_RUNS" --settle "$SETTLE" --gtk-path "$GTK_PATH_DIR" "${FLOOR[@]}" --menubusd-pid "$DAEMON_PID" \
     >"$TMP/out" 2>"$TMP/helper.log" || { tail -n 20 "$TMP/helper.log" >&2; exit 1; }
 
-median() { tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else printf "%.2f\n", (a[NR/2]+a[NR/2+1])/2}'; }
-values() { grep "^$1 " "$TMP/out" | cut -d' ' -f2-; }
 run_floor=$(values running-floor | median)
 h_run_floor=$(values running-height-floor | median)
 run_without=$(values running-without | median)

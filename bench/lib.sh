@@ -102,3 +102,35 @@ release_menubusd() {
     MENUBUSD="$SCRATCH/release/menubusd"
     [ -x "$MENUBUSD" ] || { echo "$1: no release menubusd at $MENUBUSD" >&2; exit 1; }
 }
+
+# start_menubusd_with_bundled_providers NAME: the bundled providers declared
+# in $TMP/data (their key files from data/providers) and started by D-Bus
+# activation from $BIN/menubus-provider, on an activating bus (see
+# start_activating_bus), and $BIN/menubusd on it; exports
+# DBUS_SESSION_BUS_ADDRESS and XDG_STATE_HOME, sets DAEMON_PID, or exits
+# with NAME's error.
+start_menubusd_with_bundled_providers() {
+    local NAME_FOR_ERRORS="$1"
+    mkdir -p "$TMP/services" "$TMP/data/menubus/providers" "$TMP/config" "$TMP/state" "$TMP/system"
+    cp "$ROOT"/data/providers/*.provider "$TMP/data/menubus/providers/"
+    local provider_env="XDG_DATA_HOME=$TMP/data XDG_DATA_DIRS=$TMP/system XDG_CONFIG_HOME=$TMP/config LANG=C.UTF-8"
+    local service
+    for service in "org.menubus.TextTransforms text" "org.menubus.SearchWeb search-web" "org.menubus.Translate translate"; do
+        set -- $service
+        printf '[D-BUS Service]\nName=%s\nExec=/usr/bin/env PATH=/usr/bin:/bin %s %s %s\n' \
+            "$1" "$provider_env" "$BIN/menubus-provider" "$2" > "$TMP/services/$1.service"
+    done
+    start_activating_bus "$NAME_FOR_ERRORS"
+    export DBUS_SESSION_BUS_ADDRESS="$ADDR" XDG_STATE_HOME="$TMP/state"
+    XDG_DATA_HOME="$TMP/data" XDG_DATA_DIRS="$TMP/system" XDG_CONFIG_HOME="$TMP/config" LANG=C.UTF-8 LANGUAGE=C \
+        "$BIN/menubusd" --provider-start-timeout 10 2>"$TMP/menubusd.log" &
+    DAEMON_PID=$!
+    for _ in $(seq 1 100); do has_owner org.menubus.MenuBus1 && break; sleep 0.05; done
+    has_owner org.menubus.MenuBus1 || { echo "$NAME_FOR_ERRORS: menubusd did not take its name" >&2; cat "$TMP/menubusd.log" >&2; exit 1; }
+}
+
+# median: the median of the numbers on stdin (spaces or lines).
+median() { tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else printf "%.2f\n", (a[NR/2]+a[NR/2+1])/2}'; }
+
+# values NAME: the numbers of the line "NAME ..." in $TMP/out.
+values() { grep "^$1 " "$TMP/out" | cut -d' ' -f2-; }
