@@ -156,9 +156,10 @@ $(GTK4_EXAMPLE): examples/gtk4-editor/main.c shims/gtk4/menubus-gtk4.h $(GTK4_LI
 # are, so no root-owned files are left in the user's tree.
 ifneq ($(BUILD_USER),)
 install-gtk3-module install-gtk4-library: shims-as-build-user
-# (What the install targets take only: not the example.)
+# (What the install targets take only: not the example; the Qt themes
+# where Qt's headers are, as install-shims installs them.)
 shims-as-build-user:
-	runuser -u $(BUILD_USER) -- env PATH="$$PATH" $(MAKE) --no-print-directory $(GTK3_MODULE) $(GTK4_LIB)
+	runuser -u $(BUILD_USER) -- env PATH="$$PATH" $(MAKE) --no-print-directory $(GTK3_MODULE) $(GTK4_LIB) $(QT_THEMES)
 .PHONY: shims-as-build-user
 else
 install-gtk3-module: $(GTK3_MODULE)
