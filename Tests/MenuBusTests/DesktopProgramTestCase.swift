@@ -102,4 +102,14 @@ class DesktopProgramTestCase: BusTestCase {
         addTeardownBlock { driver.stop() }
         return driver
     }
+
+    /// Waits until `widget`'s text, read through AT-SPI, is `expected`; the last text read.
+    func waitForText(_ driver: GtkAppDriver, _ widget: String, _ expected: String, timeout: Double = 20) throws -> String {
+        var last = ""
+        _ = try eventually(timeout: timeout) {
+            last = try driver.text(widget)
+            return last == expected
+        }
+        return last
+    }
 }

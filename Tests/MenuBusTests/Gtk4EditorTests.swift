@@ -76,15 +76,6 @@ final class Gtk4EditorTests: DesktopProgramTestCase {
         XCTAssertEqual(menu.labels, Self.gtkItems, "\(context): GTK 4's own menu, as it is: \(menu)", file: file, line: line)
     }
 
-    private func waitForText(_ driver: GtkAppDriver, _ expected: String, timeout: Double = 20) throws -> String {
-        var last = ""
-        _ = try eventually(timeout: timeout) {
-            last = try driver.text("editor")
-            return last == expected
-        }
-        return last
-    }
-
     private func assertQuiet(_ driver: GtkAppDriver, file: StaticString = #filePath, line: UInt = #line) {
         // GLib's log lines carry the domain: "(gtk4-editor:42): MenuBus-WARNING **: …".
         let said = driver.diagnostics.split(separator: "\n").filter { $0.contains("MenuBus-") || $0.contains("libmenubus-gtk4") }
@@ -117,7 +108,7 @@ final class Gtk4EditorTests: DesktopProgramTestCase {
         XCTAssertEqual(menu.item("Cut")?.sensitive, true, "a word is selected: \(menu)")
         guard menu.item("Make Uppercase") != nil else { return try driver.closeMenu() }
         try driver.choose("Make Uppercase")
-        XCTAssertEqual(try waitForText(driver, "the quick brown FOX"), "the quick brown FOX",
+        XCTAssertEqual(try waitForText(driver, "editor", "the quick brown FOX"), "the quick brown FOX",
                        "Make Uppercase replaced the word, read back through AT-SPI")
         XCTAssertLessThan(try driver.ping(), 250, "the main loop answers")
         assertQuiet(driver)

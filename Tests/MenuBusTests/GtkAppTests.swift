@@ -130,15 +130,6 @@ final class GtkAppTests: DesktopProgramTestCase {
         }
     }
 
-    /// Waits until `widget`'s text is `expected`; the last text read.
-    private func waitForText(_ driver: GtkAppDriver, _ widget: String, _ expected: String, timeout: Double = 20) throws -> String {
-        var last = ""
-        _ = try eventually(timeout: timeout) {
-            last = try driver.text(widget)
-            return last == expected
-        }
-        return last
-    }
 
     /// Chooses the menu's first sensitive "Undo …" item; the menu it was chosen from.
     private func chooseUndo(_ driver: GtkAppDriver, _ context: String) throws -> GtkAppDriver.OpenedMenu? {

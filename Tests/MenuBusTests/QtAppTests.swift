@@ -64,15 +64,6 @@ final class QtAppTests: DesktopProgramTestCase {
         menu.items.filter { Self.qtItems.contains($0.label) }
     }
 
-    /// Waits until `widget`'s text is `expected`; the last text read.
-    private func waitForText(_ driver: GtkAppDriver, _ widget: String, _ expected: String, timeout: Double = 20) throws -> String {
-        var last = ""
-        _ = try eventually(timeout: timeout) {
-            last = try driver.text(widget)
-            return last == expected
-        }
-        return last
-    }
 
     func testFeatherpadEditorMenuWithoutTheThemeIsQtsOwn() throws {
         try requireFeatherpad()
