@@ -29,12 +29,13 @@ final class InstalledPackageTests: BusTestCase {
                              stderr: String(decoding: e, as: UTF8.self))
     }
 
-    private func installedFiles() throws -> [String] {
-        let status = try shell("dpkg-query -W -f='${Status}' menubus 2>/dev/null")
+    /// The files of `package` (`dpkg -L`); skips when it is not installed.
+    private func installedFiles(_ package: String = "menubus") throws -> [String] {
+        let status = try shell("dpkg-query -W -f='${Status}' \(package) 2>/dev/null")
         guard status.stdout.contains("install ok installed") else {
-            throw XCTSkip("the menubus package is not installed (scripts/package --install)")
+            throw XCTSkip("the \(package) package is not installed (scripts/package --install)")
         }
-        return try shell("dpkg -L menubus").stdout.split(separator: "\n").map(String.init)
+        return try shell("dpkg -L \(package)").stdout.split(separator: "\n").map(String.init)
     }
 
     /// The directory the `swift` on PATH belongs to (/opt/swift for /opt/swift/usr/bin/swift).
@@ -164,13 +165,9 @@ final class InstalledPackageTests: BusTestCase {
     /// GTK_PATH, depends on the daemon's package, and a GTK 3 program with
     /// GTK_MODULES=menubus loads it from there, saying nothing.
     func testTheGtk3ModulePackageIsLoadedByGtkFromWhereItInstalls() throws {
-        let status = try shell("dpkg-query -W -f='${Status}' menubus-gtk3-module 2>/dev/null")
-        guard status.stdout.contains("install ok installed") else {
-            throw XCTSkip("the menubus-gtk3-module package is not installed (scripts/package --install)")
-        }
+        let files = try installedFiles("menubus-gtk3-module")
         let libdir = try shell("pkg-config --variable=libdir gtk+-3.0").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let module = libdir + "/gtk-3.0/modules/libmenubus.so"
-        let files = try shell("dpkg -L menubus-gtk3-module").stdout.split(separator: "\n").map(String.init)
         XCTAssertTrue(files.contains(module), "\(module) in dpkg -L menubus-gtk3-module: \(files)")
         let depends = try shell("dpkg-query -W -f='${Depends}' menubus-gtk3-module").stdout
         XCTAssertTrue(depends.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("menubus ") },
@@ -198,10 +195,7 @@ final class InstalledPackageTests: BusTestCase {
     /// libmenubus-gtk4-dev's pkg-config file builds the GTK 4 example as
     /// an app outside this tree would, against the installed library only.
     func testTheGtk4ExampleBuildsAgainstTheInstalledPackages() throws {
-        let status = try shell("dpkg-query -W -f='${Status}' libmenubus-gtk4-dev 2>/dev/null")
-        guard status.stdout.contains("install ok installed") else {
-            throw XCTSkip("the libmenubus-gtk4-dev package is not installed (scripts/package --install)")
-        }
+        _ = try installedFiles("libmenubus-gtk4-dev")
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-gtk4-editor-\(UUID().uuidString)").path
         addTeardownBlock { try? FileManager.default.removeItem(atPath: output) }
         let source = Repository.root.appendingPathComponent("examples/gtk4-editor/main.c").path
@@ -226,13 +220,9 @@ final class InstalledPackageTests: BusTestCase {
     /// need nothing outside Debian's Qt.
     func testTheQtThemePackagesPutThePluginWhereQtLooks() throws {
         for (package, version, abi) in [("menubus-qt5-platformtheme", 5, "qtbase-abi-"), ("menubus-qt6-platformtheme", 6, "qt6-base-abi")] {
-            let status = try shell("dpkg-query -W -f='${Status}' \(package) 2>/dev/null")
-            guard status.stdout.contains("install ok installed") else {
-                throw XCTSkip("the \(package) package is not installed (scripts/package --install)")
-            }
+            let files = try installedFiles(package)
             let libdir = try shell("pkg-config --variable=libdir Qt\(version)Core").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             let plugin = libdir + "/qt\(version)/plugins/platformthemes/libmenubus.so"
-            let files = try shell("dpkg -L \(package)").stdout.split(separator: "\n").map(String.init)
             XCTAssertTrue(files.contains(plugin), "\(plugin) in dpkg -L \(package): \(files)")
             let depends = try shell("dpkg-query -W -f='${Depends}' \(package)").stdout
             XCTAssertTrue(depends.contains(abi), "\(package) depends on the Qt ABI: \(depends)")
