@@ -35,7 +35,7 @@ SHIMS_BUILD ?= .build/shims
 CC ?= cc
 SHIM_CFLAGS ?= -O2 -g
 SHIM_WARNINGS = -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
-SHIM_COMMON = shims/common/menubus-shim.c shims/common/menubus-shim.h
+SHIM_COMMON = shims/common/menubus-shim.c shims/common/menubus-shim.h shims/common/menubus-text-buffer.h
 SHIM_CLIENT_HEADER = $(SHIMS_BUILD)/include/client-interface.h
 
 GTK3_MODULE = $(SHIMS_BUILD)/gtk3/modules/libmenubus.so

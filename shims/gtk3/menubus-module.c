@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "menubus-shim.h"
+#include "menubus-text-buffer.h"
 
 #define FIELD_KEY "menubus-field"
 #define EXCLUDE_KEY "menubus-exclude"
@@ -170,17 +171,7 @@ replace_selection (GtkWidget *widget, const gchar *text, const gchar *undo_name)
         gtk_editable_insert_text (editable, text, -1, &at);
         gtk_editable_select_region (editable, start, start + (gint) length);
     } else if (GTK_IS_TEXT_VIEW (widget)) {
-        GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (widget));
-        GtkTextIter a, b;
-        gtk_text_buffer_begin_user_action (buffer);
-        gtk_text_buffer_get_selection_bounds (buffer, &a, &b);
-        gint start = gtk_text_iter_get_offset (&a);
-        gtk_text_buffer_delete (buffer, &a, &b);
-        gtk_text_buffer_insert (buffer, &a, text, -1);
-        gtk_text_buffer_get_iter_at_offset (buffer, &a, start);
-        gtk_text_buffer_get_iter_at_offset (buffer, &b, start + (gint) length);
-        gtk_text_buffer_select_range (buffer, &b, &a);
-        gtk_text_buffer_end_user_action (buffer);
+        mb_text_buffer_replace_selection (gtk_text_view_get_buffer (GTK_TEXT_VIEW (widget)), text);
     }
     acting = NULL;
     if (field)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "menubus-shim.h"
+#include "menubus-text-buffer.h"
 
 #define ATTACHMENT_KEY "menubus-gtk4-attachment"
 #define ACTION_PREFIX "menubus" /* what the daemon's org.gtk.Menus items name */
@@ -136,18 +137,8 @@ replace_selection (GtkWidget *widget, const gchar *text)
 {
     glong length = g_utf8_strlen (text, -1);
     if (GTK_IS_TEXT_VIEW (widget)) {
-        GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (widget));
-        GtkTextIter a, b;
         /* One user action: one step of GTK's own undo. */
-        gtk_text_buffer_begin_user_action (buffer);
-        gtk_text_buffer_get_selection_bounds (buffer, &a, &b);
-        gint start = gtk_text_iter_get_offset (&a);
-        gtk_text_buffer_delete (buffer, &a, &b);
-        gtk_text_buffer_insert (buffer, &a, text, -1);
-        gtk_text_buffer_get_iter_at_offset (buffer, &a, start);
-        gtk_text_buffer_get_iter_at_offset (buffer, &b, start + (gint) length);
-        gtk_text_buffer_select_range (buffer, &b, &a);
-        gtk_text_buffer_end_user_action (buffer);
+        mb_text_buffer_replace_selection (gtk_text_view_get_buffer (GTK_TEXT_VIEW (widget)), text);
     } else if (GTK_IS_TEXT (widget)) {
         GtkEditable *editable = GTK_EDITABLE (widget);
         gint start, end;
