@@ -218,6 +218,25 @@ def report(case, measured):
         print("%s-height-%s %s" % (case, name, " ".join(str(v) for v in values)), flush=True)
 
 
+def measure_rss(screen, start, runs, settle):
+    """VmRSS of `runs` fresh pairs, each after one menu: `start(with, label)`
+    starts the app without and with MenuBus. Prints rss-without / rss-with."""
+    rss = {"without": [], "with": []}
+    for _ in range(runs):
+        for on, label in ((False, "without"), (True, "with")):
+            app = start(on, label)
+            try:
+                app.focus(settle)
+                app.type_and_select()
+                _, window = screen.open_menu()
+                screen.close_menu(window)
+                rss[label].append(app.rss_kib())
+            finally:
+                app.stop()
+    for name, values in rss.items():
+        print("rss-%s %s" % (name, " ".join(str(v) for v in values)), flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--samples", type=int, default=30)
@@ -253,20 +272,8 @@ def main():
             app.stop()
         apps = []
 
-        rss = {"without": [], "with": []}
-        for _ in range(options.rss_runs):
-            for module, label in ((False, "without"), (True, "with")):
-                app = Mousepad(module, options.gtk_path, label)
-                apps = [app]
-                app.focus(options.settle)
-                app.type_and_select()
-                _, window = screen.open_menu()
-                screen.close_menu(window)
-                rss[label].append(app.rss_kib())
-                app.stop()
-                apps = []
-        for name, values in rss.items():
-            print("rss-%s %s" % (name, " ".join(str(v) for v in values)), flush=True)
+        measure_rss(screen, lambda module, label: Mousepad(module, options.gtk_path, label), options.rss_runs,
+                    options.settle)
     except Failure as error:
         log(error)
         return 1

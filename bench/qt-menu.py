@@ -163,20 +163,8 @@ def main():
             app.stop()
         apps = []
 
-        rss = {"without": [], "with": []}
-        for _ in range(options.rss_runs):
-            for theme, label in ((False, "without"), (True, "with")):
-                app = Featherpad(theme, options.plugin_path, label, options.log_dir)
-                apps = [app]
-                app.focus(options.settle)
-                app.type_and_select()
-                _, window = screen.open_menu()
-                screen.close_menu(window)
-                rss[label].append(app.rss_kib())
-                app.stop()
-                apps = []
-        for name, values in rss.items():
-            print("rss-%s %s" % (name, " ".join(str(v) for v in values)), flush=True)
+        gtk_menu.measure_rss(screen, lambda theme, label: Featherpad(theme, options.plugin_path, label, options.log_dir),
+                             options.rss_runs, options.settle)
         print("other-windows %s" % " ".join("%dx%d" % size for size in sorted(set(screen.seen))), flush=True)
     except Failure as error:
         log(error)
