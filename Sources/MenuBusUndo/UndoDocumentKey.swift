@@ -6,8 +6,8 @@ import MenuBusModel
 /// them is assumed, and the journal's file name never contains them raw.
 ///
 /// Documents belong to the app id, not to a connection: every instance
-/// that registers the id sees the same history (DESIGN.md, "Several
-/// instances of one app").
+/// that registers the id sees the same history
+/// (docs/DESIGN.md, "Several instances of one app").
 package struct UndoDocumentKey: Hashable, Sendable, CustomStringConvertible {
     package let appId: String
     package let documentId: String

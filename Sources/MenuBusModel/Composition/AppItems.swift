@@ -1,5 +1,6 @@
-/// How an app's own items are drawn in a composed menu (DESIGN.md,
-/// "Context menu rules"), without changing what the app stored:
+/// How an app's own items are drawn in a composed menu
+/// (docs/DESIGN.md, "How an app's own items are drawn"), without changing
+/// what the app stored:
 ///
 /// - hidden items go, with everything under them; a menu left empty by
 ///   that goes too;

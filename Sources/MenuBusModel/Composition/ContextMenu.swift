@@ -1,4 +1,4 @@
-/// The context menu of an item (DESIGN.md, "Context menu rules").
+/// The context menu of an item (docs/DESIGN.md, "Context menu rules").
 ///
 /// The app's items come first, in its order, arranged as `AppItems`
 /// describes (hidden items go, destructive items last in their section,

@@ -1,4 +1,4 @@
-/// The edit menu of a selection (DESIGN.md, "Edit menu rules").
+/// The edit menu of a selection (docs/DESIGN.md, "Edit menu rules").
 ///
 /// Groups, each an inline section `menubus:section:<n>` shown only when
 /// not empty:

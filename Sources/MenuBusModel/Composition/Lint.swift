@@ -1,5 +1,5 @@
-/// Checks a menu against the design rules (DESIGN.md, "Context menu
-/// rules") and reports, without changing anything.
+/// Checks a menu against the design rules (docs/DESIGN.md, "Lint rules")
+/// and reports, without changing anything.
 ///
 /// Errors: every fault `ElementValidation` finds (missing or later parent,
 /// bad or reserved id, duplicate ids, missing title…). Warnings: a submenu
