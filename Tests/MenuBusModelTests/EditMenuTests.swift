@@ -19,7 +19,7 @@ final class EditMenuTests: XCTestCase {
                          providers: row.providers, appItems: appItems)
     }
 
-    /// Every row of DESIGN.md's edit-menu table, each shown case next to the
+    /// Every row of the table of docs/DESIGN.md, "Edit menu rules", each shown case next to the
     /// case that hides it.
     func testEveryRowShowsExactlyWhenItsConditionHolds() {
         let rich = Fixtures.richField

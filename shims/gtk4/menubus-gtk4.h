@@ -36,8 +36,8 @@
  *   (an item was chosen, or someone dismissed it); otherwise at the next
  *   focus.
  * - When menubusd answers NothingToShow (a caret and nothing to offer once
- *   GTK's own commands are left out), again at the next change of text or
- *   selection, at most every 100 ms.
+ *   GTK's own commands are left out), again once the main loop is idle
+ *   after the selection's kind or the field's flags change.
  * - When menubusd goes, the MenuBus section is taken out of the extra menu
  *   at once: GTK 4's menu is then exactly its own (plus the app's extra
  *   menu), with nothing behind it that could wait. When menubusd comes
