@@ -27,6 +27,8 @@ final class GtkAppDriver {
         /// "menu item", "check", "radio", "separator" or "submenu".
         let role: String
         let sensitive: Bool
+        /// Nil where AT-SPI says nothing (Qt names only a checked item's state).
+        let checked: Bool?
         let children: [Item]
 
         init(_ json: [String: Any]) {
@@ -34,6 +36,7 @@ final class GtkAppDriver {
             label = json["label"] as? String ?? ""
             role = json["role"] as? String ?? ""
             sensitive = json["sensitive"] as? Bool ?? false
+            checked = json["checked"] as? Bool
             children = (json["children"] as? [[String: Any]] ?? []).map(Item.init)
         }
 
@@ -51,6 +54,10 @@ final class GtkAppDriver {
 
         var labels: [String] { items.filter { $0.role != "separator" }.map(\.label) }
         func item(_ label: String) -> Item? { items.first { $0.label == label } }
+        /// The item `label` of the submenu `submenu`.
+        func item(_ label: String, in submenu: String) -> Item? {
+            item(submenu)?.children.first { $0.label == label }
+        }
         /// Labels shown more than once at the menu's top level.
         var repeatedLabels: [String] {
             Dictionary(grouping: labels, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
@@ -181,6 +188,20 @@ final class GtkAppDriver {
     func choose(_ name: String) throws { try send("choose \(name)") }
     /// Another X client takes the clipboard with `text`.
     func setClipboard(_ text: String) throws { try send("set-clipboard \(text)") }
+    /// Another X client takes the clipboard with `text`, then stops
+    /// (SIGSTOP): whoever asks it for the clipboard waits in vain.
+    func setStalledClipboard(_ text: String) throws { try send("set-stalled-clipboard \(text)") }
+
+    /// Menus open on (and `doubleClick` clicks) the widget of that
+    /// accessible name, without giving it the focus.
+    func target(_ name: String) throws { try send("target \(name)") }
+    /// A double click near the start of the target: the focus, and the word there selected.
+    func doubleClick() throws { try send("double-click") }
+
+    /// The text attributes at the start of `widget`'s selection, as AT-SPI gives them.
+    func attributes(_ widget: String = "") throws -> [String: String] {
+        try send("attributes \(widget)")["attributes"] as? [String: String] ?? [:]
+    }
 
     /// `editor`, `search`, or the focused widget's text, read through AT-SPI's Text interface.
     func text(_ widget: String = "") throws -> String {

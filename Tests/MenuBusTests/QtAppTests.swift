@@ -395,27 +395,37 @@ int main(int argc, char **argv)
 
     static let qt6PluginDirectory = Repository.root.appendingPathComponent(".build/shims/qt6")
 
-    func testTheThemeLoadsInAQt6ProgramAndOffersTheItems() throws {
+    /// `source` built with Qt 6 Widgets as the program `name`; the theme must be built.
+    private func buildQt6Program(_ name: String, _ source: String) throws -> URL {
         try requireDesktopTools([("/usr/bin/g++", "g++")])
         let plugin = Self.qt6PluginDirectory.appendingPathComponent("platformthemes/libmenubus.so")
         guard FileManager.default.fileExists(atPath: plugin.path) else {
             throw TestFailure("no Qt 6 platform theme at \(plugin.path): run `make shims` to build it")
         }
-        let folder = try Self.root.appendingPathComponent("tmp/qt6-editor")
+        let folder = try Self.root.appendingPathComponent("tmp/\(name)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let source = folder.appendingPathComponent("main.cpp"), binary = folder.appendingPathComponent("qt-editor")
-        try Self.qt6Editor.write(to: source, atomically: true, encoding: .utf8)
+        let file = folder.appendingPathComponent("main.cpp"), binary = folder.appendingPathComponent(name)
+        try source.write(to: file, atomically: true, encoding: .utf8)
         let flags = try runTool("pkg-config", ["--cflags", "--libs", "Qt6Widgets"], timeout: 30)
         guard flags.status == 0 else { throw XCTSkip("no Qt 6 Widgets: qt6-base-dev is not installed; run scripts/setup") }
-        let built = try runTool("g++", ["-std=c++17", "-fPIC", "-o", binary.path, source.path]
+        let built = try runTool("g++", ["-std=c++17", "-fPIC", "-o", binary.path, file.path]
             + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init), timeout: 180)
-        guard built.status == 0 else { throw TestFailure("the Qt 6 editor did not build: \(built.stderr)") }
+        guard built.status == 0 else { throw TestFailure("the Qt 6 program \(name) did not build: \(built.stderr)") }
+        return binary
+    }
 
-        _ = try startMenubusd()
-        let driver = try launchProgram("qt-editor", module: false, extraEnvironment: [
+    /// A Qt 6 program built by `buildQt6Program`, with the theme.
+    private func launchQt6Program(_ binary: URL) throws -> GtkAppDriver {
+        try launchProgram("qt-editor", module: false, extraEnvironment: [
             "MENUBUS_QT_EDITOR": binary.path, "QT_QPA_PLATFORMTHEME": "menubus",
             "QT_PLUGIN_PATH": Self.qt6PluginDirectory.path, "MENUBUS_DISABLE": "",
         ])
+    }
+
+    func testTheThemeLoadsInAQt6ProgramAndOffersTheItems() throws {
+        let binary = try buildQt6Program("qt-editor", Self.qt6Editor)
+        _ = try startMenubusd()
+        let driver = try launchQt6Program(binary)
         try typeAndSelect(driver, in: "editor", Self.sentence)
         let editor = try driver.openMenu("menu-key")
         for label in ["Make Uppercase", "Search Web", "Undo", "Cut", "Copy", "Paste", "Select All"] {
@@ -436,5 +446,105 @@ int main(int argc, char **argv)
         }
         assertQtItemsOnce(field, "Qt 6 line edit")
         try driver.closeMenu()
+    }
+
+    /// A Qt 6 notes window: a selectable QLabel above a rich-text QTextEdit
+    /// (the only multi-line editor, so the driver's "editor").
+    private static let qt6Notes = #"""
+#include <QtWidgets/QApplication>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QMainWindow>
+#include <QtWidgets/QTextEdit>
+#include <QtWidgets/QVBoxLayout>
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QMainWindow window;
+    window.setWindowTitle("Qt 6 notes");
+    auto *box = new QWidget;
+    auto *layout = new QVBoxLayout(box);
+    auto *caption = new QLabel("caption to copy");
+    caption->setAccessibleName("caption");
+    caption->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    layout->addWidget(caption);
+    auto *notes = new QTextEdit;
+    notes->setAccessibleName("notes");
+    layout->addWidget(notes);
+    window.setCentralWidget(box);
+    window.resize(640, 400);
+    window.show();
+    return app.exec();
+}
+"""#
+
+    /// A rich-text QTextEdit gets Format ▸ Bold, Italic, Underline, checkable,
+    /// with their shortcuts; Bold makes the word bold (read through AT-SPI's
+    /// text attributes) and shows checked the next time.
+    func testARichTextEditGetsTheFormatSubmenuAndBoldTogglesTheWord() throws {
+        let binary = try buildQt6Program("qt-notes", Self.qt6Notes)
+        _ = try startMenubusd()
+        let driver = try launchQt6Program(binary)
+        try typeAndSelect(driver, in: "editor", Self.sentence)
+        XCTAssertNotEqual(try driver.attributes("editor")["weight"], "bold", "the word starts plain")
+        let menu = try driver.openMenu("menu-key")
+        XCTAssertEqual(menu.item("Format")?.role, "submenu", "Format is a submenu in \(menu)")
+        XCTAssertEqual(menu.item("Format")?.children.map(\.label), ["Bold", "Italic", "Underline"], "in \(menu)")
+        XCTAssertNotEqual(menu.item("Bold", in: "Format")?.checked, true, "Bold is off on a plain word: \(menu)")
+        assertQtItemsOnce(menu, "rich text edit")
+        try driver.choose("Format > Bold")
+        var weight: String?
+        _ = try eventually(timeout: 10) {
+            weight = try driver.attributes("editor")["weight"]
+            return weight == "bold" || weight == "700"
+        }
+        XCTAssertTrue(weight == "bold" || weight == "700", "Bold made the word bold: weight \(weight ?? "none")")
+        let again = try driver.openMenu("menu-key")
+        XCTAssertEqual(again.item("Bold", in: "Format")?.checked, true, "Bold is checked on a bold word: \(again)")
+        try driver.closeMenu()
+    }
+
+    /// A selectable QLabel is a read-only context once it has the focus: its
+    /// edit menu offers Copy and Search Web for the selected word, nothing
+    /// that edits. (Qt 6.4 opens no context menu on such a label, so the
+    /// menu is read from menubusd.)
+    func testASelectableLabelIsAReadOnlyContext() throws {
+        let binary = try buildQt6Program("qt-notes", Self.qt6Notes)
+        _ = try startMenubusd()
+        let driver = try launchQt6Program(binary)
+        try driver.target("caption")
+        try driver.doubleClick()
+        let client = try client()
+        var menu: Menu?
+        _ = try eventually(timeout: 10) {
+            for listing in try client.listContexts() where listing.appId == "local.qt-notes" {
+                let edit = try client.editMenu(owner: listing.owner, contextId: listing.contextId)
+                if edit.element("menubus:copy") != nil { menu = edit }
+            }
+            return menu != nil
+        }
+        let titles = menu?.elements.compactMap(\.title) ?? []
+        XCTAssertTrue(titles.contains("Search Web"), "Search Web for the label's word: \(titles)")
+        for absent in ["Cut", "Paste", "Delete", "Make Uppercase"] {
+            XCTAssertFalse(titles.contains(absent), "nothing that edits a label: \(absent) in \(titles)")
+        }
+    }
+
+    /// Another program takes the clipboard and never answers: the theme
+    /// does not ask it for its types (Qt waits up to 5 s for an answer), so
+    /// typing goes on at once. The types are read when Qt reads them itself,
+    /// as an edit menu opens.
+    func testAClipboardOwnerThatDoesNotAnswerDoesNotStallTheProgram() throws {
+        let binary = try buildQt6Program("qt-editor", Self.qt6Editor)
+        _ = try startMenubusd()
+        let driver = try launchQt6Program(binary)
+        try driver.focus("editor")
+        try driver.type("the quick")
+        try driver.setStalledClipboard("copied elsewhere")
+        let typed = try driver.send("type  brown fox")
+        XCTAssertEqual(try driver.text("editor"), "the quick brown fox")
+        let milliseconds = (typed["elapsed_ms"] as? NSNumber)?.doubleValue ?? .infinity
+        XCTAssertLessThan(milliseconds, 2500, "typing after the clipboard changed took \(milliseconds) ms")
+        XCTAssertLessThan(try driver.ping(), 250, "the main loop answers")
     }
 }

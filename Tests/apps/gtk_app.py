@@ -178,10 +178,11 @@ def label_of(name):
     return name.split("\t")[0].strip()
 
 
-def menu_items(menu):
+def menu_items(menu, shown=True):
     """The items of a GtkMenu as AT-SPI gives them: name exactly as read,
     label (name without the trailing padding some programs add), role,
-    sensitive, and a submenu's children."""
+    sensitive, and a submenu's children. `shown` false: a Qt submenu not
+    open, whose items are not VISIBLE."""
     items = []
     for child in children(menu):
         try:
@@ -190,7 +191,7 @@ def menu_items(menu):
         except GLib.Error:
             continue
         states = child.getState()
-        if not states.contains(pyatspi.STATE_VISIBLE):
+        if shown and not states.contains(pyatspi.STATE_VISIBLE):
             continue
         item = {
             "name": name,
@@ -198,7 +199,9 @@ def menu_items(menu):
             "role": ROLE_NAMES.get(role, child.getRoleName()),
             "sensitive": states.contains(pyatspi.STATE_SENSITIVE) and states.contains(pyatspi.STATE_ENABLED),
         }
-        if role in (pyatspi.ROLE_CHECK_MENU_ITEM, pyatspi.ROLE_RADIO_MENU_ITEM):
+        # Qt: a checkable action is a menu item, CHECKED when on.
+        if role in (pyatspi.ROLE_CHECK_MENU_ITEM, pyatspi.ROLE_RADIO_MENU_ITEM) \
+                or states.contains(pyatspi.STATE_CHECKED):
             item["checked"] = states.contains(pyatspi.STATE_CHECKED)
         try:
             action = child.queryAction()
@@ -211,6 +214,12 @@ def menu_items(menu):
             pass
         if role == pyatspi.ROLE_MENU:
             item["children"] = menu_items(child)
+        elif child.childCount > 0:
+            # Qt: a submenu's item is a menu item holding a popup menu.
+            inner = [node for node in children(child) if node.getRole() == pyatspi.ROLE_POPUP_MENU]
+            if inner:
+                item["role"] = ROLE_NAMES[pyatspi.ROLE_MENU]
+                item["children"] = menu_items(inner[0], shown=has_state(inner[0], pyatspi.STATE_VISIBLE))
         items.append(item)
     return items
 
@@ -501,6 +510,7 @@ class Session:
         for process in reversed(self.processes):
             if process.poll() is None:
                 try:
+                    os.killpg(process.pid, signal.SIGCONT)
                     os.killpg(process.pid, signal.SIGTERM)
                 except ProcessLookupError:
                     pass
@@ -700,7 +710,11 @@ class Session:
         return previous
 
     def right_click_point(self, widget):
-        text = widget.queryText()
+        try:
+            text = widget.queryText()
+        except NotImplementedError:
+            x, y, width, height = widget.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+            return x + width // 2, y + height // 2
         extents = None
         if text.getNSelections() > 0:
             start, end = text.getSelection(0)
@@ -766,6 +780,15 @@ class Session:
         leave the menu open): the item is
         reached with Down (the focused item, read through AT-SPI, tells where
         the keyboard is) and chosen with Return."""
+        started = now_ms()
+        self.reach_from_keyboard(menu, name)
+        self.xdotool("key", "Return")
+        if not poll(lambda: self.popup() is None, self.timeout):
+            raise Failure("the menu stayed open after %r" % name)
+        return {"chosen": name, "ms": round(now_ms() - started, 1), "way": "keyboard"}
+
+    def reach_from_keyboard(self, menu, name):
+        """Moves the keyboard to the item `name` of `menu` with Down."""
         items = [item for item in gtk4_menu_items(menu) if item["role"] != "separator"]
         labels = [item["label"] for item in items]
         if label_of(name) not in labels:
@@ -779,24 +802,32 @@ class Session:
                     return accessible
             return None
 
-        started = now_ms()
         for _ in range(2 * len(items) + 2):
             current = focused_item()
             if current is not None and label_of(current.name or "") == label_of(name):
-                break
+                return
             self.xdotool("key", "Down")
             poll(lambda: focused_item() is not None and focused_item() != current, 0.5)
-        else:
-            raise Failure("Down never reached %r" % name)
-        self.xdotool("key", "Return")
-        if not poll(lambda: self.popup() is None, self.timeout):
-            raise Failure("the menu stayed open after %r" % name)
-        return {"chosen": name, "ms": round(now_ms() - started, 1), "way": "keyboard"}
+        raise Failure("Down never reached %r" % name)
 
     def command_choose(self, name):
+        """`choose Item`, or `choose Submenu > Item` (Qt: the submenu opens
+        with Right)."""
         menu = self.popup()
         if menu is None:
             raise Failure("no menu is showing")
+        path = [part.strip() for part in name.split(" > ")]
+        if len(path) > 1:
+            if self.app_name not in QT_APPS:
+                raise Failure("choosing in a submenu is done for Qt programs only")
+            for part in path[:-1]:
+                self.reach_from_keyboard(menu, part)
+                self.xdotool("key", "Right")
+                parent = menu
+                menu = poll(lambda: self.popup() if self.popup() not in (None, parent) else None, self.timeout)
+                if menu is None:
+                    raise Failure("Right opened no submenu at %r" % part)
+            return self.choose_from_keyboard(menu, path[-1])
         # Qt's menu items take the AT-SPI action but the menu stays open:
         # chosen from the keyboard, as GTK 4's.
         if self.app_name in GTK4_APPS or self.app_name in QT_APPS:
@@ -822,6 +853,35 @@ class Session:
             raise Failure("the menu stayed open after Escape")
         return {"closed": True}
 
+    def command_double_click(self):
+        """A double click near the start of the target widget: it takes the
+        focus, and the word there is selected."""
+        widget = self.require_target()
+        x, y, width, height = widget.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        self.xdotool("mousemove", "--sync", str(x + min(12, width // 2)), str(y + height // 2))
+        self.xdotool("click", "--repeat", "2", "1")
+        if not poll(lambda: has_state(widget, pyatspi.STATE_FOCUSED), self.timeout):
+            raise Failure("the double-clicked widget did not take the focus")
+        return {}
+
+    def command_target(self, name):
+        """The widget of that accessible name becomes the one menus open
+        on, without taking the focus (a right click gives it)."""
+        for accessible in walk(self.frame, skip=(pyatspi.ROLE_MENU_BAR,)):
+            if (accessible.name or "") == name and self.on_screen(accessible):
+                self.target = accessible
+                return {"widget": name, "role": accessible.getRoleName()}
+        raise Failure("no widget named %r on screen" % name)
+
+    def command_attributes(self, argument):
+        """The text attributes at the start of the widget's selection (or
+        its caret), as AT-SPI gives them: name -> value."""
+        widget = self.widget_named(argument)
+        text = widget.queryText()
+        offset = text.getSelection(0)[0] if text.getNSelections() > 0 else text.caretOffset
+        attributes, start, end = text.getAttributeRun(offset, True)
+        return {"offset": offset, "attributes": dict(pair.split(":", 1) for pair in attributes if ":" in pair)}
+
     def command_text(self, argument):
         widget = self.widget_named(argument)
         return {"text": self.text_of(widget)}
@@ -845,10 +905,12 @@ class Session:
         offset = self.editor.queryText().caretOffset
         return {"ms": round(now_ms() - started, 2), "caret": offset}
 
-    def command_set_clipboard(self, text):
+    def command_set_clipboard(self, text, stalled=False):
         """Another program owns the clipboard, as when the user copies in
         another window: the program under test hears of it only through the
-        X server. The owner runs until the session ends."""
+        X server. The owner runs until the session ends; `stalled`, it stops
+        itself (SIGSTOP) once it owns the clipboard, so nobody asking it for
+        the clipboard's types gets an answer."""
         if self.clipboard_owner is not None and self.clipboard_owner.poll() is None:
             os.killpg(self.clipboard_owner.pid, signal.SIGTERM)
             self.clipboard_owner.wait(timeout=5)
@@ -859,13 +921,17 @@ class Session:
         env["NO_AT_BRIDGE"] = "1"
         env["MENUBUS_TEXT"] = text
         env["MENUBUS_READY"] = ready
+        env["MENUBUS_STALL"] = "1" if stalled else ""
         program = (
             "import os, gi\n"
             "gi.require_version('Gtk', '3.0')\n"
             "from gi.repository import Gtk, Gdk, GLib\n"
             "clipboard = Gtk.Clipboard.get(Gdk.SELECTION_CLIPBOARD)\n"
             "clipboard.set_text(os.environ['MENUBUS_TEXT'], -1)\n"
+            "Gdk.Display.get_default().sync()\n"
             "open(os.environ['MENUBUS_READY'], 'w').close()\n"
+            "if os.environ['MENUBUS_STALL']:\n"
+            "    os.kill(os.getpid(), 19)\n"
             "GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, 15, Gtk.main_quit)\n"
             "Gtk.main()\n")
         started = now_ms()
@@ -892,7 +958,12 @@ class Session:
             "close-menu": self.command_close_menu,
             "text": lambda: self.command_text(argument),
             "selection": lambda: self.command_selection(argument),
+            "target": lambda: self.command_target(argument),
+            "attributes": lambda: self.command_attributes(argument),
             "set-clipboard": lambda: self.command_set_clipboard(line.strip()[len("set-clipboard "):]),
+            "set-stalled-clipboard":
+                lambda: self.command_set_clipboard(line.strip()[len("set-stalled-clipboard "):], stalled=True),
+            "double-click": self.command_double_click,
             "ping": self.command_ping,
             "dump": self.command_dump,
         }

@@ -585,7 +585,12 @@ make_item (Popup *popup, const Element *element, gboolean radio, GSList **group)
     g_variant_lookup (element->props, "icon", "&s", &icon);
     g_variant_lookup (element->props, "shortcut", "&s", &shortcut);
     g_variant_lookup (element->props, "subtitle", "&s", &subtitle);
-    gboolean checkable = g_variant_lookup (element->props, "state", "&s", &state);
+    const gchar *command = NULL;
+    g_variant_lookup (element->props, "command", "&s", &command);
+    /* Bold, Italic and Underline keep their check box while off. */
+    gboolean checkable = g_variant_lookup (element->props, "state", "&s", &state)
+        || g_strcmp0 (command, "bold") == 0 || g_strcmp0 (command, "italic") == 0
+        || g_strcmp0 (command, "underline") == 0;
     GtkWidget *item;
     if (radio) {
         item = gtk_radio_menu_item_new (*group);

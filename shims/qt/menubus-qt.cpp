@@ -44,6 +44,7 @@
 #include <QtGui/QGuiApplication>
 #include <QtGui/QIcon>
 #include <QtCore/QMimeData>
+#include <QtGui/QTextBlock>
 #include <QtGui/QTextCursor>
 #include <QtGui/QTextDocument>
 #include <QtGui/QTextDocumentFragment>
@@ -52,6 +53,11 @@
 #include <QtGui/qpa/qplatformthemeplugin.h>
 #include <QtGui/private/qguiapplication_p.h>
 #include <QtGui/qpa/qplatformthemefactory_p.h>
+#if QT_VERSION >= QT_VERSION_CHECK(6, 0, 0)
+#include <QtGui/QActionGroup>
+#else
+#include <QtWidgets/QActionGroup>
+#endif
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
@@ -141,6 +147,76 @@ QKeySequence shortcutOf(const QString &accel)
     return QKeySequence::fromString(text);
 }
 
+/* A QTextEdit that takes rich text: Format ▸ Bold, Italic, Underline apply. */
+bool isRichText(QWidget *widget)
+{
+    auto *edit = qobject_cast<QTextEdit *>(widget);
+    return edit && edit->acceptRichText() && !edit->isReadOnly();
+}
+
+/* bold, italic, underline: each in effect over the whole selection (or at
+ * the caret). A selection of more than 10,000 differently formatted runs
+ * counts as unformatted rather than be read whole on each change. */
+QStringList textAttributes(const QTextCursor &cursor)
+{
+    bool bold = true, italic = true, underline = true;
+    auto take = [&](const QTextCharFormat &format) {
+        bold = bold && format.fontWeight() > QFont::Normal;
+        italic = italic && format.fontItalic();
+        underline = underline && format.fontUnderline();
+    };
+    const int start = cursor.selectionStart(), end = cursor.selectionEnd();
+    if (start == end) {
+        take(cursor.charFormat());
+    } else {
+        int runs = 0;
+        for (QTextBlock block = cursor.document()->findBlock(start); block.isValid() && block.position() < end;
+             block = block.next())
+            for (QTextBlock::iterator it = block.begin(); !it.atEnd(); ++it) {
+                const QTextFragment fragment = it.fragment();
+                if (fragment.position() + fragment.length() <= start || fragment.position() >= end)
+                    continue;
+                if (++runs > 10000)
+                    return {};
+                take(fragment.charFormat());
+            }
+    }
+    QStringList attributes;
+    if (bold)
+        attributes << QStringLiteral("bold");
+    if (italic)
+        attributes << QStringLiteral("italic");
+    if (underline)
+        attributes << QStringLiteral("underline");
+    return attributes;
+}
+
+/* Bold, Italic or Underline chosen: on for the whole selection unless it
+ * is already, as one undo step. */
+void toggleFormat(QTextEdit *edit, const QString &command)
+{
+    QTextCursor cursor = edit->textCursor();
+    const bool on = textAttributes(cursor).contains(command);
+    QTextCharFormat format;
+    if (command == QLatin1String("bold"))
+        format.setFontWeight(on ? QFont::Normal : QFont::Bold);
+    else if (command == QLatin1String("italic"))
+        format.setFontItalic(!on);
+    else
+        format.setFontUnderline(!on);
+    if (cursor.hasSelection())
+        cursor.mergeCharFormat(format);
+    else
+        edit->mergeCurrentCharFormat(format);
+}
+
+/* Bold, Italic and Underline keep their check box while off. */
+bool isToggleCommand(const QString &command)
+{
+    return command == QLatin1String("bold") || command == QLatin1String("italic")
+        || command == QLatin1String("underline");
+}
+
 } // namespace
 
 /* A text widget while it takes part: its context on menubusd's side. */
@@ -212,6 +288,7 @@ private:
     void nameUndo(QMenu *menu, QWidget *widget);
     QString appId() const;
     void daemonChanged(const QString &owner);
+    void readClipboard();
 
 private Q_SLOTS:
     /* A live presentation's LayoutChanged and Closed. */
@@ -295,15 +372,23 @@ MbBridge::MbBridge() : QObject(QCoreApplication::instance())
     m_client = new MbClientObject(this);
     m_clientExported = bus().registerVirtualObject(QString::fromLatin1(CLIENT_PATH), m_client);
 
-    if (auto *clipboard = QGuiApplication::clipboard()) {
-        auto follow = [this, clipboard]() {
-            const QMimeData *data = clipboard->mimeData(QClipboard::Clipboard);
-            m_clipboard = data ? data->formats() : QStringList();
+    /* Another program's clipboard is read only when Qt reads it too (an
+     * edit menu about to show): asking its owner waits on that program,
+     * up to Qt's clipboard timeout. This app's own is read at once. */
+    if (auto *clipboard = QGuiApplication::clipboard())
+        connect(clipboard, &QClipboard::dataChanged, this, [this, clipboard]() {
+            m_clipboard.clear();
+            if (clipboard->ownsClipboard())
+                readClipboard();
             if (MbField *field = m_focused ? fieldOf(m_focused, false) : nullptr)
                 changed(field);
-        };
-        connect(clipboard, &QClipboard::dataChanged, this, follow);
-    }
+        });
+}
+
+void MbBridge::readClipboard()
+{
+    const QMimeData *data = QGuiApplication::clipboard()->mimeData(QClipboard::Clipboard);
+    m_clipboard = data ? data->formats() : QStringList();
 }
 
 void MbBridge::daemonChanged(const QString &owner)
@@ -412,6 +497,7 @@ void MbBridge::watchWidget(QWidget *widget, MbField *field)
     } else if (auto *edit = qobject_cast<QTextEdit *>(widget)) {
         connect(edit, &QTextEdit::selectionChanged, this, update);
         connect(edit, &QTextEdit::textChanged, this, update);
+        connect(edit, &QTextEdit::currentCharFormatChanged, this, update);
     } else if (auto *edit = qobject_cast<QPlainTextEdit *>(widget)) {
         connect(edit, &QPlainTextEdit::selectionChanged, this, update);
         connect(edit, &QPlainTextEdit::textChanged, this, update);
@@ -461,11 +547,17 @@ QVariantMap MbBridge::contextOf(QWidget *widget) const
     if (editable)
         commands << QStringLiteral("cut") << QStringLiteral("paste") << QStringLiteral("delete")
                  << QStringLiteral("replace-selection") << QStringLiteral("undo") << QStringLiteral("redo");
+    const bool rich = isRichText(widget);
+    if (rich)
+        commands << QStringLiteral("bold") << QStringLiteral("italic") << QStringLiteral("underline")
+                 << QStringLiteral("paste-and-match-style");
     QVariantMap context;
     context.insert(QStringLiteral("kind"), QStringLiteral("text"));
     context.insert(QStringLiteral("editable"), editable);
     context.insert(QStringLiteral("has-content"), content);
-    context.insert(QStringLiteral("content-types"), QStringList { QStringLiteral("text/plain") });
+    context.insert(QStringLiteral("rich-text"), rich);
+    context.insert(QStringLiteral("content-types"), rich ? QStringList { QStringLiteral("text/html"), QStringLiteral("text/plain") }
+                                                          : QStringList { QStringLiteral("text/plain") });
     context.insert(QStringLiteral("supported-commands"), commands);
     return context;
 }
@@ -490,6 +582,8 @@ QVariantMap MbBridge::selectionOf(QWidget *widget) const
     selection.insert(QStringLiteral("length"), uint(text.size()));
     if (!text.isEmpty() && text.toUtf8().size() <= MAX_TEXT_BYTES)
         selection.insert(QStringLiteral("text"), text);
+    if (isRichText(widget))
+        selection.insert(QStringLiteral("attributes"), textAttributes(static_cast<QTextEdit *>(widget)->textCursor()));
     if (!m_clipboard.isEmpty())
         selection.insert(QStringLiteral("pasteboard-types"), m_clipboard);
     return selection;
@@ -592,6 +686,14 @@ bool MbBridge::eventFilter(QObject *watched, QEvent *event)
         if (QWidget *widget = textWidgetOf(watched))
             focused(fieldOf(widget, true));
         break;
+    case QEvent::MouseButtonRelease:
+    case QEvent::KeyRelease:
+        /* A QLabel has no selectionChanged: its selection is read once the
+         * mouse or the keyboard may have moved it. */
+        if (auto *label = qobject_cast<QLabel *>(watched))
+            if (MbField *field = fieldOf(label, false))
+                changed(field);
+        break;
     case QEvent::ContextMenu:
         if (QWidget *widget = textWidgetOf(watched)) {
             /* The menu Qt shows while this event is delivered is the widget's. */
@@ -629,9 +731,13 @@ void MbBridge::menuAboutToShow(QMenu *menu, QPointer<QWidget> widget)
     menu->setProperty("menubus-extended", true);
     MbField *field = fieldOf(widget, true);
     m_focused = widget;
+    /* Qt's menu has just read the clipboard to enable its Paste. */
+    const QVariantMap context = contextOf(widget);
+    if (context.value(QStringLiteral("editable")).toBool())
+        readClipboard();
     /* The context and the selection as they are now reach menubusd before
      * the question (one connection keeps the order). */
-    if (!field->published || contextOf(widget) != field->context) {
+    if (!field->published || context != field->context) {
         publish(field);
     } else {
         QDBusMessage update = managerCall("UpdateSelection");
@@ -786,6 +892,7 @@ void MbBridge::addItems(QMenu *menu, const MbElements &items, std::shared_ptr<Mb
 {
     QHash<QString, QMenu *> menus;
     QHash<QMenu *, bool> filled;
+    QHash<QString, QActionGroup *> radios; /* single-selection menus, by id */
     menus.insert(QString(), menu);
     filled.insert(menu, false);
     menu->addSeparator();
@@ -801,7 +908,10 @@ void MbBridge::addItems(QMenu *menu, const MbElements &items, std::shared_ptr<Mb
         const QString title = p.value(QStringLiteral("title")).toString();
         const QString icon = p.value(QStringLiteral("icon")).toString();
         if (type == QLatin1String("menu")) {
-            if (stringList(p.value(QStringLiteral("options"))).contains(QStringLiteral("inline"))) {
+            const QStringList options = stringList(p.value(QStringLiteral("options")));
+            if (options.contains(QStringLiteral("single-selection")))
+                radios.insert(element.id, new QActionGroup(parent));
+            if (options.contains(QStringLiteral("inline"))) {
                 if (filled.value(parent))
                     parent->addSeparator();
                 menus.insert(element.id, parent);
@@ -829,9 +939,15 @@ void MbBridge::addItems(QMenu *menu, const MbElements &items, std::shared_ptr<Mb
             action->setIcon(QIcon::fromTheme(icon));
         action->setEnabled(!attributes.contains(QStringLiteral("disabled")));
         const QString state = p.value(QStringLiteral("state")).toString();
-        if (state == QLatin1String("on") || state == QLatin1String("mixed")) {
+        if (state == QLatin1String("on") || state == QLatin1String("mixed")
+            || isToggleCommand(p.value(QStringLiteral("command")).toString())) {
             action->setCheckable(true);
-            action->setChecked(true);
+            action->setChecked(state == QLatin1String("on") || state == QLatin1String("mixed"));
+        }
+        if (QActionGroup *group = radios.value(element.parent)) {
+            action->setCheckable(true);
+            action->setActionGroup(group);
+            action->setChecked(state == QLatin1String("on"));
         }
         const QString shortcut = p.value(QStringLiteral("shortcut")).toString();
         if (!shortcut.isEmpty()) {
@@ -955,8 +1071,15 @@ void MbBridge::perform(QWidget *widget, const QString &command, const QVariantMa
     };
     if (auto *edit = qobject_cast<QPlainTextEdit *>(widget))
         return perform(edit);
-    if (auto *edit = qobject_cast<QTextEdit *>(widget))
-        return perform(edit);
+    if (auto *edit = qobject_cast<QTextEdit *>(widget)) {
+        if (isToggleCommand(command) && isRichText(edit))
+            toggleFormat(edit, command);
+        else if (command == QLatin1String("paste-and-match-style") && isRichText(edit))
+            edit->insertPlainText(QGuiApplication::clipboard()->text());
+        else
+            perform(edit);
+        return;
+    }
     if (auto *label = qobject_cast<QLabel *>(widget)) {
         if (command == QLatin1String("copy") && label->hasSelectedText())
             QGuiApplication::clipboard()->setText(label->selectedText());
