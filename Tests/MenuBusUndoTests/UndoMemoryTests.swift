@@ -7,7 +7,7 @@ import MenuBusModel
 
 /// What a step costs in memory beyond its payloads. A measurement with a
 /// bound (DESIGN budget: 200 bytes a step), not a timing: the number is
-/// printed, and bench/undo-bench reports it for release builds.
+/// printed, and bench/lib/undo-bench reports it for release builds.
 final class UndoMemoryTests: XCTestCase {
     /// Heap bytes in use from glibc's malloc_info totals (Swift's Glibc
     /// module has no malloc.h, so no mallinfo2); nil when unavailable.

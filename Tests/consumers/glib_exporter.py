@@ -18,7 +18,7 @@ reference the tests compare MenuBus's change signals with.
       section or submenu at that position. The same commands also arrive as
       D-Bus calls, Apply(s command) -> (u N) on org.menubus.Bench.Reference
       at /org/menubus/Bench/Reference, for a change told over the bus as an
-      app tells menubusd (bench/changes.py).
+      app tells menubusd (bench/changes/changes.py).
 """
 
 import json

@@ -949,7 +949,7 @@ menu_shown (GtkWidget *menu, Popup *popup)
     }
     GVariant *items = NULL;
 #ifdef MENUBUS_BENCH_REPLAY
-    /* bench/gtk-menu.sh's floor, never in a build that is installed: the
+    /* bench/desktop/gtk-menu.sh's floor, never in a build that is installed: the
      * first menu's items shown again in every later menu with no call to
      * menubusd, so what GTK takes to draw them is measured alone. */
     static GVariant *replayed;

@@ -30,7 +30,7 @@ package enum ServiceLimits {
 }
 
 /// Memory budgets, in the bytes a value takes on the wire (about what it
-/// takes in memory, measured in bench/budgets.sh). Each store counts what it
+/// takes in memory, measured in bench/load/budgets.sh). Each store counts what it
 /// holds against the connection that caused it and against the daemon, and
 /// refuses with `LimitExceeded` naming the budget before storing anything.
 package struct Budgets: Sendable, Equatable {

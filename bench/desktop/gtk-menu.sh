@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# The GTK 3 module in mousepad: time from Shift+F10 (sent through XTest) to
+# the popup menu's window mapped on the X server, with and without the
+# module in the same run, alternating; the same with menubusd stopped
+# (SIGSTOP); and the module's added resident memory per app.
+#
+#   bench/desktop/gtk-menu.sh [-n SAMPLES] [--rss-runs N] [--settle SECONDS] [--no-build]
+#
+# Builds menubusd and menubus-provider (release) and the module (make
+# shims), starts a private dbus-daemon whose configuration has a service
+# directory, declares the bundled providers in a temp XDG_DATA_HOME, starts
+# menubusd, and runs bench/desktop/gtk-menu.py under xvfb-run -a: two mousepads,
+# SAMPLES menus each per case after one unmeasured, then N fresh pairs
+# for VmRSS after one menu. Prints a markdown table of medians and ratios,
+# the popups' heights (taller where MenuBus's items are in the menu) and
+# the first menu after the SIGSTOP, the one that waits out the deadline.
+# A third mousepad is the floor: the module built with MENUBUS_BENCH_REPLAY
+# draws the same items in every menu without asking menubusd, so what GTK
+# takes for the items themselves is told apart from the D-Bus calls.
+# Without a built module the "with" column is mousepad with GTK_MODULES set
+# to a module GTK cannot find. Installs nothing; stops everything it started.
+set -euo pipefail
+
+SAMPLES=30
+RSS_RUNS=5
+# Seconds between a selection change and the menu key: 0.15 is a person's
+# pause, past the module's read-ahead (100 ms); 0.02 is faster than it.
+SETTLE=0.15
+BUILD=1
+BUS_LIFETIME=900
+while [ $# -gt 0 ]; do
+    case "$1" in
+        -n) SAMPLES="${2:?-n needs a value}"; shift 2 ;;
+        --rss-runs) RSS_RUNS="${2:?--rss-runs needs a value}"; shift 2 ;;
+        --settle) SETTLE="${2:?--settle needs a value}"; shift 2 ;;
+        --no-build) BUILD=0; shift ;;
+        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "gtk-menu.sh: unknown argument '$1'" >&2; exit 2 ;;
+    esac
+done
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+for tool in /usr/bin/mousepad /usr/bin/xvfb-run /usr/bin/xdotool; do
+    [ -x "$tool" ] || { echo "gtk-menu.sh: no $tool; run scripts/setup" >&2; exit 1; }
+done
+/usr/bin/python3 -c 'import Xlib' 2>/dev/null || { echo "gtk-menu.sh: no python3-xlib; run scripts/setup" >&2; exit 1; }
+
+TMP="$(mktemp -d "${TMPDIR:-/tmp}/menubus-gtk-menu.XXXXXX")"
+JOB_PID=""
+BUS_PID=""
+DAEMON_PID=""
+# shellcheck source=lib.sh
+. "$ROOT/bench/lib/lib.sh"
+cleanup() {
+    set +e
+    # A menubusd left stopped would not take the TERM.
+    [ -n "$DAEMON_PID" ] && kill -CONT "$DAEMON_PID" 2>/dev/null
+    stop "$JOB_PID"
+    stop "$DAEMON_PID"
+    stop "$BUS_PID"
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+if [ "$BUILD" = 1 ]; then
+    echo "building menubusd, menubus-provider (release) and the GTK 3 module..." >&2
+    { swift build -c release --product menubusd && swift build -c release --product menubus-provider \
+        && { make shims || echo "gtk-menu.sh: make shims failed; measuring without a module" >&2; }; } \
+        >"$TMP/build.log" 2>&1 || { tail -n 30 "$TMP/build.log" >&2; exit 1; }
+fi
+BIN="$(swift build -c release --show-bin-path)"
+[ -x "$BIN/menubusd" ] || { echo "gtk-menu.sh: no release menubusd at $BIN" >&2; exit 1; }
+GTK_PATH_DIR="$ROOT/.build/shims/gtk3"
+MODULE_NOTE=""
+FLOOR=()
+if [ ! -f "$GTK_PATH_DIR/modules/libmenubus.so" ]; then
+    MODULE_NOTE="no module at $GTK_PATH_DIR/modules/libmenubus.so (make shims): \"with\" is GTK_MODULES=menubus unresolved"
+elif make -s SHIMS_BUILD="$TMP/floor" CPPFLAGS=-DMENUBUS_BENCH_REPLAY "$TMP/floor/gtk3/modules/libmenubus.so" >"$TMP/floor.log" 2>&1; then
+    # The floor: the same module replaying its first menu's items, no D-Bus.
+    FLOOR=(--floor-gtk-path "$TMP/floor/gtk3")
+else
+    MODULE_NOTE="the floor's module did not build: $(tail -n 3 "$TMP/floor.log")"
+fi
+
+start_menubusd_with_bundled_providers gtk-menu.sh
+
+echo "measuring: $SAMPLES menus per app and case, $RSS_RUNS pairs for memory..." >&2
+TMPDIR="$TMP" job xvfb-run -a -s "-screen 0 1024x768x24" /usr/bin/python3 "$ROOT/bench/desktop/gtk-menu.py" \
+    --samples "$SAMPLES" --rss-runs "$RSS_RUNS" --settle "$SETTLE" --gtk-path "$GTK_PATH_DIR" "${FLOOR[@]}" --menubusd-pid "$DAEMON_PID" \
+    >"$TMP/out" 2>"$TMP/helper.log" || { tail -n 20 "$TMP/helper.log" >&2; exit 1; }
+
+run_floor=$(values running-floor | median)
+h_run_floor=$(values running-height-floor | median)
+run_without=$(values running-without | median)
+run_with=$(values running-with | median)
+stop_without=$(values stopped-without | median)
+stop_with=$(values stopped-with | median)
+h_run_without=$(values running-height-without | median)
+h_run_with=$(values running-height-with | median)
+h_stop_without=$(values stopped-height-without | median)
+h_stop_with=$(values stopped-height-with | median)
+first_stop_without=$(values stopped-first-without)
+first_stop_with=$(values stopped-first-with)
+rss_without=$(values rss-without | median)
+rss_with=$(values rss-with | median)
+
+echo "| Shift+F10 to the popup mapped | samples | without module, median ms | with module, median ms | with / without |"
+echo "| --- | ---: | ---: | ---: | ---: |"
+awk -v n="$SAMPLES" -v a="$run_without" -v b="$run_with" \
+    'BEGIN {printf "| menubusd running | %d | %.1f | %.1f | %.2fx |\n", n, a, b, b / a}'
+awk -v n="$SAMPLES" -v a="$stop_without" -v b="$stop_with" \
+    'BEGIN {printf "| menubusd stopped (SIGSTOP) | %d | %.1f | %.1f | %.2fx |\n", n, a, b, b / a}'
+if [ -n "$run_floor" ]; then
+    awk -v n="$SAMPLES" -v a="$run_without" -v b="$run_floor" -v c="$run_with" \
+        'BEGIN {printf "| floor: the same items replayed, no D-Bus | %d | %.1f | %.1f | %.2fx (with module: %+.1f ms over it) |\n", n, a, b, b / a, c - b}'
+fi
+echo
+echo "| popup height, median px | without module | with module |"
+echo "| --- | ---: | ---: |"
+echo "| menubusd running | $h_run_without | $h_run_with |"
+[ -n "$h_run_floor" ] && echo "| floor (replayed items) | $h_run_without | $h_run_floor |"
+echo "| menubusd stopped (SIGSTOP) | $h_stop_without | $h_stop_with |"
+echo
+awk -v a="$first_stop_without" -v b="$first_stop_with" \
+    'BEGIN {printf "First menu after the SIGSTOP (unmeasured above): %.1f ms without, %.1f ms with the module (%+.1f ms)\n", a, b, b - a}'
+echo
+echo "| mousepad after one menu | runs | without module, median | with module, median | added |"
+echo "| --- | ---: | ---: | ---: | ---: |"
+awk -v n="$RSS_RUNS" -v a="$rss_without" -v b="$rss_with" \
+    'BEGIN {printf "| VmRSS | %d | %.1f MiB | %.1f MiB | %+.1f MiB (%.2fx) |\n", n, a / 1024, b / 1024, (b - a) / 1024, b / a}'
+loaded=$(grep '^module-loaded ' "$TMP/out" | cut -d' ' -f2- || true)
+echo
+echo "libmenubus.so mapped: $loaded"
+[ -n "$MODULE_NOTE" ] && echo "$MODULE_NOTE"
+if grep -q '^<4>\|^warning' "$TMP/menubusd.log"; then
+    echo "menubusd warned:" >&2
+    grep '^<4>\|^warning' "$TMP/menubusd.log" >&2
+fi
+exit 0

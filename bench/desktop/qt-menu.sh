@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# The Qt platform theme in featherpad: time from the Menu key (sent
+# through XTest) to the popup menu's window mapped on the X server, with
+# and without QT_QPA_PLATFORMTHEME=menubus in the same run, alternating;
+# the same with menubusd stopped (SIGSTOP); and the theme's added
+# resident memory per app.
+#
+#   bench/desktop/qt-menu.sh [-n SAMPLES] [--rss-runs N] [--settle SECONDS] [--no-build]
+#
+# Builds menubusd and menubus-provider (release) and the Qt 5 theme (make
+# qt5-theme), starts a private dbus-daemon whose configuration has a
+# service directory, declares the bundled providers in a temp
+# XDG_DATA_HOME, starts menubusd, and runs bench/desktop/qt-menu.py under
+# xvfb-run -a: two featherpads, one with QT_QPA_PLATFORMTHEME unset (Qt's
+# own choice, which the menubus theme wraps: under Xvfb with no desktop,
+# Qt's generic theme) and one with QT_QPA_PLATFORMTHEME=menubus and
+# QT_PLUGIN_PATH=.build/shims/qt5; SAMPLES menus each per case after one
+# unmeasured, then N fresh pairs for VmRSS after one menu. Prints a
+# markdown table of medians and ratios, the popups' heights (taller where
+# MenuBus's items are in the menu) and the first menu after the SIGSTOP,
+# the one that waits out the deadline. Installs nothing; stops everything
+# it started.
+set -euo pipefail
+
+SAMPLES=30
+RSS_RUNS=5
+# Seconds between a selection change and the menu key: 0.15 is a person's
+# pause; 0.02 is faster than any read-ahead.
+SETTLE=0.15
+BUILD=1
+BUS_LIFETIME=900
+while [ $# -gt 0 ]; do
+    case "$1" in
+        -n) SAMPLES="${2:?-n needs a value}"; shift 2 ;;
+        --rss-runs) RSS_RUNS="${2:?--rss-runs needs a value}"; shift 2 ;;
+        --settle) SETTLE="${2:?--settle needs a value}"; shift 2 ;;
+        --no-build) BUILD=0; shift ;;
+        -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "qt-menu.sh: unknown argument '$1'" >&2; exit 2 ;;
+    esac
+done
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+for tool in /usr/bin/featherpad /usr/bin/xvfb-run /usr/bin/xdotool; do
+    [ -x "$tool" ] || { echo "qt-menu.sh: no $tool; run scripts/setup" >&2; exit 1; }
+done
+/usr/bin/python3 -c 'import Xlib' 2>/dev/null || { echo "qt-menu.sh: no python3-xlib; run scripts/setup" >&2; exit 1; }
+
+TMP="$(mktemp -d "${TMPDIR:-/tmp}/menubus-qt-menu.XXXXXX")"
+JOB_PID=""
+BUS_PID=""
+DAEMON_PID=""
+# shellcheck source=lib.sh
+. "$ROOT/bench/lib/lib.sh"
+cleanup() {
+    set +e
+    # A menubusd left stopped would not take the TERM.
+    [ -n "$DAEMON_PID" ] && kill -CONT "$DAEMON_PID" 2>/dev/null
+    stop "$JOB_PID"
+    stop "$DAEMON_PID"
+    stop "$BUS_PID"
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+if [ "$BUILD" = 1 ]; then
+    echo "building menubusd, menubus-provider (release) and the Qt 5 theme..." >&2
+    { swift build -c release --product menubusd && swift build -c release --product menubus-provider \
+        && make qt5-theme; } >"$TMP/build.log" 2>&1 || { tail -n 30 "$TMP/build.log" >&2; exit 1; }
+fi
+BIN="$(swift build -c release --show-bin-path)"
+[ -x "$BIN/menubusd" ] || { echo "qt-menu.sh: no release menubusd at $BIN" >&2; exit 1; }
+PLUGIN_DIR="$ROOT/.build/shims/qt5"
+[ -f "$PLUGIN_DIR/platformthemes/libmenubus.so" ] \
+    || { echo "qt-menu.sh: no theme at $PLUGIN_DIR/platformthemes/libmenubus.so (make qt5-theme)" >&2; exit 1; }
+
+mkdir -p "$TMP/logs"
+start_menubusd_with_bundled_providers qt-menu.sh
+
+echo "measuring: $SAMPLES menus per app and case, $RSS_RUNS pairs for memory..." >&2
+TMPDIR="$TMP" job xvfb-run -a -s "-screen 0 1024x768x24" /usr/bin/python3 "$ROOT/bench/desktop/qt-menu.py" \
+    --samples "$SAMPLES" --rss-runs "$RSS_RUNS" --settle "$SETTLE" --plugin-path "$PLUGIN_DIR" \
+    --menubusd-pid "$DAEMON_PID" --log-dir "$TMP/logs" \
+    >"$TMP/out" 2>"$TMP/helper.log" || { tail -n 20 "$TMP/helper.log" >&2; tail -n 20 "$TMP"/logs/* >&2; exit 1; }
+
+run_without=$(values running-without | median)
+run_with=$(values running-with | median)
+stop_without=$(values stopped-without | median)
+stop_with=$(values stopped-with | median)
+h_run_without=$(values running-height-without | median | awk "{printf \"%g\", \$1}")
+h_run_with=$(values running-height-with | median | awk "{printf \"%g\", \$1}")
+h_stop_without=$(values stopped-height-without | median | awk "{printf \"%g\", \$1}")
+h_stop_with=$(values stopped-height-with | median | awk "{printf \"%g\", \$1}")
+first_stop_without=$(values stopped-first-without)
+first_stop_with=$(values stopped-first-with)
+rss_without=$(values rss-without | median)
+rss_with=$(values rss-with | median)
+
+echo "| Menu key to the popup mapped | samples | without theme, median ms | with theme, median ms | with / without |"
+echo "| --- | ---: | ---: | ---: | ---: |"
+awk -v n="$SAMPLES" -v a="$run_without" -v b="$run_with" \
+    'BEGIN {printf "| menubusd running | %d | %.1f | %.1f | %.2fx (%+.1f ms) |\n", n, a, b, b / a, b - a}'
+awk -v n="$SAMPLES" -v a="$stop_without" -v b="$stop_with" \
+    'BEGIN {printf "| menubusd stopped (SIGSTOP) | %d | %.1f | %.1f | %.2fx (%+.1f ms) |\n", n, a, b, b / a, b - a}'
+echo
+echo "| popup height, median px (min-max) | without theme | with theme |"
+echo "| --- | ---: | ---: |"
+range() { tr ' ' '\n' | sed '/^$/d' | sort -n | sed -n '1p;$p' | paste -sd- -; }
+echo "| menubusd running | $h_run_without ($(values running-height-without | range)) | $h_run_with ($(values running-height-with | range)) |"
+echo "| menubusd stopped (SIGSTOP) | $h_stop_without ($(values stopped-height-without | range)) | $h_stop_with ($(values stopped-height-with | range)) |"
+echo
+awk -v a="$first_stop_without" -v b="$first_stop_with" \
+    'BEGIN {printf "First menu after the SIGSTOP (unmeasured above): %.1f ms without, %.1f ms with the theme (%+.1f ms)\n", a, b, b - a}'
+echo
+echo "| featherpad after one menu | runs | without theme, median | with theme, median | added |"
+echo "| --- | ---: | ---: | ---: | ---: |"
+awk -v n="$RSS_RUNS" -v a="$rss_without" -v b="$rss_with" \
+    'BEGIN {printf "| VmRSS | %d | %.1f MiB | %.1f MiB | %+.1f MiB (%.2fx) |\n", n, a / 1024, b / 1024, (b - a) / 1024, b / a}'
+echo
+echo "libmenubus.so mapped: $(grep '^theme-loaded ' "$TMP/out" | cut -d' ' -f2- || true)"
+echo "other override-redirect windows mapped (not timed): $(grep '^other-windows ' "$TMP/out" | cut -d' ' -f2- || true)"
+if grep -q '^<4>\|^warning' "$TMP/menubusd.log"; then
+    echo "menubusd warned:" >&2
+    grep '^<4>\|^warning' "$TMP/menubusd.log" >&2
+fi
+exit 0
