@@ -16,6 +16,7 @@
 #        and a minimal C libdbus server's Ping quiet and during those calls
 #        (what the bus alone costs any server)
 set -euo pipefail
+case "${1:-}" in -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 cd "$(dirname "$0")/../.."
 TMP="$(mktemp -d /tmp/menubus-budgets.XXXXXX)"
 BUS_LIFETIME=900

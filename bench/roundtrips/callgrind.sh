@@ -12,6 +12,7 @@ set -euo pipefail
 
 BUILD=1
 [ "${1:-}" = "--no-build" ] && BUILD=0
+case "${1:-}" in -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 
