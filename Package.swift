@@ -21,7 +21,7 @@ let package = Package(
         // and the undo store build and test without libdbus.
         .target(name: "MenuBusSupport"),
         .target(name: "MenuBusModel", dependencies: ["MenuBusSupport", "CGettext"]),
-        .target(name: "MenuBusUndo", dependencies: ["MenuBusModel", "MenuBusSupport"]),
+        .target(name: "MenuBusUndo", dependencies: ["MenuBusModel", "MenuBusSupport"], exclude: ["README.md"]),
         .target(name: "MenuBusDBus", dependencies: ["CDBus", "MenuBusSupport"]),
         .target(name: "MenuBusProtocol", dependencies: ["MenuBusModel", "MenuBusDBus"]),
         // Declared providers: key files, the folders they live in, the user's policy.

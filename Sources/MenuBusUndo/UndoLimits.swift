@@ -60,8 +60,8 @@ package struct UndoLimits: Hashable, Sendable {
     /// Documents one app id may hold.
     static let maxDocumentsPerApp = 256
     /// Bytes one step counts against the quota beyond its payloads and
-    /// names: about what it costs in memory (see BENCHMARKS.md), so that a
-    /// flood of empty steps is bounded too.
+    /// names: about what it costs in memory, so that a flood of empty
+    /// steps is bounded too.
     static let stepOverheadBytes = 64
     /// Bytes each registration in a step counts (its two stored lengths).
     static let registrationOverheadBytes = 8

@@ -2,100 +2,10 @@ import MenuBusModel
 import MenuBusSupport
 
 /// Every undo document of the daemon, keyed by (app id, document id), each
-/// with its journal in `<state directory>/undo/`. The service owns one
-/// store and calls it from its single loop thread; the store reads no
-/// clock (the service passes `now`) and talks to no bus.
-///
-/// ```swift
-/// let store = UndoStore(stateDirectory: stateHome + "/menubus")  // $XDG_STATE_HOME or ~/.local/state
-/// let report = store.indexJournals()                   // once, at start: lists, reads nothing
-/// store.removeUntouched(olderThanSeconds: days * 86_400, now: now)
-///
-/// // RegisterUndo(documentId, actionName, undoData, redoData, {merge-key}):
-/// let outcome = try store.perform(.register(actionName: name, undo: undoData, redo: redoData,
-///                                           mergeKey: mergeKey),
-///                                 appId: app.appId, documentId: documentId, now: now)
-/// reply(UInt32(outcome.state.undoCount))               // the record is written (write(2)) by now
-/// if outcome.stateChanged { emit UndoStateChanged(app.appId, documentId, outcome.state) }
-///
-/// // menubusd writes off the loop instead (`appender` set; see `submit`):
-/// store.submit(operation, appId: app.appId, documentId: documentId, now: now) { result in
-///     // on the loop once the record is written: reply, signal (or answer the error)
-/// }
-///
-/// // Undo(documentId) → (s, aay):
-/// let move = try store.perform(.undo, …).move          // move.actionName, move.payloads
-///
-/// // GetUndoState / the edit menu:
-/// store.state(appId:documentId:)                        // nil → NoSuchDocument; .summary for EditMenu
-///
-/// // When the loop goes idle, and at the latest `syncInterval` after a write:
-/// if store.hasUnsyncedWrites { store.sync() }
-/// for problem in store.takeProblems() { Log.warning("\(problem)") }
-/// ```
-///
-/// Errors are `UndoError` (see its table for the D-Bus names); a refused
-/// call changes nothing in memory or on disk. Operations that need an
-/// existing document (`UndoOperation.createsDocument` false) answer
-/// `noSuchDocument`; the others create it, up to
-/// `UndoLimits.maxDocumentsPerApp` per app id. The service checks
-/// ownership (only the app id's own connections reach its documents)
-/// before calling; documents stay when their app leaves the bus.
-///
-/// **On disk.** `<state directory>/undo/` (0700, created with missing
-/// parents 0700) holds one journal a document, `<app id prefix>-<hash>.undo`
-/// (0600, `UndoFileName`), with the real ids in its header record
-/// (`UndoRecord` has the format). Beside them only `<name>.undo.tmp` (a
-/// compaction in progress, removed at load) and `<name>.undo.damaged` (a
-/// damaged journal kept for inspection).
-///
-/// **Durability: group commit.** Each operation's record is written with
-/// one write(2) before `perform` returns (before `submit` calls back, when
-/// the write runs off the loop), so a SIGKILLed or crashed daemon loses
-/// nothing it acknowledged. `sync()` fdatasyncs every journal written
-/// since the last sync (and the directory when files were created or
-/// replaced); the service calls it when its loop goes idle and at most
-/// `syncInterval` after the first unsynced write. A power loss or kernel
-/// crash can cost the operations of that last interval (at most 100 ms of
-/// them); their records are then missing or torn, and a torn tail is cut
-/// at the next load. Compaction always fsyncs before it renames.
-///
-/// **Lazy loading.** At start only the directory is listed (names, sizes,
-/// modification times); a document's journal is read on its first use
-/// (`makeResident`, called by `perform` and `state`), found by the hash
-/// its file name carries. A damaged or unreadable journal touches only its
-/// own document. `loadAll()` reads every journal at once (tools, tests).
-///
-/// **Budgets, daemon-wide.** `limits.memoryBytes`: past it the least
-/// recently used documents whose journals are synced and not compacting
-/// are dropped from memory and read again from their journals on use.
-/// `limits.diskBytes`: a new step or document whose record would take the
-/// journals past it is refused (`limitExceeded(.diskBytes)`, naming the
-/// flag); nothing stored is lost, and Undo, Redo and the rest still work.
-/// A compaction's temporary file is not counted.
-///
-/// **Compaction.** After an operation, when a journal is larger than
-/// `compactionFactor` times what a snapshot of the document takes plus
-/// `compactionSlackBytes`, it is rewritten as a snapshot (temp file, fsync,
-/// rename, directory fsync). Each rewrite costs one write of the live
-/// document and happens only after the journal has grown by at least as
-/// much, so appends stay amortized constant time. In place it runs inside
-/// the `perform` that crosses the line: milliseconds for a typical
-/// document, about 0.2–0.4 s for one at a full 64 MiB quota (BENCHMARKS.md;
-/// the default is now 48 MiB). menubusd sets `compactor`, `tailCopier` and
-/// `compactionFinisher`: the snapshot, the tail and the rename are written
-/// off the loop, the rename while the document's appends wait. Once the
-/// journal has grown by as much as the live document while a compaction
-/// runs, the document's appends wait for it too, so an app appending
-/// faster than the disk copies cannot keep it from finishing.
-///
-/// **Removal and retention.** `ClearUndo` removes the document, as the issue
-/// asks: `remove(appId:documentId:)`, then signal `UndoStack().state` (the
-/// `.clear` operation instead keeps an empty, journaled document). Each
-/// document remembers the `now` of its last operation (journaled to the
-/// hour); `removeUntouched(olderThanSeconds:now:)` removes the documents
-/// untouched for that long (the daemon's retention flag, at start and
-/// then, say, daily).
+/// with its journal in `<state directory>/undo/`. The service calls it from
+/// its single loop thread; the store reads no clock and talks to no bus.
+/// README.md beside this file tells how it is used and how it keeps the
+/// journals durable, loaded lazily, within budget and compacted.
 package final class UndoStore {
     /// What an operation gave.
     package struct Outcome: Hashable, Sendable {
