@@ -69,8 +69,8 @@ package enum UndoFiles {
 
     /// Tests make the journal's file calls fail: given the call ("write",
     /// "ftruncate", "fdatasync", "rename") and the path, an errno to fail
-    /// with, or nil to make the call. menubusd sets it from
-    /// `MENUBUS_UNDO_FAULTS` (see `faults(from:)`).
+    /// with, or nil to make the call. A debug menubusd sets it from
+    /// `MENUBUS_UNDO_FAULTS` (see `faults(from:)`); a release one never does.
     package nonisolated(unsafe) static var inject: ((String, String) -> Int32?)?
 
     private static func injected(_ call: String, _ path: String) -> UndoFileError? {

@@ -151,10 +151,13 @@ package final class MenuBusServer {
         undoLimits.memoryBytes = configuration.undoMemoryBytes
         undoLimits.diskBytes = configuration.undoDiskBytes
         undoStore = UndoStore(stateDirectory: configuration.stateDirectory, limits: undoLimits)
+        #if DEBUG
+        // Tests run debug builds; a release menubusd never fails its journal on purpose.
         if let faults = getenv("MENUBUS_UNDO_FAULTS").map({ String(cString: $0) }), !faults.isEmpty {
             UndoFiles.inject = UndoFiles.faults(from: faults)
             Log.warning("undo journal faults injected: \(faults) (MENUBUS_UNDO_FAULTS, for tests)")
         }
+        #endif
         connection = try Connection(address: configuration.address, loop: loop)
         connection.maxCallBytes = configuration.budgets.maxCallBytes
         connection.largeCallHandled = { [weak self] bytes in self?.releasedMemory(bytes) }
