@@ -336,6 +336,36 @@ package enum UndoFiles {
         _ = Glibc.close(fd)
     }
 
+    // MARK: Waking the loop (ThreadedUndoDiskExecutor)
+
+    /// A pipe, both ends non-blocking and close-on-exec; nil when none can be made.
+    static func makeWakePipe() -> (read: Int32, write: Int32)? {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return nil }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        return (fds[0], fds[1])
+    }
+
+    static func wake(_ fd: Int32) {
+        var byte: UInt8 = 1
+        _ = Glibc.write(fd, &byte, 1)
+    }
+
+    /// Reads whatever the pipe holds, without blocking.
+    static func drain(_ fd: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while buffer.withUnsafeMutableBytes({ Glibc.read(fd, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    /// Nice 10 for the calling thread (on Linux the nice value is per
+    /// thread, and `who` 0 is the calling one).
+    static func lowerThreadPriority() {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+    }
+
     /// Permission bits of a file or directory (tests and diagnostics).
     package static func mode(_ path: String) -> mode_t? {
         var info = stat()

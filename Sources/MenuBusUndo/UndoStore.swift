@@ -44,21 +44,11 @@ package final class UndoStore {
     private var directoryReady = false
     private var loaded = false
     private var problems: [UndoStorageProblem] = []
-    /// Set by the service to compact off the loop; nil compacts in place.
-    package var compactor: ((CompactionJob) -> Void)?
-    /// Set by the service to copy a compaction's tail off the loop before
-    /// it finishes (then `finishCompaction` is called again); nil copies on the loop.
-    package var tailCopier: ((CompactionJob) -> Void)?
-    /// Set by the service to copy the last tail and rename the snapshot off
-    /// the loop, while the document's appends wait (then
-    /// `finishRenamedCompaction` is called); nil does it on the loop.
-    package var compactionFinisher: ((CompactionJob) -> Void)?
-    /// Set by the service to write operations' records off the loop
-    /// (`submit`; then `finishAppend` is called); nil writes in `submit`.
-    package var appender: ((AppendJob) -> Void)?
-    /// Set by the service: blocks until the disk work in flight is done and
-    /// its completions have run (for the few callers that cannot wait their turn).
-    package var waitForDisk: (() -> Void)?
+    /// Runs the disk work it takes off the store's thread (menubusd's
+    /// `ThreadedUndoDiskExecutor`); the inline one leaves all of it here.
+    package var executor: any UndoDiskExecutor = InlineUndoDiskExecutor()
+    /// A group-commit sync is with the executor (`startSync`).
+    package private(set) var isSyncing = false
     /// Documents with disk work in flight (an append, a compaction's
     /// rename), and the work waiting for it, in order.
     private var lanes: [UndoDocumentKey: Lane] = [:]
@@ -201,7 +191,7 @@ package final class UndoStore {
     }
 
     /// `perform`, with the records encoded and written off the loop when
-    /// `appender` is set: `done` runs on the loop once the record is written
+    /// the executor takes appends: `done` runs on the loop once the record is written
     /// (then the stack has changed) or the operation was refused. The
     /// operations of one document run one at a time, in the order
     /// submitted, so each sees every step before it; `state` shows an
@@ -227,11 +217,11 @@ package final class UndoStore {
         }
     }
 
-    /// Checks the operation and hands its write to `appender`; false when
-    /// it is to be performed in place (no appender, or a new document).
+    /// Checks the operation and hands its write to the executor; false when
+    /// it is to be performed in place (the executor takes no appends, or a new document).
     private func startAppend(_ operation: UndoOperation, key: UndoDocumentKey, now: Int64,
                              done: @escaping (Result<Outcome, UndoError>) -> Void) throws(UndoError) -> Bool {
-        guard let appender, let index = try residentIndex(key) else { return false }
+        guard executor.offloaded.contains(.append), let index = try residentIndex(key) else { return false }
         let document = documents.values[index]
         try document.stack.check(operation)
         let touch = Self.needsTouch(document.journaledTouch, now)
@@ -247,14 +237,15 @@ package final class UndoStore {
         }
         beginDiskWork(key)
         appendingBytes += count
-        appender(AppendJob(key: key, journal: journal, operation: operation, now: now, touch: touch, fd: fd,
-                           count: count, done: done))
+        let job = AppendJob(key: key, journal: journal, operation: operation, now: now, touch: touch, fd: fd,
+                            count: count, done: done)
+        executor.execute(.append(job)) { [self] in finishAppend(job) }
         return true
     }
 
-    /// Back on the loop after `appender`: applies the written operation
+    /// Back on the loop after the append: applies the written operation
     /// (or answers the write's failure), then runs what waited for it.
-    package func finishAppend(_ job: AppendJob) {
+    private func finishAppend(_ job: AppendJob) {
         appendingBytes -= job.count
         let result: Result<Outcome, UndoError>
         if documents[job.key]?.journal !== job.journal {
@@ -339,12 +330,13 @@ package final class UndoStore {
     /// Blocks until the document's disk work in flight is done (its
     /// completions run, and what waited behind it).
     private func settle(_ key: UndoDocumentKey) {
-        while lanes[key]?.busy == true, let waitForDisk { waitForDisk() }
+        while lanes[key]?.busy == true { executor.waitForAll() }
     }
 
-    /// Blocks until no document has disk work in flight (at shutdown).
+    /// Blocks until no disk work is in flight (at shutdown).
     package func settleAll() {
         while let key = lanes.first(where: { $0.value.busy })?.key { settle(key) }
+        executor.waitForAll()
     }
 
     /// The document's index in memory, reading its journal if need be;
@@ -440,12 +432,29 @@ package final class UndoStore {
 
     /// Makes every write so far durable: fdatasync of each journal written
     /// since the last sync, fsync of the directory when names changed, on
-    /// the calling thread (the service runs the same steps with the system
-    /// calls off the loop, `UndoStore+BackgroundSync.swift`). Returns false
-    /// when something failed (see `takeProblems()`).
+    /// the calling thread. Returns false when something failed (see `takeProblems()`).
     @discardableResult
     package func sync() -> Bool {
         finishBackgroundSync(Self.runSync(prepareBackgroundSync()))
+    }
+
+    /// `sync()`, with the system calls made by the executor when it takes
+    /// syncs: `then` runs on the store's thread once the sync is done.
+    /// Appends go on meanwhile; the sync covers the writes made before it.
+    package func startSync(then: @escaping () -> Void) {
+        guard executor.offloaded.contains(.sync) else {
+            sync()
+            return then()
+        }
+        let batch = prepareBackgroundSync()
+        guard !batch.jobs.isEmpty || batch.directory != nil else { return then() }
+        isSyncing = true
+        let run = UndoSyncRun(batch)
+        executor.execute(.sync(run)) { [self] in
+            isSyncing = false
+            finishBackgroundSync(run.result)
+            then()
+        }
     }
 
     // MARK: Lazy loading and the budgets
@@ -654,7 +663,7 @@ package final class UndoStore {
     /// the compacted file, about 1.5× the document, is below the next
     /// compaction's 2×: compactions do not follow each other at once.)
     private func holdAppendsIfCompactionLags(_ key: UndoDocumentKey, _ journal: UndoJournal, live: Int) {
-        guard compactionFinisher != nil, case .copying(let startSize) = journal.compaction,
+        guard executor.offloaded.contains(.finish), case .copying(let startSize) = journal.compaction,
               journal.size - startSize > live / 2 + Self.compactionSlackBytes else { return }
         journal.compaction = .holdingAppends
         beginDiskWork(key)
@@ -665,9 +674,10 @@ package final class UndoStore {
         let live = documents.values[index].stack.totalBytes
         guard journal.size > Self.compactionFactor * live + Self.compactionSlackBytes,
               journal.size >= journal.compactionRetrySize, !journal.compacting else { return }
-        if let compactor {
+        if executor.offloaded.contains(.snapshot) {
             journal.compaction = .copying(startSize: journal.size)
-            compactor(CompactionJob(document: documents.values[index], journal: journal))
+            let job = CompactionJob(document: documents.values[index], journal: journal)
+            executor.execute(.snapshot(job)) { [self] in finishCompaction(job) }
             return
         }
         do {
@@ -722,8 +732,9 @@ package final class UndoStore {
 
     // MARK: For syncing off the loop (UndoStore+BackgroundSync.swift)
 
-    /// Ends a background compaction on the loop.
-    package func finishCompaction(_ job: CompactionJob) {
+    /// Back on the loop after the snapshot or a tail copy: copies the tail
+    /// once more, finishes, or waits for the document's turn to finish.
+    private func finishCompaction(_ job: CompactionJob) {
         let journal = job.journal
         guard documents[job.key]?.journal === journal else {
             // The document went meanwhile: only the temporary file is left.
@@ -733,23 +744,24 @@ package final class UndoStore {
             try? UndoFiles.remove(job.temporary)
             return
         }
-        if journal.compaction == .holdingAppends, let compactionFinisher {
+        let offloaded = executor.offloaded
+        if journal.compaction == .holdingAppends, offloaded.contains(.finish) {
             // The appends wait already: the last tail and the rename now.
-            startFinish(job, compactionFinisher)
+            startFinish(job)
             return
         }
-        if let tailCopier, journal.wantsTailRound(job) {
+        if offloaded.contains(.tailCopy), journal.wantsTailRound(job) {
             job.copyTarget = journal.size
             job.tailRounds += 1
-            tailCopier(job)
+            executor.execute(.tailCopy(job)) { [self] in finishCompaction(job) }
             return
         }
-        if let compactionFinisher {
+        if offloaded.contains(.finish) {
             // The rename must not race an append: after the document's disk work.
             journal.compaction = .finishQueued
             whenIdle(job.key) { [self] in
                 beginDiskWork(job.key)
-                startFinish(job, compactionFinisher)
+                startFinish(job)
             }
             return
         }
@@ -765,7 +777,7 @@ package final class UndoStore {
     /// With the document's lane held (its turn came, or its appends are
     /// held): the last tail copy and the rename off the loop, or the
     /// compaction given up (then the lane is let go).
-    private func startFinish(_ job: CompactionJob, _ compactionFinisher: (CompactionJob) -> Void) {
+    private func startFinish(_ job: CompactionJob) {
         let journal = job.journal
         guard documents[job.key]?.journal === journal, journal.compactionIsCurrent(job) else {
             let failure = job.error
@@ -780,12 +792,12 @@ package final class UndoStore {
         journal.compaction = .finishing
         job.finalSize = journal.size
         job.oldFd = journal.detachDescriptor()
-        compactionFinisher(job)
+        executor.execute(.finish(job)) { [self] in finishRenamedCompaction(job) }
     }
 
-    /// Back on the loop after `compactionFinisher`: the renamed snapshot
-    /// replaces the journal; then what waited for the document runs.
-    package func finishRenamedCompaction(_ job: CompactionJob) {
+    /// Back on the loop after the finish: the renamed snapshot replaces the
+    /// journal; then what waited for the document runs.
+    private func finishRenamedCompaction(_ job: CompactionJob) {
         let journal = job.journal
         do {
             try journal.adoptFinishedCompaction(job)

@@ -6,7 +6,7 @@ import XCTest
 @testable import MenuBusUndo
 import MenuBusModel
 
-/// Records written off the loop (`UndoStore.submit` with an appender), as
+/// Records written off the loop (`UndoStore.submit` with an executor that takes appends), as
 /// menubusd runs them: the answer waits for the write, a document's later
 /// operations wait their turn, a failure changes nothing, and a
 /// compaction's rename never races an append.
@@ -18,27 +18,8 @@ final class UndoAppendOffTheLoopTests: XCTestCase {
         super.tearDown()
     }
 
-    /// Holds the store's disk work until the test runs it, on a dispatch queue as menubusd does.
-    private final class Disk {
-        var appends: [AppendJob] = []
-        var compactions: [CompactionJob] = []
-        var finishes: [CompactionJob] = []
-        let queue = DispatchQueue(label: "test-undo-disk")
-
-        init(_ store: UndoStore) {
-            store.appender = { [unowned self] in appends.append($0) }
-            store.compactor = { [unowned self] in compactions.append($0) }
-            store.compactionFinisher = { [unowned self] in finishes.append($0) }
-        }
-
-        /// Writes the oldest append waiting and hands it back to the store.
-        func writeNext(_ store: UndoStore) throws {
-            let job = try XCTUnwrap(appends.first, "an append is in flight")
-            appends.removeFirst()
-            queue.sync { UndoJournal.runAppend(job) }
-            store.finishAppend(job)
-        }
-    }
+    /// Holds the store's appends, snapshots and finishes until the test runs them (no tail copies off the loop).
+    private typealias Disk = ManualDiskExecutor
 
     private func step(_ name: String, _ size: Int = 1) -> UndoOperation {
         .register(actionName: name, undo: [UInt8](repeating: 1, count: size), redo: [2], mergeKey: "")
@@ -57,7 +38,7 @@ final class UndoAppendOffTheLoopTests: XCTestCase {
         var index = 0
         while disk.compactions.isEmpty, index < 200 {
             store.submit(step("Step \(index)", 64 << 10), appId: app, documentId: "doc", now: Time.start) { _ in }
-            try disk.writeNext(store)
+            try disk.writeNext()
             index += 1
         }
         return try XCTUnwrap(disk.compactions.first, "a compaction was asked for")
@@ -67,7 +48,8 @@ final class UndoAppendOffTheLoopTests: XCTestCase {
         let directory = try TemporaryDirectory()
         let store = UndoStore(stateDirectory: directory.path)
         _ = store.loadAll()
-        let disk = Disk(store)
+        let disk = Disk(offloading: [.append, .snapshot, .finish])
+        store.executor = disk
         // The first step creates the journal, written in place.
         var created: Result<UndoStore.Outcome, UndoError>?
         store.submit(step("First"), appId: app, documentId: "doc", now: Time.start) { created = $0 }
@@ -94,10 +76,10 @@ final class UndoAppendOffTheLoopTests: XCTestCase {
         XCTAssertEqual(answers, [], "nothing answered before its record is written")
         XCTAssertEqual(disk.appends.count, 1, "one write in flight for the document")
         XCTAssertEqual(store.state(appId: app, documentId: "doc")?.undoCount, 1, "the step is not shown before it is written")
-        try disk.writeNext(store)
+        try disk.writeNext()
         XCTAssertEqual(answers, ["second 2"])
         XCTAssertEqual(disk.appends.count, 1, "the undo started once the step was written")
-        try disk.writeNext(store)
+        try disk.writeNext()
         XCTAssertEqual(answers, ["second 2", "undo Second", "read 1"])
         XCTAssertTrue(disk.appends.isEmpty)
         XCTAssertFalse(store.hasWorkInFlight)
@@ -111,7 +93,7 @@ final class UndoAppendOffTheLoopTests: XCTestCase {
         UndoFiles.inject = { call, _ in call == "write" ? ENOSPC : nil }
         var answer: Result<UndoStore.Outcome, UndoError>?
         store.submit(step("Lost"), appId: app, documentId: "doc", now: Time.start) { answer = $0 }
-        try disk.writeNext(store)
+        try disk.writeNext()
         XCTAssertThrowsError(try answer?.get()) { error in
             guard let error = error as? UndoError, case .storage(let code) = error.kind else { return XCTFail("\(error)") }
             XCTAssertEqual(code, ENOSPC)
@@ -120,7 +102,7 @@ final class UndoAppendOffTheLoopTests: XCTestCase {
         XCTAssertEqual(store.state(appId: app, documentId: "doc")?.undoCount, 1)
         UndoFiles.inject = nil
         store.submit(step("Kept"), appId: app, documentId: "doc", now: Time.start) { answer = $0 }
-        try disk.writeNext(store)
+        try disk.writeNext()
         XCTAssertEqual(try answer?.get().state.undoActionName, "Kept")
         store.sync()
         XCTAssertEqual(reloaded(directory), store.state(appId: app, documentId: "doc"))
@@ -136,13 +118,13 @@ final class UndoAppendOffTheLoopTests: XCTestCase {
         }
         var answer: Result<UndoStore.Outcome, UndoError>?
         store.submit(step("Torn"), appId: app, documentId: "doc", now: Time.start) { answer = $0 }
-        try disk.writeNext(store)
+        try disk.writeNext()
         XCTAssertThrowsError(try answer?.get())
         failing = false
         calls = []
         store.submit(step("After"), appId: app, documentId: "doc", now: Time.start) { answer = $0 }
         XCTAssertTrue(calls.contains("rename"), "the broken journal was rewritten before the next append")
-        try disk.writeNext(store)
+        try disk.writeNext()
         XCTAssertEqual(try answer?.get().state.undoCount, 2)
         store.sync()
         XCTAssertEqual(reloaded(directory), store.state(appId: app, documentId: "doc"))
@@ -155,19 +137,19 @@ final class UndoAppendOffTheLoopTests: XCTestCase {
         disk.queue.sync { UndoJournal.runCompaction(job) }
         var answers: [String] = []
         store.submit(step("During the snapshot"), appId: app, documentId: "doc", now: Time.start) { _ in answers.append("during") }
-        store.finishCompaction(job)
+        try disk.handBack(.snapshot)
         XCTAssertTrue(disk.finishes.isEmpty, "the rename waits for the append in flight")
-        try disk.writeNext(store)
+        try disk.writeNext()
         XCTAssertEqual(answers, ["during"])
         XCTAssertEqual(disk.finishes.count, 1, "then the rest of the tail and the rename go off the loop")
         store.submit(step("During the rename"), appId: app, documentId: "doc", now: Time.start) { _ in answers.append("rename") }
         XCTAssertTrue(disk.appends.isEmpty, "an append waits for the rename")
         disk.queue.sync { UndoJournal.runFinish(job) }
         XCTAssertTrue(job.renamed)
-        store.finishRenamedCompaction(job)
+        try disk.handBack(.finish)
         XCTAssertTrue(store.takeProblems().isEmpty)
         XCTAssertFalse(job.journal.compacting)
-        try disk.writeNext(store)
+        try disk.writeNext()
         XCTAssertEqual(answers, ["during", "rename"])
         XCTAssertLessThan(try directory.size(of: job.journal.fileName), sizeBefore, "compacted")
         XCTAssertEqual(try directory.journalNames().filter { $0.hasSuffix(".tmp") }, [], "no temporary file left")
@@ -193,14 +175,14 @@ final class UndoAppendOffTheLoopTests: XCTestCase {
         // The snapshot finishes: the last tail and the rename go at once (no
         // tail round off the loop), the held append after them.
         disk.queue.sync { UndoJournal.runCompaction(job) }
-        store.finishCompaction(job)
+        try disk.handBack(.snapshot)
         XCTAssertEqual(disk.finishes.count, 1)
         XCTAssertEqual(job.tailRounds, 0)
         disk.queue.sync { UndoJournal.runFinish(job) }
-        store.finishRenamedCompaction(job)
+        try disk.handBack(.finish)
         XCTAssertTrue(store.takeProblems().isEmpty)
         XCTAssertEqual(disk.appends.count, 1, "the held append is written now")
-        try disk.writeNext(store)
+        try disk.writeNext()
         XCTAssertEqual(answered, appended)
         XCTAssertFalse(store.hasWorkInFlight)
         store.sync()
@@ -216,7 +198,7 @@ final class UndoAppendOffTheLoopTests: XCTestCase {
             store.submit(step("Fast \(appended)", 64 << 10), appId: app, documentId: "doc", now: Time.start) { _ in answered() }
             appended += 1
             if disk.appends.isEmpty { break }
-            try disk.writeNext(store)
+            try disk.writeNext()
         }
         return appended
     }
@@ -228,19 +210,19 @@ final class UndoAppendOffTheLoopTests: XCTestCase {
         store.submit(step("Large", 256 << 10), appId: app, documentId: "doc", now: Time.start) { _ in }
         XCTAssertEqual(disk.appends.count, 1)
         disk.queue.sync { UndoJournal.runCompaction(job) }
-        store.finishCompaction(job)
+        try disk.handBack(.snapshot)
         XCTAssertTrue(disk.finishes.isEmpty)
         // … and that append grows the journal past the hold's mark: the
         // queued finish must still come next, not wait behind a hold.
-        try disk.writeNext(store)
+        try disk.writeNext()
         XCTAssertEqual(disk.finishes.count, 1, "the finish runs once the append is written")
         disk.queue.sync { UndoJournal.runFinish(job) }
-        store.finishRenamedCompaction(job)
+        try disk.handBack(.finish)
         XCTAssertTrue(store.takeProblems().isEmpty)
         XCTAssertFalse(store.hasWorkInFlight)
         store.submit(step("After"), appId: app, documentId: "doc", now: Time.start) { _ in }
         XCTAssertEqual(disk.appends.count, 1, "appends go straight to the disk again")
-        try disk.writeNext(store)
+        try disk.writeNext()
         store.sync()
         XCTAssertEqual(reloaded(directory), store.state(appId: app, documentId: "doc"))
     }
@@ -252,12 +234,12 @@ final class UndoAppendOffTheLoopTests: XCTestCase {
         XCTAssertLessThan(appended, 200, "the appends were held")
         XCTAssertTrue(disk.appends.isEmpty)
         job.error = .io("write", job.temporary)
-        store.finishCompaction(job)
+        try disk.handBack(.snapshot)
         XCTAssertTrue(disk.finishes.isEmpty, "nothing to rename")
         XCTAssertEqual(store.takeProblems().map(\.activity), ["compaction"])
         XCTAssertFalse(job.journal.compacting)
         XCTAssertEqual(disk.appends.count, 1, "the held append is written now")
-        try disk.writeNext(store)
+        try disk.writeNext()
         XCTAssertFalse(store.hasWorkInFlight)
         XCTAssertEqual(try directory.journalNames().filter { $0.hasSuffix(".tmp") }, [], "the temporary file is removed")
         XCTAssertEqual(store.state(appId: app, documentId: "doc")?.undoActionName, "Fast \(appended - 1)")
@@ -265,13 +247,13 @@ final class UndoAppendOffTheLoopTests: XCTestCase {
 
     func testClosingOpenGroupsComesAfterTheOperationsInFlightWithoutWaitingForThem() throws {
         let (_, store, disk) = try makeStore()
-        store.waitForDisk = { XCTFail("the loop waited for the disk") }
+        disk.onWait = { XCTFail("the loop waited for the disk") }
         store.submit(.beginGroup(actionName: "Replace All"), appId: app, documentId: "doc", now: Time.start) { _ in }
         store.submit(step("Inside"), appId: app, documentId: "doc", now: Time.start) { _ in }
         var closed: [UndoState] = []
         store.closeOpenGroups(appId: app, now: Time.start) { _, state in closed.append(state) }
         XCTAssertEqual(closed, [], "the operations in flight land first")
-        while !disk.appends.isEmpty { try disk.writeNext(store) }
+        while !disk.appends.isEmpty { try disk.writeNext() }
         XCTAssertEqual(closed.map(\.groupDepth), [0], "then the group the app opened before it left is closed")
         XCTAssertEqual(store.state(appId: app, documentId: "doc")?.undoActionName, "Replace All")
         XCTAssertFalse(store.hasWorkInFlight)

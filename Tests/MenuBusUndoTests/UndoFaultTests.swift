@@ -167,9 +167,10 @@ final class UndoFaultTests: XCTestCase {
 
     func testACompactionOffTheLoopKeepsTheStepsAppendedWhileItRan() throws {
         let (directory, store) = try makeStore()
-        var jobs: [CompactionJob] = []
-        store.compactor = { jobs.append($0) }
-        let job = try registerUntilCompaction(store) { jobs }
+        // Only the snapshot goes off the loop; the rename is done on it.
+        let disk = ManualDiskExecutor(offloading: [.snapshot])
+        store.executor = disk
+        let job = try registerUntilCompaction(store) { disk.compactions }
         let sizeBefore = try FileManager.default.attributesOfItem(atPath: job.journal.path)[.size] as? Int ?? 0
         DispatchQueue(label: "test-compaction").sync { UndoJournal.runCompaction(job) }
         // Steps that arrive while the snapshot is written must survive it.
@@ -177,8 +178,8 @@ final class UndoFaultTests: XCTestCase {
             try store.perform(.register(actionName: "Late \(extra)", undo: [UInt8(extra)], redo: [2], mergeKey: ""),
                               appId: app, documentId: "doc", now: Time.start)
         }
-        XCTAssertEqual(jobs.count, 1, "one compaction at a time")
-        store.finishCompaction(job)
+        XCTAssertEqual(disk.compactions.count, 1, "one compaction at a time")
+        try disk.handBack(.snapshot)
         XCTAssertTrue(store.takeProblems().isEmpty)
         let sizeAfter = try FileManager.default.attributesOfItem(atPath: job.journal.path)[.size] as? Int ?? 0
         XCTAssertLessThan(sizeAfter, sizeBefore, "compacted")
@@ -191,11 +192,10 @@ final class UndoFaultTests: XCTestCase {
 
     func testACompactionsTailIsCopiedOffTheLoopInRoundsKeepingEveryStep() throws {
         let (directory, store) = try makeStore()
-        var jobs: [CompactionJob] = []
-        var rounds: [CompactionJob] = []
-        store.compactor = { jobs.append($0) }
-        store.tailCopier = { rounds.append($0) }
-        let job = try registerUntilCompaction(store) { jobs }
+        // The snapshot and the tail copies go off the loop; the rename is done on it.
+        let disk = ManualDiskExecutor(offloading: [.snapshot, .tailCopy])
+        store.executor = disk
+        let job = try registerUntilCompaction(store) { disk.compactions }
         let queue = DispatchQueue(label: "test-compaction")
         queue.sync { UndoJournal.runCompaction(job) }
         // 200 KiB arrive while the snapshot is written, then 100 KiB during the first tail copy.
@@ -203,19 +203,19 @@ final class UndoFaultTests: XCTestCase {
             try store.perform(.register(actionName: "Late \(extra)", undo: big, redo: [2], mergeKey: ""),
                               appId: app, documentId: "doc", now: Time.start)
         }
-        store.finishCompaction(job)
-        XCTAssertEqual(rounds.count, 1, "the tail is copied off the loop first")
+        try disk.handBack(.snapshot)
+        XCTAssertEqual(disk.tailCopies.count, 1, "the tail is copied off the loop first")
         XCTAssertTrue(job.journal.compacting)
         queue.sync { UndoJournal.runTailCopy(job) }
         XCTAssertEqual(job.copied, job.copyTarget)
         try store.perform(.register(actionName: "Later", undo: [UInt8](repeating: 3, count: 100 << 10), redo: [2], mergeKey: ""),
                           appId: app, documentId: "doc", now: Time.start)
-        store.finishCompaction(job)
-        XCTAssertEqual(rounds.count, 2, "more than 64 KiB came meanwhile: one more round")
+        try disk.handBack(.tailCopy)
+        XCTAssertEqual(disk.tailCopies.count, 2, "more than 64 KiB came meanwhile: one more round")
         queue.sync { UndoJournal.runTailCopy(job) }
         try store.perform(.undo, appId: app, documentId: "doc", now: Time.start)
-        store.finishCompaction(job)
-        XCTAssertEqual(rounds.count, 2, "a small tail is copied on the loop and the file renamed")
+        try disk.handBack(.tailCopy)
+        XCTAssertEqual(disk.tailCopies.count, 2, "a small tail is copied on the loop and the file renamed")
         XCTAssertFalse(job.journal.compacting)
         XCTAssertTrue(store.takeProblems().isEmpty)
         XCTAssertEqual(try directory.journalNames().filter { $0.hasSuffix(".tmp") }, [])

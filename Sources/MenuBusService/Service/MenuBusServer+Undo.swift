@@ -16,7 +16,7 @@ extension MenuBusServer {
     /// Lists the journals (each is read on its document's first use) and
     /// applies the retention bound; at start.
     func loadUndoDocuments() {
-        startBackgroundCompactions()
+        startUndoDiskThreads()
         // Groups left open by a previous run end as each journal is read.
         undoStore.closesGroupsOnLoad = true
         let report = undoStore.indexJournals()
@@ -164,76 +164,31 @@ extension MenuBusServer {
     }
 
     /// Group commit: one fdatasync for everything written in the last
-    /// interval, run off the loop (UndoSyncer) so no call waits on the disk.
+    /// interval, run off the loop so no call waits on the disk.
     func scheduleUndoSync() {
-        guard !undoSyncScheduled, !(undoSyncer?.isSyncing ?? false), undoStore.hasUnsyncedWrites else { return }
+        guard !undoSyncScheduled, !undoStore.isSyncing, undoStore.hasUnsyncedWrites else { return }
         undoSyncScheduled = true
         loop.addTimer(after: UndoStore.syncInterval) { [weak self] in
             guard let self else { return }
             self.undoSyncScheduled = false
-            self.startUndoSync()
+            self.undoStore.startSync { [weak self] in
+                self?.logStorageProblems()
+                self?.scheduleUndoSync()
+            }
         }
     }
 
-    private func startUndoSync() {
-        guard let syncer = undoSyncer else {
-            // No pipe to come back through: sync on the loop.
-            if !undoStore.sync() { logStorageProblems() }
-            return
-        }
-        let batch = undoStore.prepareBackgroundSync()
-        logStorageProblems()
-        guard !batch.jobs.isEmpty || batch.directory != nil else {
-            scheduleUndoSync()
-            return
-        }
-        let box = SyncResultBox()
-        syncer.isSyncing = true
-        syncer.run({ box.result = UndoStore.runSync(batch) }) { [weak self] in
+    /// Operations' records, compactions and syncs are written off the
+    /// loop; without a pipe to come back through, the store writes in place.
+    func startUndoDiskThreads() {
+        let executor = ThreadedUndoDiskExecutor { [weak self] in
             guard let self else { return }
-            syncer.isSyncing = false
-            if let result = box.result { self.undoStore.finishBackgroundSync(result) }
             self.logStorageProblems()
             self.scheduleUndoSync()
         }
-    }
-
-    /// Operations' records, compaction snapshots and their renames are
-    /// written off the loop too.
-    func startBackgroundCompactions() {
-        guard let syncer = undoSyncer else { return }
-        undoStore.appender = { [weak self] job in
-            syncer.run(on: .appends, { UndoJournal.runAppend(job) }) {
-                self?.undoStore.finishAppend(job)
-            }
-        }
-        // The syncer holds no store: no cycle.
-        undoStore.waitForDisk = { syncer.wait() }
-        undoStore.compactionFinisher = { [weak self] job in
-            syncer.run({ UndoJournal.runFinish(job) }) {
-                guard let self else { return }
-                self.undoStore.finishRenamedCompaction(job)
-                self.logStorageProblems()
-                self.scheduleUndoSync()
-            }
-        }
-        undoStore.compactor = { [weak self] job in
-            syncer.run({ UndoJournal.runCompaction(job) }) {
-                guard let self else { return }
-                self.undoStore.finishCompaction(job)
-                self.logStorageProblems()
-                self.scheduleUndoSync()
-            }
-        }
-        // What was appended while the snapshot was written is copied off the loop too.
-        undoStore.tailCopier = { [weak self] job in
-            syncer.run({ UndoJournal.runTailCopy(job) }) {
-                guard let self else { return }
-                self.undoStore.finishCompaction(job)
-                self.logStorageProblems()
-                self.scheduleUndoSync()
-            }
-        }
+        guard let executor else { return }
+        loop.watch(fd: executor.wakeDescriptor) { [weak executor] in executor?.deliverCompletions() }
+        undoStore.executor = executor
     }
 
     /// The undo members of `org.menubus.MenuBus1`.
@@ -302,12 +257,6 @@ extension MenuBusServer {
         }
         return key
     }
-}
-
-/// Carries a sync's result from the queue to the loop (written before, read
-/// after the pipe's wake-up).
-private final class SyncResultBox: @unchecked Sendable {
-    var result: UndoStore.SyncResult?
 }
 
 extension UndoError {

@@ -125,8 +125,6 @@ package final class MenuBusServer {
     var undoSyncScheduled = false
     /// Freed memory not yet handed back to the system (MenuBusServer+Budgets.swift).
     var memoryRelease = MemoryRelease()
-    /// Runs journal syncs off the loop (UndoSyncer.swift).
-    lazy var undoSyncer: UndoSyncer? = UndoSyncer(loop: loop)
 
     /// When the server was made (monotonic nanoseconds), for `Stats`' `uptime-seconds`.
     let startedAt = MessageLoop.now()
@@ -226,7 +224,6 @@ package final class MenuBusServer {
     /// Releases the name and closes the connection.
     package func shutdown() {
         undoStore.settleAll()
-        undoSyncer?.wait()
         if undoStore.hasUnsyncedWrites { _ = undoStore.sync() }
         if ownsName, connection.isConnected {
             try? connection.releaseName(MenuBusNames.busName)
