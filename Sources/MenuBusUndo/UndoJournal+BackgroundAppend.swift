@@ -3,7 +3,7 @@ import MenuBusModel
 /// One operation's records encoded, checksummed and written off the loop:
 /// the store checks the operation and hands out a duplicate of the
 /// journal's descriptor; another thread writes; back on the loop the store
-/// applies the operation to the stack and answers (`UndoStore.finishAppend`).
+/// applies the operation to the stack and answers (`UndoStore.submit`).
 /// The reply waits for the write(2), so an acknowledged step is in the
 /// kernel as before, and a killed daemon loses nothing it acknowledged.
 package final class AppendJob: @unchecked Sendable {

@@ -116,7 +116,7 @@ extension UndoJournal {
     }
 
     /// Runs on the background queue while the document's appends wait
-    /// (the store's lane): the journal's records from `copied` to
+    /// (its lane in `UndoCompactionScheduler`): the journal's records from `copied` to
     /// `finalSize` after the snapshot, fsync, rename over the journal,
     /// fsync of the directory. Nothing of it on the loop.
     package static func runFinish(_ job: CompactionJob) {

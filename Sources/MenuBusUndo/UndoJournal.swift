@@ -10,7 +10,7 @@ import MenuBusModel
 ///   short write is cut back off (ftruncate to the last good size); if
 ///   even that fails the journal is `isBroken` and is rewritten from the
 ///   stack before the next append.
-/// - **Off the loop.** With the service's writer the store encodes and
+/// - **Off the loop.** With an executor that takes appends the store encodes and
 ///   writes a record on another thread (`AppendJob`, through a duplicate of
 ///   the descriptor) and calls `appended` or `appendCouldNotBeCut` on the
 ///   loop when it is done; one append per journal is in flight at a time.
@@ -23,7 +23,7 @@ import MenuBusModel
 /// - **Loading.** `replay(_:limits:)` (`UndoJournal+Replay.swift`).
 ///
 /// The descriptor stays open between appends; the store closes the least
-/// recently used ones beyond `UndoStore.maxOpenJournals`.
+/// recently used ones beyond `UndoResidency.maxOpenJournals`.
 package final class UndoJournal {
     package let directory: String
     let fileName: String
@@ -36,7 +36,7 @@ package final class UndoJournal {
     private(set) var writeCount = 0
     /// Whole-file rewrites so far (a compaction in flight checks it).
     private(set) var rewrites = 0
-    /// Where a background compaction of this journal stands (`UndoStore`
+    /// Where a background compaction of this journal stands (`UndoCompactionScheduler`
     /// moves it; a compaction is one snapshot, tail copies, then a finish).
     var compaction: CompactionPhase = .none
     /// A background compaction is under way.
@@ -44,6 +44,8 @@ package final class UndoJournal {
     /// The file's name (creation) or its replacement (compaction) may not
     /// be durable until the directory is synced.
     var needsDirectorySync = false
+    /// The store removed the document: a compaction in flight is dropped.
+    private(set) var isRemoved = false
     /// A failed write could not be cut back: rewrite before appending.
     private(set) var isBroken = false
     /// Do not try to compact again before the file reaches this size
@@ -230,6 +232,7 @@ package final class UndoJournal {
 
     /// Removes the file and any damaged copy kept beside it.
     func removeFiles() throws(UndoFileError) {
+        isRemoved = true
         closeFile()
         hasUnsyncedWrites = false
         try UndoFiles.remove(path)

@@ -1,15 +1,6 @@
 import MenuBusModel
 
 extension UndoStore {
-    /// What reading one journal gave.
-    package struct LoadResult {
-        /// The document now in memory, if one was.
-        package var key: UndoDocumentKey?
-        package var finding: UndoLoadFinding?
-        /// The file could not be read at all; nothing changed.
-        var readError: UndoFileError?
-    }
-
     /// Lists the directory (creating it if needed) at start: names and
     /// sizes only, no journal is read. Each journal is read on the first
     /// use of its document (`makeResident`, through `perform` and `state`),
@@ -21,25 +12,25 @@ extension UndoStore {
     @discardableResult
     package func indexJournals() -> UndoLoadReport {
         var report = UndoLoadReport()
-        guard !isLoaded else { return report }
+        guard !residency.isLoaded else { return report }
         let entries: [UndoFiles.Entry]
         do {
-            try prepareDirectoryForLoading()
+            try residency.prepareDirectory()
             entries = try UndoFiles.listEntries(directory)
         } catch {
             report.findings.append(UndoLoadFinding(fileName: "", key: nil, recordsLoaded: 0, kind: .failed(error)))
             return report
         }
-        markLoaded()
-        reserve(entries.map(\.name))
+        residency.isLoaded = true
+        residency.reserve(entries.map(\.name))
         for entry in entries {
             if entry.name.hasSuffix(UndoFileName.temporarySuffix) {
                 try? UndoFiles.remove(directory + "/" + entry.name)
-                release(entry.name)
+                residency.release(entry.name)
                 continue
             }
             guard entry.name.hasSuffix(UndoFileName.suffix) else { continue }
-            addPending(entry)
+            residency.addPending(entry)
         }
         return report
     }
@@ -50,75 +41,98 @@ extension UndoStore {
     /// says. For tools and tests; the service loads lazily.
     package func loadAll() -> UndoLoadReport {
         var report = indexJournals()
-        guard isLoaded else { return report }
-        let files = pending.values.joined().sorted { $0.name < $1.name }
+        guard residency.isLoaded else { return report }
+        let files = residency.pending.values.joined().sorted { $0.name < $1.name }
         for file in files {
-            let result = load(file.name, counted: false)
+            let result = residency.load(file.name, counted: false)
             if let finding = result.finding { report.findings.append(finding) }
-            if result.readError == nil { dropPending(file, hash: UndoFileName.parse(file.name)?.hash ?? "") }
+            if result.readError == nil { residency.dropPending(file, hash: UndoFileName.parse(file.name)?.hash ?? "") }
         }
-        enforceMemoryBudget()
+        residency.enforceMemoryBudget()
         report.documents = (Array(documents.keys) + Array(evicted.keys))
             .sorted { ($0.appId, $0.documentId) < ($1.appId, $1.documentId) }
         return report
     }
 
-    /// Loads one journal file; returns what was wrong with it, if anything.
-    /// `counted`: the document was dropped from memory and is read again.
-    package func load(_ name: String, counted: Bool) -> LoadResult {
-        let path = directory + "/" + name
-        let bytes: [UInt8]
-        journalsRead += 1
+    /// The document in memory, reading its journal if need be; nil when it has none.
+    func resident(_ key: UndoDocumentKey) throws(UndoError) -> UndoDocument? {
+        if !residency.isLoaded {
+            // Without knowing the journals on disk, a new one could duplicate a document.
+            let report = indexJournals()
+            absorb(report)
+            guard residency.isLoaded else {
+                let failure = report.findings.lazy.compactMap { finding -> UndoFileError? in
+                    if case let .failed(error) = finding.kind { return error }
+                    return nil
+                }.first ?? .io("opendir", directory)
+                throw failure.undoError
+            }
+        }
+        try makeResident(key)
+        return documents[key]
+    }
+
+    /// Brings a document into memory if its journal is on disk: dropped
+    /// for the memory budget, or not read yet (then every pending journal
+    /// whose name carries its hash is read). Nothing when there is none.
+    func makeResident(_ key: UndoDocumentKey) throws(UndoError) {
+        guard documents[key] == nil else { return }
         do {
-            bytes = try UndoFiles.read(path)
+            if try residency.reloadEvicted(key) {
+                residency.enforceMemoryBudget(keeping: key)
+                return
+            }
         } catch {
-            return LoadResult(key: nil, finding: UndoLoadFinding(fileName: name, key: nil, recordsLoaded: 0, kind: .failed(error)),
-                              readError: error)
+            throw error.undoError(for: key)
         }
-        let replay = UndoJournal.replay(bytes, limits: limits)
-        var finding = UndoLoadFinding(fileName: name, key: replay.key, recordsLoaded: replay.records, kind: .discarded)
-        guard let key = replay.key else {
-            if case .damaged(_, let reason) = replay.ending {
-                finding.kind = .unreadable(reason: reason)
-            } else {
-                try? UndoFiles.remove(path)
-                release(name)
-            }
-            return LoadResult(key: nil, finding: finding)
+        guard let files = residency.pending[UndoFileName.hashText(of: key)] else { return }
+        var readError: UndoFileError?
+        for file in files.sorted(by: { $0.name < $1.name }) {
+            if let error = loadPendingJournal(file) { readError = error }
         }
-        guard documents[key] == nil, counted || evicted[key] == nil else {
-            finding.kind = .duplicate
-            return LoadResult(key: nil, finding: finding)
+        if documents[key] == nil, let readError { throw readError.undoError(for: key) }
+        if documents[key] != nil { residency.noteUse(key) }
+        residency.enforceMemoryBudget(keeping: key)
+    }
+
+    /// Reads one pending journal; a read error leaves it pending.
+    @discardableResult
+    func loadPendingJournal(_ file: UndoResidency.PendingJournal) -> UndoFileError? {
+        let result = residency.load(file.name, counted: false)
+        if let error = result.readError {
+            notes.problems.append(UndoStorageProblem(activity: "loading", key: nil, error: error,
+                                                     detail: "\(file.name): \(error)"))
+            return error
         }
-        let journal = UndoJournal(directory: directory, fileName: name, size: replay.goodLength)
-        let document = UndoDocument(key: key, stack: replay.stack, lastTouched: replay.lastTouched,
-                                    journaledTouch: replay.lastTouched, journal: journal)
-        adopt(document, counted: counted)
-        switch replay.ending {
-        case .complete:
-            return LoadResult(key: key)
-        case .torn:
-            finding.kind = .tornTail(bytesCut: bytes.count - replay.goodLength)
-            do {
-                try UndoFiles.truncate(path: path, to: replay.goodLength)
-            } catch {
-                journal.markBroken()
-                finding.kind = .failed(error)
-            }
-        case let .damaged(offset, reason):
-            finding.kind = .damaged(offset: offset, bytesNotLoaded: bytes.count - offset, reason: reason)
-            do {
-                try UndoFiles.link(path, to: UndoJournal.damagedPath(of: path))
-                reserve([name + ".damaged"])
-            } catch {
-                // Keeping a copy is a courtesy; the journal is repaired regardless.
-            }
-            do {
-                try journal.rewrite(document)
-            } catch {
-                journal.markBroken()
+        residency.dropPending(file, hash: UndoFileName.parse(file.name)?.hash ?? "")
+        if let finding = result.finding { note(finding) }
+        if let key = result.key, closesGroupsOnLoad {
+            while let document = documents[key], document.stack.groupDepth > 0 {
+                guard (try? perform(.endGroup, appId: key.appId, documentId: key.documentId,
+                                    now: document.lastTouched)) != nil else { break }
             }
         }
-        return LoadResult(key: key, finding: finding)
+        return nil
+    }
+
+    /// Reads every pending journal whose name carries `prefix`.
+    func loadPending(prefix: String) {
+        let files = residency.pending.values.joined().filter { $0.prefix == prefix }
+        for file in files.sorted(by: { $0.name < $1.name }) {
+            loadPendingJournal(file)
+            residency.enforceMemoryBudget(keeping: nil)
+        }
+    }
+
+    /// Findings of a load `perform` had to do (no `loadAll()` first) go to the problems.
+    private func absorb(_ report: UndoLoadReport) {
+        for finding in report.findings { note(finding) }
+    }
+
+    private func note(_ finding: UndoLoadFinding) {
+        var error: UndoFileError?
+        if case let .failed(failure) = finding.kind { error = failure }
+        notes.problems.append(UndoStorageProblem(activity: "loading", key: finding.key, error: error,
+                                                 detail: finding.description))
     }
 }

@@ -1,0 +1,309 @@
+import MenuBusModel
+
+/// The documents in memory, least recently used first to go, the documents
+/// dropped from memory and the journals not read yet; the one place where
+/// the daemon-wide memory and disk budgets are counted and enforced.
+final class UndoResidency {
+    /// A journal listed at start and not read yet.
+    struct PendingJournal: Hashable, Sendable {
+        var name: String
+        var prefix: String
+        var size: Int
+        var modified: Int64
+    }
+
+    /// A document dropped from memory for the memory budget; its journal is
+    /// complete and synced, and is read again on use.
+    struct EvictedDocument: Hashable, Sendable {
+        var fileName: String
+        var size: Int
+        var lastTouched: Int64
+        var openGroup: Bool
+    }
+
+    /// Journal descriptors kept open; beyond it the least recently used close.
+    static let maxOpenJournals = 32
+
+    let directory: String
+    let limits: UndoLimits
+    private let notes: UndoStoreNotes
+    private unowned let compactions: UndoCompactionScheduler
+    /// Documents in memory; the store changes their stacks through `update`.
+    private(set) var documents: [UndoDocumentKey: UndoDocument] = [:]
+    /// Documents in memory or dropped, per app id.
+    private var documentCounts: [String: Int] = [:]
+    /// Names in the directory, so new journals never take one.
+    private var fileNames: Set<String> = []
+    /// Documents whose journal descriptor is open, least recently used first.
+    private var openJournals: [UndoDocumentKey] = []
+    /// Documents whose journals have writes not yet synced.
+    var unsynced: Set<UndoDocumentKey> = []
+    private var directoryReady = false
+    /// The directory was listed (`UndoStore.indexJournals`).
+    var isLoaded = false
+    /// Journals not read yet, by the hash in their names ("" for names the store did not make).
+    private(set) var pending: [String: [PendingJournal]] = [:]
+    private(set) var pendingCount = 0
+    private var pendingBytes = 0
+    /// Pending journals by the app id prefix of their names.
+    private(set) var pendingByPrefix: [String: Int] = [:]
+    /// Documents dropped from memory, read again on use.
+    private(set) var evicted: [UndoDocumentKey: EvictedDocument] = [:]
+    private var evictedBytes = 0
+    /// `UndoStack.totalBytes` of every document in memory.
+    private(set) var memoryBytes = 0
+    /// Bytes of the appends in flight, counted against the disk budget.
+    private var appendingBytes = 0
+    private var useTick: UInt64 = 0
+    private var lastUse: [UndoDocumentKey: UInt64] = [:]
+    /// Journals read whole so far (a seam for tests: a lazy start reads none).
+    var journalsRead = 0
+
+    init(directory: String, limits: UndoLimits, notes: UndoStoreNotes, compactions: UndoCompactionScheduler) {
+        self.directory = directory
+        self.limits = limits
+        self.notes = notes
+        self.compactions = compactions
+    }
+
+    deinit {
+        for document in documents.values { document.journal.closeFile() }
+    }
+
+    /// Documents in memory, dropped from memory, and journals not read yet.
+    var documentCount: Int { documents.count + evicted.count + pendingCount }
+
+    /// Bytes of every journal: those in memory, dropped and not read yet.
+    var diskBytes: Int {
+        documents.values.reduce(0) { $0 + $1.journal.size } + evictedBytes + pendingBytes
+    }
+
+    /// Documents an app id holds, its journals not read yet included (by the prefix of their names).
+    func documentCount(of appId: String) -> Int {
+        documentCounts[appId, default: 0] + pendingByPrefix[UndoFileName.prefix(of: appId), default: 0]
+    }
+
+    func documentCountInMemory(of appId: String) -> Int {
+        documentCounts[appId, default: 0]
+    }
+
+    /// Changes a document in memory, its memory counted anew.
+    func update<Result, Failure: Error>(_ key: UndoDocumentKey,
+                                        _ body: (inout UndoDocument) throws(Failure) -> Result) throws(Failure) -> Result? {
+        guard var document = documents.removeValue(forKey: key) else { return nil }
+        let before = document.stack.totalBytes
+        defer {
+            memoryBytes += document.stack.totalBytes - before
+            documents[key] = document
+        }
+        return try body(&document)
+    }
+
+    // MARK: The budgets
+
+    /// Refuses a write that would take the journals past the disk budget.
+    func checkDiskBudget(adding bytes: Int, field: String) throws(UndoError) {
+        let used = diskBytes + appendingBytes
+        guard used + bytes > limits.diskBytes else { return }
+        throw UndoError(kind: .limitExceeded(.diskBytes), field: field,
+                        message: "\(used + bytes) is over menubusd's budget of \(limits.diskBytes) \(UndoLimits.Bound.diskBytes.rawValue) (--undo-disk-budget); nothing was stored, clear some undo documents first")
+    }
+
+    /// An append of `bytes` goes off the loop (negative: it came back).
+    func noteAppendInFlight(_ bytes: Int) {
+        appendingBytes += bytes
+    }
+
+    /// Drops the least recently used documents from memory until the
+    /// memory budget holds, never `keeping` nor a document whose journal
+    /// has writes not yet synced, is broken or has disk work in flight or
+    /// waiting (those go at a later call).
+    func enforceMemoryBudget(keeping: UndoDocumentKey? = nil) {
+        guard memoryBytes > limits.memoryBytes else { return }
+        let candidates = documents.keys.filter { $0 != keeping }
+            .sorted { lastUse[$0, default: 0] < lastUse[$1, default: 0] }
+        for key in candidates {
+            guard memoryBytes > limits.memoryBytes else { break }
+            guard let document = documents[key], !unsynced.contains(key), compactions.isIdle(key) else { continue }
+            let journal = document.journal
+            guard !journal.compacting, !journal.isBroken, !journal.hasUnsyncedWrites else { continue }
+            journal.closeFile()
+            documents[key] = nil
+            openJournals.removeAll { $0 == key }
+            lastUse[key] = nil
+            memoryBytes -= document.stack.totalBytes
+            evicted[key] = EvictedDocument(fileName: journal.fileName, size: journal.size,
+                                           lastTouched: document.lastTouched,
+                                           openGroup: document.stack.groupDepth > 0)
+            evictedBytes += journal.size
+        }
+    }
+
+    /// The most recently used document in memory.
+    var mostRecentlyUsed: UndoDocumentKey? {
+        lastUse.max { $0.value < $1.value }?.key
+    }
+
+    func noteUse(_ key: UndoDocumentKey) {
+        useTick += 1
+        lastUse[key] = useTick
+    }
+
+    /// Bookkeeping after a write: unsynced, and most recently used among the
+    /// open descriptors (closing the least recently used beyond the bound).
+    func noteWrite(_ key: UndoDocumentKey, _ journal: UndoJournal) {
+        unsynced.insert(key)
+        if journal.needsDirectorySync { notes.directoryNeedsSync = true }
+        if openJournals.last == key { return }
+        if let index = openJournals.firstIndex(of: key) { openJournals.remove(at: index) }
+        openJournals.append(key)
+        while openJournals.count > Self.maxOpenJournals {
+            documents[openJournals.removeFirst()]?.journal.closeFile()
+        }
+    }
+
+    /// Forgets the synced documents whose journals are durable now.
+    func dropSyncedKeys() {
+        unsynced = unsynced.filter { documents[$0].map { $0.journal.hasUnsyncedWrites || $0.journal.isBroken } == true }
+    }
+
+    // MARK: Files
+
+    func prepareDirectory() throws(UndoFileError) {
+        guard !directoryReady else { return }
+        try UndoFiles.makeDirectory(directory)
+        directoryReady = true
+    }
+
+    /// Creates the journal of a new document under a name no other takes.
+    func createJournal(for key: UndoDocumentKey) throws(UndoFileError) -> UndoJournal {
+        try prepareDirectory()
+        return try UndoJournal.create(in: directory, for: key) { fileNames.contains($0) }
+    }
+
+    /// Takes a new document, its journal written.
+    func insert(_ document: UndoDocument) {
+        documents[document.key] = document
+        memoryBytes += document.stack.totalBytes
+        documentCounts[document.key.appId, default: 0] += 1
+        fileNames.insert(document.journal.fileName)
+    }
+
+    /// Takes a document read from its journal (`counted`: already counted, read again after being dropped).
+    func adopt(_ document: UndoDocument, counted: Bool) {
+        documents[document.key] = document
+        memoryBytes += document.stack.totalBytes
+        noteUse(document.key)
+        if !counted { documentCounts[document.key.appId, default: 0] += 1 }
+    }
+
+    /// Names new journals must not take.
+    func reserve(_ names: some Sequence<String>) {
+        fileNames.formUnion(names)
+    }
+
+    func release(_ name: String) {
+        fileNames.remove(name)
+    }
+
+    /// Forgets a document and removes its journal; false when there was none.
+    @discardableResult
+    func remove(_ key: UndoDocumentKey) -> Bool {
+        if documents[key] == nil, let gone = evicted.removeValue(forKey: key) {
+            evictedBytes -= gone.size
+            uncount(key)
+            do {
+                try UndoFiles.remove(directory + "/" + gone.fileName)
+                try? UndoFiles.remove(directory + "/" + gone.fileName + ".damaged")
+                fileNames.remove(gone.fileName)
+                fileNames.remove(gone.fileName + ".damaged")
+            } catch {
+                notes.problems.append(UndoStorageProblem(activity: "removal", key: key, error: error))
+            }
+            notes.directoryNeedsSync = true
+            return true
+        }
+        guard let document = documents.removeValue(forKey: key) else { return false }
+        memoryBytes -= document.stack.totalBytes
+        lastUse[key] = nil
+        uncount(key)
+        openJournals.removeAll { $0 == key }
+        unsynced.remove(key)
+        do {
+            try document.journal.removeFiles()
+            fileNames.remove(document.journal.fileName)
+            fileNames.remove(document.journal.fileName + ".damaged")
+        } catch {
+            notes.problems.append(UndoStorageProblem(activity: "removal", key: key, error: error))
+        }
+        notes.directoryNeedsSync = true
+        return true
+    }
+
+    private func uncount(_ key: UndoDocumentKey) {
+        documentCounts[key.appId, default: 1] -= 1
+        if documentCounts[key.appId] == 0 { documentCounts[key.appId] = nil }
+    }
+
+    /// Removes the journals not read yet whose modification time `isStale`
+    /// (every operation writes to a journal); returns how many.
+    func removeStalePending(_ isStale: (Int64) -> Bool) -> Int {
+        var removed = 0
+        for (hash, files) in pending {
+            for file in files where isStale(file.modified) && !file.prefix.isEmpty {
+                do {
+                    try UndoFiles.remove(directory + "/" + file.name)
+                } catch {
+                    notes.problems.append(UndoStorageProblem(activity: "removal", key: nil, error: error))
+                    continue
+                }
+                dropPending(file, hash: hash)
+                fileNames.remove(file.name)
+                fileNames.remove(file.name + ".damaged")
+                try? UndoFiles.remove(directory + "/" + file.name + ".damaged")
+                notes.directoryNeedsSync = true
+                removed += 1
+            }
+        }
+        return removed
+    }
+
+    /// Closes every journal's descriptor (at shutdown).
+    func closeFiles() {
+        for document in documents.values { document.journal.closeFile() }
+        openJournals = []
+    }
+
+    // MARK: Journals not read yet
+
+    func addPending(_ entry: UndoFiles.Entry) {
+        let parsed = UndoFileName.parse(entry.name)
+        let file = PendingJournal(name: entry.name, prefix: parsed?.prefix ?? "", size: entry.size,
+                                  modified: entry.modified)
+        pending[parsed?.hash ?? "", default: []].append(file)
+        pendingCount += 1
+        pendingBytes += entry.size
+        pendingByPrefix[file.prefix, default: 0] += 1
+    }
+
+    func dropPending(_ file: PendingJournal, hash: String) {
+        guard var files = pending[hash], let index = files.firstIndex(of: file) else { return }
+        files.remove(at: index)
+        pending[hash] = files.isEmpty ? nil : files
+        pendingCount -= 1
+        pendingBytes -= file.size
+        pendingByPrefix[file.prefix, default: 1] -= 1
+        if pendingByPrefix[file.prefix] == 0 { pendingByPrefix[file.prefix] = nil }
+    }
+
+    /// Reads a dropped document's journal again; false when it was not dropped.
+    func reloadEvicted(_ key: UndoDocumentKey) throws(UndoFileError) -> Bool {
+        guard let gone = evicted[key] else { return false }
+        let result = load(gone.fileName, counted: true)
+        guard documents[key] != nil else { throw result.readError ?? .io("read", directory + "/" + gone.fileName) }
+        evicted[key] = nil
+        evictedBytes -= gone.size
+        noteUse(key)
+        return true
+    }
+}
