@@ -114,6 +114,7 @@ package enum UndoFiles {
     /// itself to 0700 whether or not it existed.
     static func makeDirectory(_ path: String) throws(UndoFileError) {
         var prefix = path.hasPrefix("/") ? "/" : ""
+        if let fault = injected("mkdir", path) { throw fault }
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             prefix += component
             if mkdir(prefix, directoryMode) != 0, Glibc.errno != EEXIST {
@@ -325,6 +326,7 @@ package enum UndoFiles {
 
     /// Removes a file; a missing file is not an error.
     package static func remove(_ path: String) throws(UndoFileError) {
+        if let fault = injected("unlink", path) { throw fault }
         guard unlink(path) == 0 || Glibc.errno == ENOENT else { throw failure("unlink", path) }
     }
 

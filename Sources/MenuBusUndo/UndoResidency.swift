@@ -206,36 +206,35 @@ final class UndoResidency {
         fileNames.remove(name)
     }
 
-    /// Forgets a document and removes its journal; false when there was none.
+    /// Removes a document's journal, then forgets the document; false when
+    /// there was none. When the journal cannot be removed nothing changes,
+    /// so a history that would come back at the next start is never
+    /// reported gone.
     @discardableResult
-    func remove(_ key: UndoDocumentKey) -> Bool {
-        if documents[key] == nil, let gone = evicted.removeValue(forKey: key) {
+    func remove(_ key: UndoDocumentKey) throws(UndoFileError) -> Bool {
+        if documents[key] == nil, let gone = evicted[key] {
+            try UndoFiles.remove(directory + "/" + gone.fileName)
+            try? UndoFiles.remove(directory + "/" + gone.fileName + ".damaged")
+            evicted[key] = nil
             evictedBytes -= gone.size
             uncount(key)
-            do {
-                try UndoFiles.remove(directory + "/" + gone.fileName)
-                try? UndoFiles.remove(directory + "/" + gone.fileName + ".damaged")
-                fileNames.remove(gone.fileName)
-                fileNames.remove(gone.fileName + ".damaged")
-            } catch {
-                notes.problems.append(UndoStorageProblem(activity: "removal", key: key, error: error))
-            }
+            fileNames.remove(gone.fileName)
+            fileNames.remove(gone.fileName + ".damaged")
             notes.directoryNeedsSync = true
             return true
         }
-        guard let document = documents.removeValue(forKey: key) else { return false }
+        guard let document = documents[key] else { return false }
+        try UndoFiles.remove(document.journal.path)
+        documents[key] = nil
         memoryBytes -= document.stack.totalBytes
         lastUse[key] = nil
         uncount(key)
         openJournals.removeAll { $0 == key }
         unsynced.remove(key)
-        do {
-            try document.journal.removeFiles()
-            fileNames.remove(document.journal.fileName)
-            fileNames.remove(document.journal.fileName + ".damaged")
-        } catch {
-            notes.problems.append(UndoStorageProblem(activity: "removal", key: key, error: error))
-        }
+        // The journal is gone: only its descriptor and a damaged copy are left.
+        try? document.journal.removeFiles()
+        fileNames.remove(document.journal.fileName)
+        fileNames.remove(document.journal.fileName + ".damaged")
         notes.directoryNeedsSync = true
         return true
     }

@@ -72,6 +72,20 @@ extension UndoStore {
         return documents[key]
     }
 
+    /// `resident(_:)` for `operation`: one that cannot create a document
+    /// finds none when the journals cannot be listed (an undo folder that
+    /// cannot be made holds no history), rather than a storage error.
+    func resident(_ key: UndoDocumentKey, for operation: UndoOperation) throws(UndoError) -> UndoDocument? {
+        do {
+            return try resident(key)
+        } catch {
+            guard operation.createsDocument || residency.isLoaded else {
+                throw UndoError(kind: .noSuchDocument, field: "documentId", message: "the app has no such undo document")
+            }
+            throw error
+        }
+    }
+
     /// Brings a document into memory if its journal is on disk: dropped
     /// for the memory budget, or not read yet (then every pending journal
     /// whose name carries its hash is read). Nothing when there is none.

@@ -120,7 +120,7 @@ package final class UndoStore {
                          now: Int64) throws(UndoError) -> Outcome {
         let key = try UndoDocumentKey(appId: appId, documentId: documentId)
         compactions.settle(key)
-        guard let document = try resident(key) else {
+        guard let document = try resident(key, for: operation) else {
             let outcome = try create(key, with: operation, now: now)
             residency.noteUse(key)
             residency.enforceMemoryBudget(keeping: key)
@@ -173,7 +173,7 @@ package final class UndoStore {
     /// it is to be performed in place (the executor takes no appends, or a new document).
     private func startAppend(_ operation: UndoOperation, key: UndoDocumentKey, now: Int64,
                              done: @escaping (Result<Outcome, UndoError>) -> Void) throws(UndoError) -> Bool {
-        guard executor.offloaded.contains(.append), let document = try resident(key) else { return false }
+        guard executor.offloaded.contains(.append), let document = try resident(key, for: operation) else { return false }
         try document.stack.check(operation)
         let touch = Self.needsTouch(document.journaledTouch, now)
         let count = (touch ? UndoRecord.touchedCount : 0) + UndoRecord.encodedCount(of: operation)
@@ -342,12 +342,18 @@ package final class UndoStore {
         if let state { closed(key, state) }
     }
 
-    /// Forgets a document and removes its journal; false when there was none.
+    /// Removes a document's journal and forgets the document; false when
+    /// there was none. A storage error when the journal cannot be removed:
+    /// then the document stays as it was.
     @discardableResult
-    package func remove(appId: String, documentId: String) -> Bool {
+    package func remove(appId: String, documentId: String) throws(UndoError) -> Bool {
         guard let key = try? UndoDocumentKey(appId: appId, documentId: documentId) else { return false }
         compactions.settle(key)
-        return residency.remove(key)
+        do {
+            return try residency.remove(key)
+        } catch {
+            throw error.undoError(for: key)
+        }
     }
 
     /// Removes every document whose last operation is `seconds` or more
@@ -361,11 +367,16 @@ package final class UndoStore {
         }
         let stale = documents.values.filter { isStale($0.lastTouched) }.map(\.key)
             + evicted.filter { isStale($0.value.lastTouched) }.map(\.key)
+        var removed = 0
         for key in stale {
             compactions.settle(key)
-            residency.remove(key)
+            do {
+                if try residency.remove(key) { removed += 1 }
+            } catch {
+                notes.problems.append(UndoStorageProblem(activity: "removal", key: key, error: error))
+            }
         }
-        return stale.count + residency.removeStalePending(isStale)
+        return removed + residency.removeStalePending(isStale)
     }
 
     /// Syncs and closes every journal (at shutdown).

@@ -336,6 +336,49 @@ final class UndoServiceTests: BusTestCase {
                        "logged once per document and cause: \(daemon.stderrText)")
     }
 
+    /// A journal that cannot be removed (a state folder turned read-only)
+    /// is not a clear: `ClearUndo` answers StorageFailed and the history is
+    /// there, now and after a restart. Once the folder can be written, the
+    /// clear holds across a restart.
+    func testAClearThatCannotRemoveTheJournalIsRefusedAndTheHistoryStays() throws {
+        let stuck = try startDaemon(["--state-dir", stateDirectory.path], extraEnvironment: ["MENUBUS_UNDO_FAULTS": "unlink=30"])
+        var writer = try writerApp()
+        try writer.registerUndo(document: "diary", actionName: "Secret", undo: [1], redo: [2])
+        let refused = assertBusError(BusError.Domain.storageFailed.errorName) { try writer.clearUndo(document: "diary") }
+        XCTAssertTrue(refused?.message.contains("'diary'") == true && refused?.message.contains("Read-only") == true,
+                      refused?.message ?? "")
+        XCTAssertEqual(try writer.undoState(document: "diary").undoTitle, "Undo Secret", "the history is as it was")
+        writer.close()
+        stuck.signal(SIGTERM)
+        _ = try stuck.wait(timeout: 10)
+
+        let restarted = try daemon()
+        writer = try writerApp()
+        XCTAssertEqual(try writer.undoState(document: "diary").undoCount, 1, "nothing was cleared, nothing lost")
+        try writer.clearUndo(document: "diary")
+        assertBusError(BusError.Domain.noSuchDocument.errorName) { _ = try writer.undoState(document: "diary") }
+        writer.close()
+        restarted.signal(SIGTERM)
+        _ = try restarted.wait(timeout: 10)
+
+        _ = try daemon()
+        writer = try writerApp()
+        assertBusError(BusError.Domain.noSuchDocument.errorName) { _ = try writer.undoState(document: "diary") }
+    }
+
+    /// With an undo folder that cannot be made, a document that has no
+    /// history is no such document for Undo and Redo; a new step is the
+    /// storage failure.
+    func testUndoOfAnUnknownDocumentIsNoSuchDocumentWhenTheFolderCannotBeMade() throws {
+        _ = try startDaemon(["--state-dir", stateDirectory.path], extraEnvironment: ["MENUBUS_UNDO_FAULTS": "mkdir=30"])
+        let writer = try writerApp()
+        assertBusError(BusError.Domain.noSuchDocument.errorName) { _ = try writer.undo(document: "never") }
+        assertBusError(BusError.Domain.noSuchDocument.errorName) { _ = try writer.redo(document: "never") }
+        assertBusError(BusError.Domain.storageFailed.errorName) {
+            try writer.registerUndo(document: "never", actionName: "One", undo: [1], redo: [1])
+        }
+    }
+
     func testAnotherAppIsAnsweredWhileAStepIsWrittenAndTheDocumentsNextCallWaitsForIt() throws {
         // Every journal write after the first (which creates the journal) takes 3 s.
         _ = try startDaemon(["--state-dir", stateDirectory.path], extraEnvironment: ["MENUBUS_UNDO_FAULTS": "write=+3000@1"])

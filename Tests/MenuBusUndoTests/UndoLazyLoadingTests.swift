@@ -155,7 +155,7 @@ final class UndoLazyLoadingTests: XCTestCase {
         store.sync()
         try register(store, "doc-1", payload(1, 0, bytes: 30 << 10))
         XCTAssertNotNil(store.evicted[try key("doc-0")])
-        XCTAssertTrue(store.remove(appId: app, documentId: "doc-0"))
+        XCTAssertTrue(try store.remove(appId: app, documentId: "doc-0"))
         XCTAssertEqual(store.documentCount, 1)
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.journalPath(UndoFileName.name(for: try key("doc-0")))))
     }

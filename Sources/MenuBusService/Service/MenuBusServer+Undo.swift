@@ -152,14 +152,19 @@ extension MenuBusServer {
         return state.wireValue(titles: Localization.shared.titles())
     }
 
-    /// `ClearUndo`: the document goes, journal and all.
+    /// `ClearUndo`: the document goes, journal and all; `StorageFailed`,
+    /// with the history as it was, when the journal cannot be removed.
     package func clearUndo(caller: String, documentId: String) throws {
         let app = try registeredApp(caller)
         defer { afterUndoRead() }
         guard undoStore.state(appId: app.appId, documentId: documentId) != nil else {
             throw BusError(.noSuchDocument, "documentId: \(ModelError.quoted(documentId)) has no undo history")
         }
-        _ = undoStore.remove(appId: app.appId, documentId: documentId)
+        do {
+            try undoStore.remove(appId: app.appId, documentId: documentId)
+        } catch {
+            throw error.busError
+        }
         undoStateChanged(appId: app.appId, documentId: documentId, UndoStack().state)
     }
 
