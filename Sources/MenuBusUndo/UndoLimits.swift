@@ -5,8 +5,9 @@ import MenuBusModel
 /// A value over a bound is refused before anything is stored or written,
 /// with `UndoError.Kind.limitExceeded(bound)` (the service answers
 /// `org.menubus.MenuBus1.Error.LimitExceeded`, the message naming the field
-/// and the bound). The two byte bounds are settings the daemon may change
-/// (a command-line flag); the others are fixed.
+/// and the bound). The memory and disk budgets, daemon-wide and per app
+/// id, are settings the daemon may change (command-line flags); the others
+/// are fixed.
 ///
 /// Two bounds drop instead of refusing, as the API asks: the undo levels a
 /// document sets (`SetUndoLimit`) and the byte quota per document. When a
@@ -27,6 +28,8 @@ package struct UndoLimits: Hashable, Sendable {
         case bytesPerDocument = "bytes per document"
         /// Daemon-wide: undo bytes on disk, every journal together (`--undo-disk-budget`).
         case diskBytes = "undo bytes on disk"
+        /// One app id's journals together (`--undo-app-disk-budget`).
+        case appDiskBytes = "undo bytes on disk per app"
     }
 
     /// Undo bytes menubusd keeps in memory, every document together
@@ -36,6 +39,12 @@ package struct UndoLimits: Hashable, Sendable {
     /// Undo bytes on disk, every journal together; past it a new step or
     /// document is refused (`LimitExceeded`), nothing stored is lost.
     static let defaultDiskBytes = 2 << 30
+    /// Undo bytes one app id keeps in memory; past it that app's least
+    /// recently used documents are dropped from memory, so no one app
+    /// takes the daemon-wide budget from the others.
+    static let defaultAppMemoryBytes = 32 << 20
+    /// Undo bytes one app id keeps on disk; past it its new steps are refused.
+    static let defaultAppDiskBytes = 256 << 20
 
     /// Bytes of one `RegisterUndo`'s undo and redo data together. Merged
     /// steps and groups grow past it; the document quota bounds them.
@@ -74,6 +83,10 @@ package struct UndoLimits: Hashable, Sendable {
     package var memoryBytes = UndoLimits.defaultMemoryBytes
     /// Daemon-wide undo bytes on disk (`--undo-disk-budget`).
     package var diskBytes = UndoLimits.defaultDiskBytes
+    /// One app id's undo bytes in memory (`--undo-app-memory-budget`).
+    package var appMemoryBytes = UndoLimits.defaultAppMemoryBytes
+    /// One app id's undo bytes on disk (`--undo-app-disk-budget`).
+    package var appDiskBytes = UndoLimits.defaultAppDiskBytes
 
     package init(payloadBytesPerStep: Int = UndoLimits.defaultPayloadBytesPerStep,
          bytesPerDocument: Int = UndoLimits.defaultBytesPerDocument) {
@@ -94,6 +107,7 @@ package struct UndoLimits: Hashable, Sendable {
         case .documentsPerApp: Self.maxDocumentsPerApp
         case .bytesPerDocument: bytesPerDocument
         case .diskBytes: diskBytes
+        case .appDiskBytes: appDiskBytes
         }
     }
 }

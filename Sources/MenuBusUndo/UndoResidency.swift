@@ -2,7 +2,8 @@ import MenuBusModel
 
 /// The documents in memory, least recently used first to go, the documents
 /// dropped from memory and the journals not read yet; the one place where
-/// the daemon-wide memory and disk budgets are counted and enforced.
+/// the memory and disk budgets, daemon-wide and per app id, are counted and
+/// enforced.
 final class UndoResidency {
     /// A journal listed at start and not read yet.
     struct PendingJournal: Hashable, Sendable {
@@ -52,6 +53,8 @@ final class UndoResidency {
     private var evictedBytes = 0
     /// `UndoStack.totalBytes` of every document in memory.
     private(set) var memoryBytes = 0
+    /// `memoryBytes` per app id.
+    private var appMemoryBytes: [String: Int] = [:]
     /// Bytes of the appends in flight, counted against the disk budget.
     private var appendingBytes = 0
     private var useTick: UInt64 = 0
@@ -93,7 +96,7 @@ final class UndoResidency {
         guard var document = documents.removeValue(forKey: key) else { return nil }
         let before = document.stack.totalBytes
         defer {
-            memoryBytes += document.stack.totalBytes - before
+            countMemory(key, document.stack.totalBytes - before)
             documents[key] = document
         }
         return try body(&document)
@@ -101,12 +104,43 @@ final class UndoResidency {
 
     // MARK: The budgets
 
-    /// Refuses a write that would take the journals past the disk budget.
-    func checkDiskBudget(adding bytes: Int, field: String) throws(UndoError) {
+    private func countMemory(_ key: UndoDocumentKey, _ bytes: Int) {
+        memoryBytes += bytes
+        appMemoryBytes[key.appId, default: 0] += bytes
+        if appMemoryBytes[key.appId] == 0 { appMemoryBytes[key.appId] = nil }
+    }
+
+    /// Undo bytes `appId` holds in memory.
+    func memoryBytes(of appId: String) -> Int {
+        appMemoryBytes[appId, default: 0]
+    }
+
+    /// Bytes of `appId`'s journals: those in memory, dropped and not read
+    /// yet (by the prefix of their names).
+    func diskBytes(of appId: String) -> Int {
+        var bytes = 0
+        for (key, document) in documents where key.appId == appId { bytes += document.journal.size }
+        for (key, gone) in evicted where key.appId == appId { bytes += gone.size }
+        let prefix = UndoFileName.prefix(of: appId)
+        if pendingByPrefix[prefix] != nil {
+            for journal in pending.values.joined() where journal.prefix == prefix { bytes += journal.size }
+        }
+        return bytes
+    }
+
+    /// Refuses a write of `key`'s app that would take the journals past the
+    /// daemon's disk budget or the app's.
+    func checkDiskBudget(adding bytes: Int, for key: UndoDocumentKey, field: String) throws(UndoError) {
         let used = diskBytes + appendingBytes
-        guard used + bytes > limits.diskBytes else { return }
-        throw UndoError(kind: .limitExceeded(.diskBytes), field: field,
-                        message: "\(used + bytes) is over menubusd's budget of \(limits.diskBytes) \(UndoLimits.Bound.diskBytes.rawValue) (--undo-disk-budget); nothing was stored, clear some undo documents first")
+        if used + bytes > limits.diskBytes {
+            throw UndoError(kind: .limitExceeded(.diskBytes), field: field,
+                            message: "\(used + bytes) is over menubusd's budget of \(limits.diskBytes) \(UndoLimits.Bound.diskBytes.rawValue) (--undo-disk-budget); nothing was stored, clear some undo documents first")
+        }
+        let appUsed = diskBytes(of: key.appId)
+        if appUsed + bytes > limits.appDiskBytes {
+            throw UndoError(kind: .limitExceeded(.appDiskBytes), field: field,
+                            message: "\(appUsed + bytes) is over the budget of \(limits.appDiskBytes) \(UndoLimits.Bound.appDiskBytes.rawValue) (--undo-app-disk-budget) of \(key.appId); nothing was stored, clear some of its undo documents first")
+        }
     }
 
     /// An append of `bytes` goes off the loop (negative: it came back).
@@ -119,11 +153,20 @@ final class UndoResidency {
     /// has writes not yet synced, is broken or has disk work in flight or
     /// waiting (those go at a later call).
     func enforceMemoryBudget(keeping: UndoDocumentKey? = nil) {
+        if let appId = keeping?.appId, memoryBytes(of: appId) > limits.appMemoryBytes {
+            evict(keeping: keeping, from: appId) { self.memoryBytes(of: appId) > self.limits.appMemoryBytes }
+        }
         guard memoryBytes > limits.memoryBytes else { return }
-        let candidates = documents.keys.filter { $0 != keeping }
+        evict(keeping: keeping) { self.memoryBytes > self.limits.memoryBytes }
+    }
+
+    /// Drops the least recently used documents (of `appId`, or of any app)
+    /// while `over` holds.
+    private func evict(keeping: UndoDocumentKey?, from appId: String? = nil, while over: () -> Bool) {
+        let candidates = documents.keys.filter { $0 != keeping && (appId == nil || $0.appId == appId) }
             .sorted { lastUse[$0, default: 0] < lastUse[$1, default: 0] }
         for key in candidates {
-            guard memoryBytes > limits.memoryBytes else { break }
+            guard over() else { break }
             guard let document = documents[key], !unsynced.contains(key), compactions.isIdle(key) else { continue }
             let journal = document.journal
             guard !journal.compacting, !journal.isBroken, !journal.hasUnsyncedWrites else { continue }
@@ -131,7 +174,7 @@ final class UndoResidency {
             documents[key] = nil
             openJournals.removeAll { $0 == key }
             lastUse[key] = nil
-            memoryBytes -= document.stack.totalBytes
+            countMemory(key, -document.stack.totalBytes)
             evicted[key] = EvictedDocument(fileName: journal.fileName, size: journal.size,
                                            lastTouched: document.lastTouched,
                                            openGroup: document.stack.groupDepth > 0)
@@ -184,7 +227,7 @@ final class UndoResidency {
     /// Takes a new document, its journal written.
     func insert(_ document: UndoDocument) {
         documents[document.key] = document
-        memoryBytes += document.stack.totalBytes
+        countMemory(document.key, document.stack.totalBytes)
         documentCounts[document.key.appId, default: 0] += 1
         fileNames.insert(document.journal.fileName)
     }
@@ -192,7 +235,7 @@ final class UndoResidency {
     /// Takes a document read from its journal (`counted`: already counted, read again after being dropped).
     func adopt(_ document: UndoDocument, counted: Bool) {
         documents[document.key] = document
-        memoryBytes += document.stack.totalBytes
+        countMemory(document.key, document.stack.totalBytes)
         noteUse(document.key)
         if !counted { documentCounts[document.key.appId, default: 0] += 1 }
     }
@@ -226,7 +269,7 @@ final class UndoResidency {
         guard let document = documents[key] else { return false }
         try UndoFiles.remove(document.journal.path)
         documents[key] = nil
-        memoryBytes -= document.stack.totalBytes
+        countMemory(key, -document.stack.totalBytes)
         lastUse[key] = nil
         uncount(key)
         openJournals.removeAll { $0 == key }

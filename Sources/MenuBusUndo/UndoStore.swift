@@ -132,7 +132,7 @@ package final class UndoStore {
         scratch.removeAll(keepingCapacity: true)
         if touch { UndoRecord.touched(now).encode(into: &scratch) }
         UndoRecord.operation(operation).encode(into: &scratch)
-        if case .register = operation { try residency.checkDiskBudget(adding: scratch.count, field: "undoData") }
+        if case .register = operation { try residency.checkDiskBudget(adding: scratch.count, for: key, field: "undoData") }
         do {
             if journal.isBroken { try journal.rewrite(document) }
             try journal.append(scratch)
@@ -177,7 +177,7 @@ package final class UndoStore {
         try document.stack.check(operation)
         let touch = Self.needsTouch(document.journaledTouch, now)
         let count = (touch ? UndoRecord.touchedCount : 0) + UndoRecord.encodedCount(of: operation)
-        if case .register = operation { try residency.checkDiskBudget(adding: count, field: "undoData") }
+        if case .register = operation { try residency.checkDiskBudget(adding: count, for: key, field: "undoData") }
         let journal = document.journal
         let fd: Int32
         do {
@@ -279,7 +279,7 @@ package final class UndoStore {
         UndoRecord.touched(now).encode(into: &scratch)
         UndoRecord.operation(operation).encode(into: &scratch)
         do {
-            try residency.checkDiskBudget(adding: scratch.count, field: "documentId")
+            try residency.checkDiskBudget(adding: scratch.count, for: key, field: "documentId")
         } catch {
             try? journal.removeFiles()
             throw error

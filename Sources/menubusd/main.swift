@@ -9,7 +9,8 @@ let usage = """
     Usage: menubusd [--address ADDRESS] [--deferred-timeout SECONDS] [--state-dir DIR]
                     [--undo-retention-days DAYS] [--connection-budget MIB]
                     [--daemon-budget MIB] [--undo-memory-budget MIB]
-                    [--undo-disk-budget MIB] [--replace] [--idle-timeout SECONDS]
+                    [--undo-disk-budget MIB] [--undo-app-memory-budget MIB]
+                    [--undo-app-disk-budget MIB] [--replace] [--idle-timeout SECONDS]
                     [--provider-start-timeout SECONDS] [--verbose]
 
     The MenuBus session service: owns org.menubus.MenuBus1 on the session bus
@@ -51,6 +52,14 @@ let usage = """
                          undo journals on disk, every document together
                          (default 2048); past it a new step is answered
                          LimitExceeded, nothing stored is lost
+      --undo-app-memory-budget MIB
+                         undo history one app keeps in memory, its documents
+                         together (default 32); past it that app's least
+                         recently used documents are dropped from memory
+      --undo-app-disk-budget MIB
+                         undo journals one app keeps on disk (default 256);
+                         past it the app's new steps are answered
+                         LimitExceeded naming the budget
       --verbose          log debug messages too
       --replace          take the name over from a running menubusd, which syncs
                          its undo journals and exits 0 (the name is always owned so
@@ -135,6 +144,10 @@ while let argument = arguments.popFirst() {
         configuration.undoMemoryBytes = bytes(argument, maxMiB: 1_048_576)
     case "--undo-disk-budget":
         configuration.undoDiskBytes = bytes(argument, maxMiB: 1_048_576)
+    case "--undo-app-memory-budget":
+        configuration.undoAppMemoryBytes = bytes(argument, maxMiB: 1_048_576)
+    case "--undo-app-disk-budget":
+        configuration.undoAppDiskBytes = bytes(argument, maxMiB: 1_048_576)
     case "--connection-budget":
         configuration.budgets.connectionBytes = bytes(argument, maxMiB: 65_536)
     case "--daemon-budget":

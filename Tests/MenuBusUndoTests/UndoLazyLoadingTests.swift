@@ -6,8 +6,9 @@ import XCTest
 @testable import MenuBusUndo
 import MenuBusModel
 
-/// Documents read on first use, the daemon-wide memory budget (least
-/// recently used documents dropped and read again) and the disk budget.
+/// Documents read on first use, the memory budgets, daemon-wide and per
+/// app (least recently used documents dropped and read again), and the
+/// disk budgets.
 final class UndoLazyLoadingTests: XCTestCase {
     let app = "org.example.Editor"
 
@@ -197,6 +198,59 @@ final class UndoLazyLoadingTests: XCTestCase {
         XCTAssertEqual(again.state(appId: app, documentId: "doc")?.undoCount, accepted - 1)
         XCTAssertEqual(again.state(appId: app, documentId: "doc")?.redoCount, 1)
         XCTAssertEqual(again.documentCount, 1)
+    }
+
+    /// One app over its own memory budget loses its least recently used
+    /// documents from memory; another app's stay, though the daemon-wide
+    /// budget is far off. Nothing is lost: the dropped one reads back.
+    func testAnAppOverItsMemoryBudgetDropsOnlyItsOwnDocuments() throws {
+        let directory = try TemporaryDirectory()
+        var limits = UndoLimits()
+        limits.appMemoryBytes = 100 << 10
+        let store = UndoStore(stateDirectory: directory.path, limits: limits)
+        let other = "org.example.Other"
+        try store.perform(.register(actionName: "Typing", undo: payload(9, 0, bytes: 30 << 10), redo: [], mergeKey: ""),
+                          appId: other, documentId: "kept", now: Time.start)
+        XCTAssertTrue(store.sync())
+        for document in 0..<4 {
+            try register(store, "doc-\(document)", payload(document, 0, bytes: 30 << 10))
+            XCTAssertTrue(store.sync())
+        }
+        XCTAssertNotNil(store.documents[try UndoDocumentKey(appId: other, documentId: "kept")], "the other app's document stays")
+        XCTAssertNotNil(store.evicted[try key("doc-0")], "the app's least recently used document left memory")
+        XCTAssertNotNil(store.documents[try key("doc-3")], "its newest stays")
+        XCTAssertLessThanOrEqual(store.residency.memoryBytes(of: app), limits.appMemoryBytes + (70 << 10))
+        XCTAssertEqual(try store.perform(.undo, appId: app, documentId: "doc-0", now: Time.start).move?.payloads,
+                       [payload(0, 0, bytes: 30 << 10)], "read back whole")
+    }
+
+    /// One app over its own disk budget is refused, naming the budget and
+    /// its flag; another app still writes.
+    func testAnAppOverItsDiskBudgetIsRefusedNamingTheBudgetAndOthersStillWrite() throws {
+        let directory = try TemporaryDirectory()
+        var limits = UndoLimits()
+        limits.appDiskBytes = 200 << 10
+        let store = UndoStore(stateDirectory: directory.path, limits: limits)
+        var refusal: UndoError?
+        var accepted = 0
+        for document in 0..<10 {
+            do {
+                try register(store, "doc-\(document)", payload(document, 0, bytes: 30 << 10))
+                accepted += 1
+            } catch {
+                refusal = error as? UndoError
+                break
+            }
+        }
+        let error = try XCTUnwrap(refusal, "refused before 10 documents of 60 KiB")
+        XCTAssertEqual(error.kind, .limitExceeded(.appDiskBytes))
+        XCTAssertTrue(error.message.contains("undo bytes on disk per app") && error.message.contains("--undo-app-disk-budget")
+                      && error.message.contains(app), error.message)
+        XCTAssertLessThanOrEqual(store.residency.diskBytes(of: app), limits.appDiskBytes)
+        XCTAssertEqual(store.documentCount, accepted, "nothing refused was kept")
+        XCTAssertNoThrow(try store.perform(.register(actionName: "Typing", undo: payload(9, 0, bytes: 30 << 10), redo: [],
+                                                     mergeKey: ""),
+                                           appId: "org.example.Other", documentId: "d", now: Time.start))
     }
 
     func testRetentionJudgesJournalsNotReadYetByTheirModificationTime() throws {

@@ -40,6 +40,10 @@ package final class MenuBusServer {
         package var undoMemoryBytes = 256 << 20
         /// Undo bytes on disk, every journal together; past it a new step is refused.
         package var undoDiskBytes = 2 << 30
+        /// Undo bytes one app id keeps in memory; past it its least recently used documents are dropped.
+        package var undoAppMemoryBytes = 32 << 20
+        /// Undo bytes one app id keeps on disk; past it its new steps are refused.
+        package var undoAppDiskBytes = 256 << 20
 
         package init(address: String? = nil, deferredTimeout: Double = 3, stateDirectory: String? = nil,
                     undoRetentionDays: Int? = 90) {
@@ -148,6 +152,8 @@ package final class MenuBusServer {
         var undoLimits = UndoLimits()
         undoLimits.memoryBytes = configuration.undoMemoryBytes
         undoLimits.diskBytes = configuration.undoDiskBytes
+        undoLimits.appMemoryBytes = configuration.undoAppMemoryBytes
+        undoLimits.appDiskBytes = configuration.undoAppDiskBytes
         undoStore = UndoStore(stateDirectory: configuration.stateDirectory, limits: undoLimits)
         #if DEBUG
         // Tests run debug builds; a release menubusd never fails its journal on purpose.
