@@ -51,7 +51,7 @@ final class ExportPatchTests: XCTestCase {
         let menu = (0..<12).map { Fixtures.action("item\($0)") }
         let state = PresentationExports()
         state.startRevision(1, elements: menu, title: nil)
-        let before = state.dbusMenuLayout(), gtkBefore = state.gtkExport()
+        let before = state.dbusMenuLayout(), gtkBefore = state.gMenuLayout()
         var renamed = menu
         renamed[5].title = "Renamed"
         state.startRevision(2, elements: renamed, title: nil)
@@ -64,9 +64,9 @@ final class ExportPatchTests: XCTestCase {
         XCTAssertTrue(changes.layoutParents.isEmpty)
         let patch = try XCTUnwrap(state.patch)
         var copy = state.ids
-        XCTAssertEqual(GtkMenusExport.patched(gtkBefore, patch, title: nil, ids: &copy), state.gtkExport(),
+        XCTAssertEqual(GMenuLayout.patched(gtkBefore, patch, title: nil, ids: &copy), state.gMenuLayout(),
                        "the org.gtk.Menus export is patched too")
-        let rows = state.gtkExport().changes(from: gtkBefore, in: [0])
+        let rows = state.gMenuLayout().changes(from: gtkBefore, in: [0])
         XCTAssertEqual(rows.count, 1)
         XCTAssertEqual(rows.first?.signature, "(uuuuaa{sv})")
         guard case .structure(let fields)? = rows.first else { return XCTFail("no row") }
@@ -78,13 +78,13 @@ final class ExportPatchTests: XCTestCase {
                     Fixtures.action("r1", parent: "m", state: .on), Fixtures.action("r2", parent: "m"),
                     Fixtures.action("plain")]
         var ids = ExportIDs()
-        let gtk = GtkMenusExport(menu, ids: &ids)
+        let gtk = GMenuLayout(menu, ids: &ids)
         let layout = DBusMenuLayout(menu, ids: &ids)
         var moved = menu
         moved[1].state = .off
         moved[2].state = .on
         let radio = ElementPatch(from: menu, title: nil, to: moved, title: nil)!
-        XCTAssertNil(GtkMenusExport.patched(gtk, radio, title: nil, ids: &ids), "the choice action is shared")
+        XCTAssertNil(GMenuLayout.patched(gtk, radio, title: nil, ids: &ids), "the choice action is shared")
         var full = ids
         XCTAssertEqual(DBusMenuLayout.patched(layout, radio, ids: &ids)?.nodes, DBusMenuLayout(moved, ids: &full).nodes,
                        "each dbusmenu radio item has its own state")
@@ -93,8 +93,8 @@ final class ExportPatchTests: XCTestCase {
         let check = ElementPatch(from: menu, title: nil, to: checked, title: nil)!
         XCTAssertNil(DBusMenuLayout.patched(layout, check, ids: &ids), "toggle-type is fixed when an item is created")
         full = ids
-        XCTAssertEqual(GtkMenusExport.patched(gtk, check, title: nil, ids: &ids),
-                       GtkMenusExport(checked, ids: &full, previous: gtk))
+        XCTAssertEqual(GMenuLayout.patched(gtk, check, title: nil, ids: &ids),
+                       GMenuLayout(checked, ids: &full, previous: gtk))
     }
 
     /// An item shown as radio keeps that toggle after its menu stops being
@@ -105,16 +105,16 @@ final class ExportPatchTests: XCTestCase {
         let radio = [Fixtures.submenu("m", options: [.singleSelection]), Fixtures.action("a", parent: "m")]
         var ids = ExportIDs()
         _ = DBusMenuLayout(radio, ids: &ids)
-        _ = GtkMenusExport(radio, ids: &ids)
+        _ = GMenuLayout(radio, ids: &ids)
         let plain = [Fixtures.submenu("m"), Fixtures.action("a", parent: "m")]
         let layout = DBusMenuLayout(plain, ids: &ids)
-        let gtk = GtkMenusExport(plain, ids: &ids)
+        let gtk = GMenuLayout(plain, ids: &ids)
         XCTAssertEqual(gtk.items(.init(group: 1, menu: 0))?.first?.value(named: "target"), .string("a"), "still radio")
         var on = plain
         on[1].state = .on
         let patch = ElementPatch(from: plain, title: nil, to: on, title: nil)!
         XCTAssertNil(DBusMenuLayout.patched(layout, patch, ids: &ids))
-        XCTAssertNil(GtkMenusExport.patched(gtk, patch, title: nil, ids: &ids))
+        XCTAssertNil(GMenuLayout.patched(gtk, patch, title: nil, ids: &ids))
     }
 
     /// Random menus (sections, submenus, single-selection menus, hidden and
@@ -132,7 +132,7 @@ final class ExportPatchTests: XCTestCase {
             let title: String? = [nil, "Title", ""][random.next(upTo: 3)]
             var ids = ExportIDs()
             var layout = DBusMenuLayout(menu, title: title, ids: &ids)
-            var gtk = GtkMenusExport(menu, title: title, ids: &ids)
+            var gtk = GMenuLayout(menu, title: title, ids: &ids)
             for change in 0..<12 {
                 let old = menu
                 let round = "menu \(menuNumber), change \(change)"
@@ -146,7 +146,7 @@ final class ExportPatchTests: XCTestCase {
                 if !structural { XCTAssertNotNil(patch, "a change of what items show keeps the structure: \(round)") }
                 var full = ids
                 let fullLayout = DBusMenuLayout(menu, title: title, ids: &full)
-                let fullGtk = GtkMenusExport(menu, title: title, ids: &full, previous: gtk)
+                let fullGtk = GMenuLayout(menu, title: title, ids: &full, previous: gtk)
                 if let patch {
                     rounds += 1
                     var patchIDs = ids
@@ -156,7 +156,7 @@ final class ExportPatchTests: XCTestCase {
                         XCTAssertEqual(DBusMenuChanges(from: layout, toPatch: patchedLayout),
                                        DBusMenuChanges(from: layout, to: fullLayout), round)
                     }
-                    if let patchedGtk = GtkMenusExport.patched(gtk, patch, title: title, ids: &patchIDs) {
+                    if let patchedGtk = GMenuLayout.patched(gtk, patch, title: title, ids: &patchIDs) {
                         patched.gmenu += 1
                         XCTAssertEqual(patchedGtk, fullGtk, round)
                     }

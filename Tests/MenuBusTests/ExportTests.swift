@@ -186,7 +186,7 @@ final class ExportTests: XCTestCase {
                 [MenuElement(id: "r\(round)-s\(index)", kind: .menu, options: [.inline]),
                  MenuElement(id: "r\(round)-i\(index)", parent: "r\(round)-s\(index)", title: "Item")]
             }
-            _ = GtkMenusExport(elements, ids: &ids)
+            _ = GMenuLayout(elements, ids: &ids)
         }
         XCTAssertLessThanOrEqual(ids.count, ExportIDs.keyBound + 100)
     }
@@ -259,8 +259,8 @@ final class ExportTests: XCTestCase {
 
     // MARK: GMenuModel
 
-    private func gtk(_ elements: [MenuElement], ids: inout ExportIDs) -> GtkMenusExport {
-        GtkMenusExport(elements, ids: &ids)
+    private func gtk(_ elements: [MenuElement], ids: inout ExportIDs) -> GMenuLayout {
+        GMenuLayout(elements, ids: &ids)
     }
 
     /// The (group, menu) of a `:section` or `:submenu` link.
@@ -349,7 +349,7 @@ final class ExportTests: XCTestCase {
         let layout = DBusMenuLayout(elements, title: "Report_2.pdf", ids: &ids)
         XCTAssertEqual(layout.node(0)?.properties.value(named: "label"), .string("Report__2.pdf"))
         XCTAssertEqual(labels(layout), ["a", "-", "b"], "a section's title has no place in dbusmenu")
-        let export = GtkMenusExport(elements, title: "Report_2.pdf", ids: &ids)
+        let export = GMenuLayout(elements, title: "Report_2.pdf", ids: &ids)
         let root = try XCTUnwrap(export.items(.init(group: 0, menu: 0)))
         XCTAssertEqual(root.count, 1)
         XCTAssertEqual(root[0].value(named: "label"), .string("Report__2.pdf"))
@@ -359,7 +359,7 @@ final class ExportTests: XCTestCase {
                        "the top level, its section keeping its title")
         guard case .array(_, let rows) = export.startRows([0]) else { return XCTFail("not rows") }
         XCTAssertEqual(rows.count, 3, "the title's menu, the top level and the section")
-        let untitled = GtkMenusExport(elements, ids: &ids)
+        let untitled = GMenuLayout(elements, ids: &ids)
         XCTAssertEqual(untitled.items(.init(group: 0, menu: 0))?.count, 2, "no title, no wrapping section")
     }
 
@@ -453,7 +453,7 @@ final class ExportTests: XCTestCase {
         let plain = "item-\(ids.item("plain"))"
         var without = actionsMenu
         without.remove(at: 0)
-        let retired = GtkMenusExport(without, ids: &ids, previous: shown)
+        let retired = GMenuLayout(without, ids: &ids, previous: shown)
         let changes = retired.actions.changes(from: shown.actions)
         XCTAssertNil(changes.before)
         XCTAssertNil(changes.after, "the action stays while its item is away, as a GLib app's does")
@@ -464,26 +464,26 @@ final class ExportTests: XCTestCase {
         var withoutCheck = actionsMenu
         withoutCheck.remove(at: 1)
         let check = "item-\(ids.item("check"))"
-        let checkRetired = GtkMenusExport(withoutCheck, ids: &ids, previous: shown)
+        let checkRetired = GMenuLayout(withoutCheck, ids: &ids, previous: shown)
         XCTAssertThrowsError(try checkRetired.actions.stateChange(check, to: .boolean(false)), "no state change either") {
             XCTAssertEqual(($0 as? GtkActions.Refusal)?.message, "action '\(check)' belongs to an item no longer in the menu")
         }
-        let back = GtkMenusExport(actionsMenu, ids: &ids, previous: retired)
+        let back = GMenuLayout(actionsMenu, ids: &ids, previous: retired)
         XCTAssertNil(back.actions.changes(from: retired.actions).before, "the item comes back to the action it had")
         XCTAssertEqual(try back.actions.activation(plain, parameters: []), "plain")
-        let closed = GtkMenusExport([], ids: &ids).actions.changes(from: retired.actions)
+        let closed = GMenuLayout([], ids: &ids).actions.changes(from: retired.actions)
         XCTAssertEqual(closed.after?.first, .array("s", retired.actions.names.map(DBusValue.string)),
                        "a menu that closes removes its retired actions with the rest")
         var disabled = actionsMenu
         disabled[0].attributes = [.disabled]
-        let changed = GtkMenusExport(disabled, ids: &ids, previous: retired)
+        let changed = GMenuLayout(disabled, ids: &ids, previous: retired)
         XCTAssertEqual(changed.actions.changes(from: retired.actions).before?[1],
                        .array("{sb}", [.dictEntry(.string(plain), .boolean(false))]), "coming back changed, it says so first")
 
         // A menu that keeps sending new ids keeps only the newest retired actions.
         var previous = shown
         for round in 0..<(GtkActions.maxRetired + 20) {
-            previous = GtkMenusExport([MenuElement(id: "new-\(round)", title: "New")], ids: &ids, previous: previous)
+            previous = GMenuLayout([MenuElement(id: "new-\(round)", title: "New")], ids: &ids, previous: previous)
         }
         XCTAssertEqual(previous.actions.names.count, GtkActions.maxRetired + 1)
         XCTAssertEqual(previous.actions.names.first, "item-\(ids.item("new-\(GtkActions.maxRetired + 19)"))")
@@ -546,7 +546,7 @@ final class ExportTests: XCTestCase {
         let before = gtk(base, ids: &ids)
         func rows(_ elements: [MenuElement], groups: Set<UInt32> = [0]) -> [[DBusValue]] {
             var copy = ids
-            let after = GtkMenusExport(elements, ids: &copy)
+            let after = GMenuLayout(elements, ids: &copy)
             return after.changes(from: before, in: groups).map { row in
                 guard case .structure(let fields) = row else { return [] }
                 guard case .array(_, let added) = fields[4] else { return Array(fields.prefix(4)) }

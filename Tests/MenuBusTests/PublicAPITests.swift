@@ -21,7 +21,7 @@ final class PublicAPITests: XCTestCase {
         XCTAssertEqual(listing.status, 0, listing.output)
         XCTAssertTrue(listing.output.contains("- `MenuBusClient`: "), listing.output)
         for name in ["MenuBusServer", "MenuComposer", "CompositionBenchmark", "UndoBenchmark", "DBusMenuLayout",
-                     "GtkMenusExport", "UndoStore", "Connection", "MessageLoop"] {
+                     "GMenuLayout", "UndoStore", "Connection", "MessageLoop"] {
             XCTAssertFalse(listing.output.contains("`\(name)`"), "\(name) is public in MenuBus")
         }
     }

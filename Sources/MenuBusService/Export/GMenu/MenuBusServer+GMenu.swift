@@ -14,7 +14,7 @@ extension MenuBusServer {
             let state = try self.exported(number)
             // Counted per group and subscriber, as GLib's exporter does;
             // groups never handed out are ignored (numbered once mapped).
-            let export = state.gtkExport()
+            let export = state.gMenuLayout()
             for group in groups where state.ids.isAllocated(group: group) && !state.isClosing {
                 state.subscribe(call.sender, to: group)
             }
@@ -43,24 +43,24 @@ extension MenuBusServer {
         var actions = Interface(MenuBusNames.gtkActionsInterface)
         actions.method(GtkActionsAPI.list) { [unowned self] _ in
             let state = try self.exported(number)
-            return state.gtkExport().actions.list
+            return state.gMenuLayout().actions.list
         }
         actions.method(GtkActionsAPI.describe) { [unowned self] _, name in
             let state = try self.exported(number)
-            guard let action = state.gtkExport().actions.action(name) else {
+            guard let action = state.gMenuLayout().actions.action(name) else {
                 throw BusError.invalidArgs("action_name: this menu has no action '\(name)'")
             }
             return action.description
         }
         actions.method(GtkActionsAPI.describeAll) { [unowned self] _ in
             let state = try self.exported(number)
-            return state.gtkExport().actions.describeAll
+            return state.gMenuLayout().actions.describeAll
         }
         actions.method(GtkActionsAPI.activate) { [unowned self] call, name, parameters, platformData in
             let state = try self.exported(number)
             let itemId: String
             do {
-                itemId = try state.gtkExport().actions.activation(name, parameters: parameters)
+                itemId = try state.gMenuLayout().actions.activation(name, parameters: parameters)
             } catch let refusal as GtkActions.Refusal {
                 throw BusError.invalidArgs(refusal.message)
             }
@@ -70,7 +70,7 @@ extension MenuBusServer {
             let state = try self.exported(number)
             let itemId: String?
             do {
-                itemId = try state.gtkExport().actions.stateChange(name, to: value)
+                itemId = try state.gMenuLayout().actions.stateChange(name, to: value)
             } catch let refusal as GtkActions.Refusal {
                 throw BusError.invalidArgs(refusal.message)
             }

@@ -84,7 +84,7 @@ package final class PresentationExports {
     }
 
     /// The GMenuModel mapping of the current revision, built on first use.
-    func gtkExport() -> GtkMenusExport {
+    func gMenuLayout() -> GMenuLayout {
         export(GMenuExport.self).mapping(in: self)
     }
 

@@ -6,10 +6,10 @@ import MenuBusSupport
 /// GLib's menu-model export as one presentation serves it: `org.gtk.Menus`
 /// (its subscriptions and `Start`'s marshalled replies of this revision)
 /// and `org.gtk.Actions`, one mapping for both. The interfaces are
-/// declared in `MenuBusServer+GtkMenus.swift`.
+/// declared in `MenuBusServer+GMenu.swift`, beside it in `Export/GMenu/`.
 final class GMenuExport: MenuExport {
-    var current: GtkMenusExport?
-    var shown: GtkMenusExport?
+    var current: GMenuLayout?
+    var shown: GMenuLayout?
     /// Marshalled `Start` replies of this revision, by groups.
     var startReplies: [[UInt32]: PreparedReply] = [:]
     /// `org.gtk.Menus` subscriptions: group → subscriber's unique name → count.
@@ -22,13 +22,13 @@ final class GMenuExport: MenuExport {
     }
 
     static func build(_ elements: [MenuElement], title: String?, ids: inout ExportIDs,
-                      previous: GtkMenusExport?) -> GtkMenusExport {
-        GtkMenusExport(elements, title: title, ids: &ids, previous: previous)
+                      previous: GMenuLayout?) -> GMenuLayout {
+        GMenuLayout(elements, title: title, ids: &ids, previous: previous)
     }
 
-    static func patched(_ previous: GtkMenusExport, _ patch: ElementPatch, title: String?,
-                        ids: inout ExportIDs) -> GtkMenusExport? {
-        GtkMenusExport.patched(previous, patch, title: title, ids: &ids)
+    static func patched(_ previous: GMenuLayout, _ patch: ElementPatch, title: String?,
+                        ids: inout ExportIDs) -> GMenuLayout? {
+        GMenuLayout.patched(previous, patch, title: title, ids: &ids)
     }
 
     func dropReplies() {
@@ -45,7 +45,7 @@ final class GMenuExport: MenuExport {
     /// each subscriber, for its groups only), `org.gtk.Actions.Changed`
     /// removing actions. `emptying` removes every item of every subscribed
     /// menu, not only the root's.
-    func emitChanges(from old: GtkMenusExport, to new: GtkMenusExport, _ change: ExportChange) {
+    func emitChanges(from old: GMenuLayout, to new: GMenuLayout, _ change: ExportChange) {
         let connection = change.connection, path = change.path
         let actionChanges = new.actions.changes(from: old.actions)
         // Actions first, so an item never names an action its consumer

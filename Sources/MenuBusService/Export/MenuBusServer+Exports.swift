@@ -5,7 +5,9 @@ import MenuBusProtocol
 
 /// Presented menus also served in the desktop's menu protocols
 /// (`com.canonical.dbusmenu`, `org.gtk.Menus`, `org.gtk.Actions`) at the
-/// presentation's path. The mappings are in `Export/`; this file keeps them
+/// presentation's path. Each protocol has its room, `Export/DBusMenu/` and
+/// `Export/GMenu/` (its `*Layout` mapping, its `*Export` per-presentation
+/// state, its change sets and interfaces); this file keeps them
 /// in step with the presentation and signals what changed.
 ///
 /// Every handler first brings the exports to the presentation's current

@@ -55,7 +55,7 @@ struct DBusMenuLayout: Equatable {
         nodes = builder.nodes
         // Keep the GTK export's section and submenu numbers of this menu too
         // (separators are kept with their anchors).
-        ids.retain(Set(elements.lazy.map(\.id)).union([GtkMenusExport.titleSectionKey]))
+        ids.retain(Set(elements.lazy.map(\.id)).union([GMenuLayout.titleSectionKey]))
     }
 
     /// `previous`, the layout of the revision before, with the items of

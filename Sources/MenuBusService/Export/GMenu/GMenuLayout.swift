@@ -18,7 +18,7 @@ import MenuBusProtocol
 ///   same path under the prefix `menubus`), `target` for radio items,
 ///   `icon` (a themed icon name) and `accel` (the GTK accelerator as given);
 ///   a section keeps its title as `label`; hidden items are left out.
-package struct GtkMenusExport: Equatable {
+package struct GMenuLayout: Equatable {
     /// The prefix under which consumers insert the action group.
     static let actionPrefix = "menubus"
 
@@ -44,13 +44,13 @@ package struct GtkMenusExport: Equatable {
     /// Maps `elements`, numbering new groups, menus and items in `ids`;
     /// the actions of `previous` no item names any more stay, retired
     /// (`GtkActions.keepRetired`).
-    init(_ elements: [MenuElement], title: String? = nil, ids: inout ExportIDs, previous: GtkMenusExport? = nil) {
+    init(_ elements: [MenuElement], title: String? = nil, ids: inout ExportIDs, previous: GMenuLayout? = nil) {
         let tree = ExportTree(elements)
         actions = GtkActions(capacity: elements.count)
         menus.reserveCapacity(8)
         let root = MenuID(group: 0, menu: 0)
         if let title, !title.isEmpty {
-            let top = MenuID(group: 0, menu: ids.menu(forSection: GtkMenusExport.titleSectionKey))
+            let top = MenuID(group: 0, menu: ids.menu(forSection: GMenuLayout.titleSectionKey))
             groups[0] = [0]
             menus[root] = [[ExportProperty("label", .string(MenuLabel.escaped(title))), ExportProperty(":section", top.value)]]
             fill(top, container: "", parent: nil, tree: tree, ids: &ids)
@@ -61,7 +61,7 @@ package struct GtkMenusExport: Equatable {
         // Numbers of elements long gone are forgotten past the bound, as in
         // the dbusmenu layout, so an app that keeps sending new ids cannot
         // grow a presentation read only over org.gtk.Menus.
-        ids.retain(Set(elements.lazy.map(\.id)).union([GtkMenusExport.titleSectionKey]))
+        ids.retain(Set(elements.lazy.map(\.id)).union([GMenuLayout.titleSectionKey]))
     }
 
     /// `a(uuaa{sv})` rows of `Start` for `groups`: each group's menus once,
@@ -72,7 +72,7 @@ package struct GtkMenusExport: Equatable {
         for group in requested where seen.insert(group).inserted {
             for menu in groups[group] ?? [] {
                 let id = MenuID(group: group, menu: menu)
-                rows.append(.structure([.uint32(group), .uint32(menu), GtkMenusExport.itemsValue(menus[id] ?? [])]))
+                rows.append(.structure([.uint32(group), .uint32(menu), GMenuLayout.itemsValue(menus[id] ?? [])]))
             }
         }
         return .array("(uuaa{sv})", rows)
@@ -86,17 +86,17 @@ package struct GtkMenusExport: Equatable {
     /// removed and added again. A menu new in a subscribed group (a new
     /// section) comes whole; a menu no longer linked gets no row (the link
     /// to it went).
-    package func changes(from old: GtkMenusExport, in subscribed: Set<UInt32>) -> [DBusValue] {
+    package func changes(from old: GMenuLayout, in subscribed: Set<UInt32>) -> [DBusValue] {
         var rows: [DBusValue] = []
         for group in subscribed.sorted() {
             for menu in groups[group] ?? [] {
                 let id = MenuID(group: group, menu: menu)
                 let before = old.menus[id] ?? [], after = menus[id] ?? []
                 guard before != after else { continue }
-                let change = GtkMenusExport.smallestChange(before, after)
+                let change = GMenuLayout.smallestChange(before, after)
                 rows.append(.structure([.uint32(group), .uint32(menu), .uint32(UInt32(change.position)),
                                         .uint32(UInt32(change.removed)),
-                                        GtkMenusExport.itemsValue(Array(after[change.added]))]))
+                                        GMenuLayout.itemsValue(Array(after[change.added]))]))
             }
         }
         return rows
@@ -111,7 +111,7 @@ package struct GtkMenusExport: Equatable {
                 let count = menus[MenuID(group: group, menu: menu)]?.count ?? 0
                 guard count > 0 else { continue }
                 rows.append(.structure([.uint32(group), .uint32(menu), .uint32(0), .uint32(UInt32(count)),
-                                        GtkMenusExport.itemsValue([])]))
+                                        GMenuLayout.itemsValue([])]))
             }
         }
         return rows
@@ -140,7 +140,7 @@ package struct GtkMenusExport: Equatable {
                                tree: ExportTree, ids: inout ExportIDs) {
         groups[id.group, default: []].append(id.menu)
         var items: [Item] = []
-        for element in tree.children(of: container) where GtkMenusExport.isShown(element) {
+        for element in tree.children(of: container) where GMenuLayout.isShown(element) {
             if element.isSection {
                 let section = MenuID(group: id.group, menu: ids.menu(forSection: element.id))
                 items.append(item(element, parent: parent, link: section, ids: &ids))
@@ -177,7 +177,7 @@ package struct GtkMenusExport: Equatable {
         }
         let action = actions.add(element, parent: parent, ids: &ids)
         var item: Item = [ExportProperty("label", .string(MenuLabel.escaped(element.title))),
-                          ExportProperty("action", .string(GtkMenusExport.actionPrefix + "." + action.name))]
+                          ExportProperty("action", .string(GMenuLayout.actionPrefix + "." + action.name))]
         if let target = action.target { item.append(ExportProperty("target", target)) }
         if let icon = element.icon, !icon.isEmpty { item.append(ExportProperty("icon", .string(icon))) }
         if let shortcut = element.shortcut, !shortcut.isEmpty { item.append(ExportProperty("accel", .string(shortcut))) }
@@ -192,8 +192,8 @@ package struct GtkMenusExport: Equatable {
     /// changed element is a radio item (its action is its menu's, shared
     /// with its siblings), names another action than before, or is not
     /// where the patch says.
-    static func patched(_ previous: GtkMenusExport, _ patch: ElementPatch, title: String?,
-                        ids: inout ExportIDs) -> GtkMenusExport? {
+    static func patched(_ previous: GMenuLayout, _ patch: ElementPatch, title: String?,
+                        ids: inout ExportIDs) -> GMenuLayout? {
         var export = previous
         for index in patch.changed {
             let element = patch.elements[index]
@@ -216,7 +216,7 @@ package struct GtkMenusExport: Equatable {
             let item = export.item(element, parent: parent, link: link, ids: &ids)
             // An item that names another action or menu now (a toggle kept
             // as radio from an earlier menu, become a checkmark) is mapped in full.
-            for name in GtkMenusExport.linkNames where item.value(named: name) != items[position].value(named: name) {
+            for name in GMenuLayout.linkNames where item.value(named: name) != items[position].value(named: name) {
                 return nil
             }
             items[position] = item
