@@ -15,13 +15,13 @@ final class PresentationStateTests: XCTestCase {
     func testThePhaseOnlyMovesForward() throws {
         let menu = presentation()
         XCTAssertEqual(menu.phase, .composing)
-        XCTAssertFalse(menu.isSignalled, "nothing is signalled before the menu is on the bus")
+        XCTAssertFalse(menu.phase.isSignalled, "nothing is signalled before the menu is on the bus")
         XCTAssertFalse(menu.choose(), "a menu not yet presented cannot be chosen from")
         XCTAssertTrue(menu.update(items))
         XCTAssertTrue(menu.presented(title: "Doc", selectionRect: nil))
         XCTAssertEqual(menu.phase, .presented)
         XCTAssertEqual(menu.shownTitle, "Doc")
-        XCTAssertTrue(menu.isSignalled)
+        XCTAssertTrue(menu.phase.isSignalled)
         XCTAssertFalse(menu.presented(title: "Other", selectionRect: nil), "presented once")
         XCTAssertEqual(menu.shownTitle, "Doc")
         XCTAssertNoThrow(try menu.checkChoosable())
@@ -32,15 +32,38 @@ final class PresentationStateTests: XCTestCase {
             XCTAssertEqual((error as? BusError)?.name, BusError.Standard.unknownObject)
             XCTAssertEqual((error as? BusError)?.message, "the menu was closed by an earlier choice")
         }
-        XCTAssertTrue(menu.isSignalled, "a chosen menu still signals until it closes")
+        XCTAssertTrue(menu.phase.isSignalled, "a chosen menu still signals until it closes")
         XCTAssertTrue(menu.close())
         XCTAssertEqual(menu.phase, .closed)
         XCTAssertFalse(menu.close(), "closed once")
-        XCTAssertFalse(menu.isSignalled)
+        XCTAssertFalse(menu.phase.isSignalled)
         XCTAssertFalse(menu.presented(title: "", selectionRect: nil))
         XCTAssertThrowsError(try menu.checkChoosable()) { error in
             XCTAssertEqual((error as? BusError)?.message, "the menu was closed")
         }
+    }
+
+    func testAnEmptyMenuIsNotPresentedAndCloses() {
+        let menu = presentation()
+        _ = menu.update([])
+        XCTAssertFalse(menu.presented(title: "", selectionRect: nil), "nothing a person can see")
+        XCTAssertEqual(menu.phase, .closed)
+        XCTAssertFalse(menu.ask("later"), "nothing is asked for a closed menu")
+    }
+
+    /// Its states are enums with named cases; a Bool stored on it would be
+    /// a flag set from elsewhere again (issue 29).
+    func testAPresentationStoresNoBoolFlags() {
+        let menu = presentation()
+        _ = menu.update(items)
+        menu.presented(title: "", selectionRect: nil)
+        _ = menu.signalRequested(now: 1, interval: 16_000_000)
+        let flags = Mirror(reflecting: menu).children.filter {
+            let type = type(of: $0.value)
+            return type == Bool.self || type == Bool?.self
+        }
+        XCTAssertEqual(flags.map { $0.label ?? "?" }, [], "Presentation keeps Bool state flags")
+        XCTAssertGreaterThan(Mirror(reflecting: menu).children.count, 10, "the mirror sees the stored properties")
     }
 
     func testAMenuRefusedBeforeItWasPresentedCloses() {
@@ -53,13 +76,13 @@ final class PresentationStateTests: XCTestCase {
     func testADeferredElementIsAskedOnceAndAnsweredOnce() {
         let menu = presentation()
         _ = menu.update(items)
-        XCTAssertFalse(menu.isStale)
+        XCTAssertEqual(menu.composition, .current)
         XCTAssertTrue(menu.ask("later"))
         XCTAssertFalse(menu.ask("later"), "asked once per presentation")
         XCTAssertEqual(menu.deferred["later"], .loading)
         XCTAssertFalse(menu.provide("never-asked", content: items, bytes: 10), "an answer nobody asked for is refused")
         XCTAssertTrue(menu.provide("later", content: items, bytes: 10))
-        XCTAssertTrue(menu.isStale, "an answer recomposes the menu")
+        XCTAssertEqual(menu.composition, .stale, "an answer recomposes the menu")
         XCTAssertEqual(menu.provided["later"], items)
         XCTAssertEqual(menu.providedBytes, 10)
         XCTAssertFalse(menu.fail("later"), "answered once")
@@ -86,13 +109,13 @@ final class PresentationStateTests: XCTestCase {
 
     func testComposingClearsStaleAndOnlyAChangeGrowsTheRevision() {
         let menu = presentation()
-        XCTAssertTrue(menu.isStale)
+        XCTAssertEqual(menu.composition, .stale)
         XCTAssertTrue(menu.update(items))
         XCTAssertEqual(menu.revision, 2)
         menu.markStale()
-        XCTAssertTrue(menu.isStale)
+        XCTAssertEqual(menu.composition, .stale)
         XCTAssertFalse(menu.update(items), "the same layout")
-        XCTAssertFalse(menu.isStale)
+        XCTAssertEqual(menu.composition, .current)
         XCTAssertEqual(menu.revision, 2)
         XCTAssertTrue(menu.update(items, title: "Doc"))
         XCTAssertEqual(menu.revision, 3)

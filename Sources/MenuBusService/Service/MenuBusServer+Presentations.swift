@@ -32,16 +32,14 @@ extension MenuBusServer {
         presentation.textDirection = textDirection ?? (presentation.titles.rightToLeft ? .rtl : .ltr)
         // Compose now, so deferred elements are asked for before the reply goes.
         refresh(presentation)
-        // An empty menu is not presented (UIKit shows none when there is
-        // nothing in it); a waiting deferred element shows "Loading…", so
-        // nothing was asked of the owner for a menu refused here.
-        guard presentation.hasSomethingToShow else {
-            presentation.close()
+        // An empty menu is not presented and closes (UIKit shows none when
+        // there is nothing in it); a waiting deferred element shows
+        // "Loading…", so nothing was asked of the owner for a menu refused here.
+        guard presentation.presented(title: context.info.title ?? "", selectionRect: context.selection.rect) else {
             livePresentations.remove(presentation.number)
             throw BusError(.nothingToShow, "contextId: the \(menuKind.rawValue) menu of '\(contextId)' has nothing to show now")
         }
         connection.export(presentation.path, [menuInterface(presentation.number)] + exportInterfaces(presentation.number))
-        presentation.presented(title: context.info.title ?? "", selectionRect: context.selection.rect)
         notifyPresented(presentation)
         return presentation.path
     }
@@ -111,7 +109,7 @@ extension MenuBusServer {
     /// Recomposes a stale presentation before a caller reads it; a change
     /// still goes out as its (coalesced) signal.
     func bringUpToDate(_ presentation: Presentation) {
-        if presentation.isStale, refresh(presentation) { scheduleSignal(presentation) }
+        if presentation.composition == .stale, refresh(presentation) { scheduleSignal(presentation) }
     }
 
     /// Composes the presentation from the current context and providers,
@@ -143,7 +141,7 @@ extension MenuBusServer {
     /// once the object is exported.
     private func updateShownProperties(_ presentation: Presentation, _ context: PublishedContext) {
         let changed = presentation.show(title: context.info.title ?? "", selectionRect: context.selection.rect)
-        if !changed.isEmpty && presentation.isSignalled {
+        if !changed.isEmpty && presentation.phase.isSignalled {
             connection.propertiesChanged(presentation.path, MenuBusNames.menuInterface, changed)
         }
     }
@@ -182,7 +180,7 @@ extension MenuBusServer {
     }
 
     private func flushSignal(_ presentation: Presentation) {
-        if presentation.isStale { refresh(presentation) }
+        if presentation.composition == .stale { refresh(presentation) }
         guard presentation.layoutToSignal(now: MessageLoop.now()) else { return }
         // The other protocols' small change signals first: the whole menu
         // in LayoutChanged costs more to build and for the bus to pass on,

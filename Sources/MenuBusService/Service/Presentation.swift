@@ -12,11 +12,16 @@ import MenuBusProtocol
 /// It owns its states, and every change of them is one of its methods,
 /// which refuse what its state does not allow:
 /// - its `phase`: `composing` for `PresentMenu` → `presented` on the bus
-///   (`presented`) → `chosen` (`choose`) → `closed` (`close`, from any other);
+///   (`presented`, refused for an empty menu, which closes) → `chosen`
+///   (`choose`) → `closed` (`close`, from any other);
 /// - its deferred elements, each asked of the owner once (`ask`), then
 ///   `provided` or `failed` once; `waiting` are those the layout shows loading;
-/// - whether its inputs changed since it was composed (`markStale`, `update`);
-/// - its coalesced signals (`signalRequested`, `flushTimerFired`, `layoutToSignal`).
+/// - its `composition`, `stale` when its inputs changed since it was
+///   composed (`markStale`, `provide`, `fail`), `current` once composed (`update`);
+/// - its coalesced signals, `flush` (`signalRequested`, `flushTimerFired`,
+///   `layoutToSignal`).
+///
+/// Its states are enums, never Bool flags (`PresentationStateTests` checks).
 package final class Presentation {
     package let number: UInt64
     package let path: ObjectPath
@@ -40,8 +45,21 @@ package final class Presentation {
         case chosen
         /// Off the bus: nothing happens to it any more.
         case closed
+
+        /// Whether changes of the layout and properties are signalled: on
+        /// the bus, until it closes.
+        package var isSignalled: Bool { self == .presented || self == .chosen }
     }
     package private(set) var phase = Phase.composing
+
+    /// Whether `elements` is what the inputs compose now.
+    package enum Composition: Equatable, Sendable {
+        /// The inputs changed since `elements` was composed, or it never was.
+        case stale
+        /// Composed from the current inputs.
+        case current
+    }
+    package private(set) var composition = Composition.stale
 
     /// The context's title and selection rectangle as last published on
     /// the object's properties (`Title`, `SelectionRect`).
@@ -55,8 +73,6 @@ package final class Presentation {
     package private(set) var title: String?
     /// dbusmenu's `TextDirection`: the `text-direction` option, else the default.
     var textDirection = TextDirection.presentationDefault()
-    /// The inputs changed since `elements` was composed.
-    package private(set) var isStale = true
 
     /// Where one deferred element asked of the owner stands.
     package enum DeferredLoad: Equatable, Sendable {
@@ -74,10 +90,16 @@ package final class Presentation {
     /// Deferred elements shown as "Loading…" in the current layout.
     package private(set) var waiting: Set<String> = []
 
-    /// Signal coalescing: whether a flush is scheduled, the last flush's
-    /// time, and the revision the last `LayoutChanged` carried (the layout
-    /// `PresentMenu` returned, once presented).
-    private var flushScheduled = false
+    /// Signal coalescing: whether a flush is scheduled.
+    enum Flush: Equatable {
+        /// None: the next change may go at once.
+        case idle
+        /// A timer flushes at the end of the interval, carrying every change until then.
+        case scheduled
+    }
+    private(set) var flush = Flush.idle
+    /// The last flush's time, and the revision the last `LayoutChanged`
+    /// carried (the layout `PresentMenu` returned, once presented).
     private var lastSignal: UInt64 = 0
     private(set) var lastSignalRevision: UInt32 = 0
 
@@ -99,7 +121,7 @@ package final class Presentation {
     /// Takes a newly composed layout and title; returns true when either
     /// differs (and the revision grew).
     package func update(_ newElements: [MenuElement], title newTitle: String? = nil) -> Bool {
-        isStale = false
+        composition = .current
         guard newElements != elements || newTitle != title else { return false }
         elements = newElements
         title = newTitle
@@ -111,10 +133,17 @@ package final class Presentation {
     // MARK: Phase
 
     /// On the bus, with the layout and properties `PresentMenu` answers
-    /// with as already signalled. Only from `composing`.
+    /// with as already signalled. Only from `composing`, and only when the
+    /// menu holds something a person can see (an item, or the stand-in of a
+    /// deferred element still loading): an empty menu is not presented
+    /// (UIKit shows none) and closes instead.
     @discardableResult
     func presented(title: String, selectionRect: Rect?) -> Bool {
         guard phase == .composing else { return false }
+        guard elements.contains(where: { $0.kind == .action || $0.isSubmenu }) else {
+            phase = .closed
+            return false
+        }
         phase = .presented
         shownTitle = title
         shownSelectionRect = selectionRect
@@ -151,18 +180,15 @@ package final class Presentation {
         return true
     }
 
-    /// Whether changes of the layout and properties are signalled.
-    var isSignalled: Bool { phase == .presented || phase == .chosen }
-
     // MARK: Composition
 
     /// The context, the providers or the owner's undo state changed.
     func markStale() {
-        isStale = true
+        composition = .stale
     }
 
     /// The context's title and selection as composed: the names of the
-    /// properties that changed (signalled only once `isSignalled`).
+    /// properties that changed (signalled only once `phase.isSignalled`).
     func show(title: String, selectionRect: Rect?) -> [String] {
         var changed: [String] = []
         if title != shownTitle {
@@ -212,7 +238,7 @@ package final class Presentation {
         guard phase != .closed, deferred[id] == .loading else { return false }
         deferred[id] = .provided(content)
         providedBytes += bytes
-        isStale = true
+        composition = .stale
         return true
     }
 
@@ -221,7 +247,7 @@ package final class Presentation {
     func fail(_ id: String) -> Bool {
         guard phase != .closed, deferred[id] == .loading else { return false }
         deferred[id] = .failed
-        isStale = true
+        composition = .stale
         return true
     }
 
@@ -239,32 +265,26 @@ package final class Presentation {
 
     /// A change to signal at `now` (ns), at most one flush per `interval` (ns).
     func signalRequested(now: UInt64, interval: UInt64) -> SignalTiming {
-        guard !flushScheduled else { return .scheduled }
+        guard flush == .idle else { return .scheduled }
         let elapsed = now &- lastSignal
         if elapsed >= interval { return .now }
-        flushScheduled = true
+        flush = .scheduled
         return .after(Double(interval - elapsed) / 1_000_000_000)
     }
 
     /// The scheduled flush is due.
     func flushTimerFired() {
-        flushScheduled = false
+        flush = .idle
     }
 
     /// Whether the current revision is yet to be signalled as
     /// `LayoutChanged`; if so it counts as signalled at `now`. Never
     /// before the menu is presented nor after it closed.
     func layoutToSignal(now: UInt64) -> Bool {
-        guard isSignalled, lastSignalRevision != revision else { return false }
+        guard phase.isSignalled, lastSignalRevision != revision else { return false }
         lastSignal = now
         lastSignalRevision = revision
         return true
-    }
-
-    /// True when the menu holds something a person can see: an item, or
-    /// the stand-in of a deferred element still loading.
-    var hasSomethingToShow: Bool {
-        elements.contains { $0.kind == .action || $0.isSubmenu }
     }
 
     package func element(_ id: String) -> MenuElement? {
