@@ -8,13 +8,13 @@ import XCTest
 final class StateOwnerTests: XCTestCase {
     // MARK: Live presentations
 
-    private func present(_ live: LivePresentations, presenter: String = ":1.2", owner: String = ":1.1",
+    private func present(_ live: Presentations, presenter: String = ":1.2", owner: String = ":1.1",
                          context: String = "text", cost: Int = 100) -> Presentation {
         live.add(cost: cost) { Presentation(number: $0, kind: .context, owner: owner, contextId: context, presenter: presenter) }
     }
 
     func testLivePresentationsNumberOnceAndChargeOnlyWhileLive() throws {
-        let live = LivePresentations()
+        let live = Presentations()
         let first = present(live), second = present(live, presenter: ":1.3", cost: 50)
         XCTAssertEqual([first.number, second.number], [1, 2])
         XCTAssertEqual(live.bytes(presentedBy: ":1.2"), 100)
@@ -31,13 +31,68 @@ final class StateOwnerTests: XCTestCase {
     }
 
     func testAPresenterHoldsABoundedNumberOfMenus() throws {
-        let live = LivePresentations()
+        let live = Presentations()
         for _ in 0..<ServiceLimits.maxPresentationsPerPresenter { _ = present(live) }
         XCTAssertThrowsError(try live.checkRoom(for: ":1.2")) { error in
             XCTAssertEqual((error as? BusError)?.message,
                            "a presenter may hold at most \(ServiceLimits.maxPresentationsPerPresenter) live menus; dismiss some first")
         }
         XCTAssertNoThrow(try live.checkRoom(for: ":1.9"), "another presenter still has room")
+    }
+
+    func testPresentationsMarkTheirMenusStale() {
+        let live = Presentations()
+        let text = present(live), other = present(live, context: "other")
+        for menu in [text, other] { _ = menu.update([]) }
+        XCTAssertEqual(live.markStale(owner: ":1.1", contextId: "text").map(\.number), [text.number])
+        XCTAssertEqual(text.composition, .stale)
+        XCTAssertEqual(other.composition, .current, "another context's menu is left alone")
+        XCTAssertEqual(Set(live.markAllStale().map(\.number)), [text.number, other.number])
+        XCTAssertEqual(other.composition, .stale)
+    }
+
+    func testExportsOutliveTheirMenuUntilDropped() {
+        let live = Presentations()
+        let menu = present(live)
+        XCTAssertNil(live.exports(menu.number), "exports start when the object is exported")
+        live.startExports(menu.number)
+        guard let state = live.exports(menu.number) else { return XCTFail("exports started") }
+        XCTAssertTrue(live.isCurrent(state, of: menu.number))
+        live.remove(menu.number)
+        XCTAssertNil(live[menu.number])
+        XCTAssertTrue(live.exports(menu.number) === state, "a closed menu's exports stay until its object goes")
+        live.dropExports(menu.number)
+        XCTAssertNil(live.exports(menu.number))
+        XCTAssertFalse(live.isCurrent(state, of: menu.number))
+    }
+
+    func testAConsumerClosingEndsTheMenuUnlessItOpensAgain() {
+        let live = Presentations()
+        let menu = present(live)
+        XCTAssertNil(live.requestEnd(menu.number), "no exports, nothing to end")
+        live.startExports(menu.number)
+        let first = live.requestEnd(menu.number)
+        XCTAssertNotNil(first)
+        XCTAssertTrue(live.isEndRequested(menu.number, first ?? -1))
+        live.callOffEnd(menu.number)
+        XCTAssertFalse(live.isEndRequested(menu.number, first ?? -1), "opened again: the end is called off")
+        let second = live.requestEnd(menu.number)
+        XCTAssertFalse(live.isEndRequested(menu.number, first ?? -1), "an older request does not act on a newer one")
+        XCTAssertTrue(live.isEndRequested(menu.number, second ?? -1))
+        live.exports(menu.number)?.close()
+        XCTAssertNil(live.requestEnd(menu.number), "a closing menu is not ended again")
+    }
+
+    func testTheLastSubscriberLeavingClosesTheMenu() {
+        let live = Presentations()
+        let menu = present(live)
+        live.startExports(menu.number)
+        let state = live.exports(menu.number)
+        state?.subscribe(":1.7", to: 0)
+        state?.subscribe(":1.8", to: 0)
+        XCTAssertEqual(live.peerLeft(":1.7"), [], "another consumer still holds it")
+        XCTAssertEqual(live.peerLeft(":1.8"), [menu.number])
+        XCTAssertEqual(live.peerLeft(":1.8"), [], "once")
     }
 
     // MARK: Registered providers

@@ -30,13 +30,13 @@ extension MenuBusServer {
 
     /// Extra interfaces served at a presentation's path besides `org.menubus.MenuBus1.Menu`.
     func exportInterfaces(_ number: UInt64) -> [Interface] {
-        exports[number] = PresentationExports()
+        presentations.startExports(number)
         return MenuBusServer.menuExports.flatMap { $0.interfaces(self, number) }
     }
 
     /// The presentation's layout changed (a new revision): signal it in every protocol.
     func exportsLayoutChanged(_ presentation: Presentation) {
-        guard let state = exports[presentation.number] else { return }
+        guard let state = presentations.exports(presentation.number) else { return }
         syncExports(presentation, state)
     }
 
@@ -47,7 +47,7 @@ extension MenuBusServer {
     /// consumer read it through these protocols.
     func exportsClosing(_ presentation: Presentation) {
         let number = presentation.number, path = presentation.path
-        guard let state = exports[number] else { return connection.unexport(path) }
+        guard let state = presentations.exports(number) else { return connection.unexport(path) }
         guard !state.isClosing else { return }
         for export in state.protocols { export.closing() }
         state.close()
@@ -57,34 +57,28 @@ extension MenuBusServer {
         }
         signalChanges(path, state, emptying: true)
         loop.addTimer(after: MenuBusServer.closingGrace) { [weak self, weak state] in
-            guard let self, let state, self.exports[number] === state else { return }
+            guard let self, let state, self.presentations.isCurrent(state, of: number) else { return }
             self.exportsGone(number, path)
         }
     }
 
     private func exportsGone(_ number: UInt64, _ path: ObjectPath) {
-        exports[number] = nil
+        presentations.dropExports(number)
         connection.unexport(path)
     }
 
     /// A connection left the bus; drop its subscriptions.
     func exportsPeerLeft(_ uniqueName: String) {
-        for (number, state) in exports {
-            var closed = false
-            for export in state.protocols where export.peerLeft(uniqueName) { closed = true }
-            if closed { consumerClosed(number) }
-        }
+        for number in presentations.peerLeft(uniqueName) { consumerClosed(number) }
     }
 
     /// A consumer closed its menu: the presentation ends as `Dismiss`
     /// ends it, `consumerCloseDelay` later, unless a consumer opened it
     /// again (a dbusmenu `opened`, a new `org.gtk.Menus` subscription).
     func consumerClosed(_ number: UInt64) {
-        guard let state = exports[number], !state.isClosing else { return }
-        state.endRequests += 1
-        let request = state.endRequests
-        loop.addTimer(after: MenuBusServer.consumerCloseDelay) { [weak self, weak state] in
-            guard let self, let state, state.endRequests == request,
+        guard let request = presentations.requestEnd(number) else { return }
+        loop.addTimer(after: MenuBusServer.consumerCloseDelay) { [weak self] in
+            guard let self, self.presentations.isEndRequested(number, request),
                   let presentation = self.presentations[number] else { return }
             self.closePresentation(presentation)
         }
@@ -92,13 +86,13 @@ extension MenuBusServer {
 
     /// A consumer opened the menu (again): a pending end is called off.
     func consumerOpened(_ number: UInt64) {
-        exports[number]?.endRequests += 1
+        presentations.callOffEnd(number)
     }
 
     /// The exports of presentation `number` at its current revision
     /// (recomposed when stale), or its empty exports while it closes.
     package func exported(_ number: UInt64) throws -> PresentationExports {
-        guard let state = exports[number] else {
+        guard let state = presentations.exports(number) else {
             throw BusError(name: BusError.Standard.unknownObject, message: "the menu was closed")
         }
         if !state.isClosing {

@@ -18,13 +18,13 @@ extension MenuBusServer {
     /// and the menus it presents.
     func heldBytes(by uniqueName: String) -> Int {
         let contexts = registeredApps.heldBytes(by: uniqueName)
-        let presented = livePresentations.bytes(presentedBy: uniqueName)
+        let presented = presentations.bytes(presentedBy: uniqueName)
         return contexts + presented
     }
 
     /// Bytes all connections make menubusd hold.
     var heldBytesTotal: Int {
-        registeredApps.totalBytes + livePresentations.totalBytes
+        registeredApps.totalBytes + presentations.totalBytes
     }
 
     /// Refuses, before anything is stored, a change that adds `adding` bytes
@@ -52,7 +52,7 @@ extension MenuBusServer {
     func checkContextGrowth(caller: String, contextId: String, adding: Int, releasing: Int, field: String) throws {
         let growth = adding - releasing
         guard growth > 0 else { return }
-        let shown = livePresentations.showing(owner: caller, contextId: contextId).count
+        let shown = presentations.showing(owner: caller, contextId: contextId).count
         try checkBudget(adding: adding, releasing: releasing, for: caller, field: field,
                         daemonGrowth: growth * (1 + shown * Budgets.presentationFactor))
     }

@@ -118,7 +118,7 @@ extension MenuBusServer {
         composedReplies.drop(owner: caller, contextId: contextId)
         heldItemSpans.drop(owner: caller, contextId: contextId)
         defer { releasedMemory(removed.heldBytes) }
-        for presentation in livePresentations.showing(owner: caller, contextId: contextId) {
+        for presentation in presentations.showing(owner: caller, contextId: contextId) {
             closePresentation(presentation)
         }
     }

@@ -20,10 +20,10 @@ extension MenuBusServer {
         guard context.info.enabled else {
             throw BusError(.nothingToShow, "contextId: '\(contextId)' has enabled false; it offers no menu now")
         }
-        try livePresentations.checkRoom(for: caller)
+        try presentations.checkRoom(for: caller)
         let cost = presentationCost(of: context)
         try checkBudget(adding: cost, for: caller, field: "contextId")
-        let presentation = livePresentations.add(cost: cost) { number in
+        let presentation = presentations.add(cost: cost) { number in
             Presentation(number: number, kind: menuKind, owner: ownerName,
                          contextId: contextId, presenter: caller, options: presentOptions,
                          titles: Localization.shared.titles(for: presentOptions.locale))
@@ -36,7 +36,7 @@ extension MenuBusServer {
         // there is nothing in it); a waiting deferred element shows
         // "Loading…", so nothing was asked of the owner for a menu refused here.
         guard presentation.presented(title: context.info.title ?? "", selectionRect: context.selection.rect) else {
-            livePresentations.remove(presentation.number)
+            presentations.remove(presentation.number)
             throw BusError(.nothingToShow, "contextId: the \(menuKind.rawValue) menu of '\(contextId)' has nothing to show now")
         }
         connection.export(presentation.path, [menuInterface(presentation.number)] + exportInterfaces(presentation.number))
@@ -123,7 +123,7 @@ extension MenuBusServer {
         for element in composed where element.kind == .deferred && element.cached && available[element.id] == nil {
             if let cached = context.deferredCache[element.id] { available[element.id] = cached }
         }
-        livePresentations.charge(presentation.number, presentationCost(of: context, provided: presentation.providedBytes))
+        presentations.charge(presentation.number, presentationCost(of: context, provided: presentation.providedBytes))
         let resolution = DeferredElements.resolve(composed, provided: available, failed: presentation.failed,
                                                   loadingTitle: presentation.titles.loading)
         presentation.showWaiting(Set(resolution.waiting.lazy.map(\.id)))
@@ -148,16 +148,14 @@ extension MenuBusServer {
 
     /// Marks every live menu of the context stale and schedules its signal.
     func contextChanged(owner: String, contextId: String) {
-        for presentation in livePresentations.showing(owner: owner, contextId: contextId) {
-            presentation.markStale()
+        for presentation in presentations.markStale(owner: owner, contextId: contextId) {
             scheduleSignal(presentation)
         }
     }
 
     /// Every live menu may show providers: all of them recompose.
     func providersChanged() {
-        for presentation in presentations.values {
-            presentation.markStale()
+        for presentation in presentations.markAllStale() {
             scheduleSignal(presentation)
         }
     }
@@ -349,7 +347,7 @@ extension MenuBusServer {
     /// Emits `Closed`; the menu object empties itself in the other
     /// protocols and goes (`exportsClosing`). Later calls answer `UnknownObject`.
     func closePresentation(_ presentation: Presentation) {
-        guard livePresentations.remove(presentation.number) != nil else { return }
+        guard presentations.remove(presentation.number) != nil else { return }
         presentation.close()
         connection.emit(MenuBusAPI.Menu.closed, at: presentation.path)
         exportsClosing(presentation)

@@ -99,12 +99,9 @@ package final class MenuBusServer {
     let registeredApps = RegisteredApps()
     /// Registered apps by unique name.
     package var apps: [String: App] { registeredApps.byName }
-    /// Live presented menus, their numbers and charges (LivePresentations.swift).
-    let livePresentations = LivePresentations()
-    /// Live presented menus by number.
-    package var presentations: [UInt64: Presentation] { livePresentations.byNumber }
-    /// Per-presentation state of the other menu protocols (MenuBusServer+Exports.swift).
-    package var exports: [UInt64: PresentationExports] = [:]
+    /// Presented menus: the live ones by number, their charges and their
+    /// exports in the desktop's menu protocols (Presentations.swift).
+    package let presentations = Presentations()
     /// Marshalled GetContextMenu / GetEditMenu replies (ComposedMenuReplies.swift).
     let composedReplies = ComposedMenuReplies()
     /// The bytes the last `UpdateItems` of a few contexts was read from.

@@ -29,7 +29,7 @@ extension MenuBusServer {
             return nil
         }
         menus.method(GtkMenusAPI.end) { [unowned self] call, groups in
-            guard let state = self.exports[number] else { return }
+            guard let state = self.presentations.exports(number) else { return }
             let held = !state.hasNoSubscribers
             for group in groups { state.unsubscribe(call.sender, from: group) }
             // The last subscriber let go: the consumer closed the menu.
