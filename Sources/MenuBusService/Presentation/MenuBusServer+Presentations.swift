@@ -338,7 +338,8 @@ extension MenuBusServer {
         connection.call(method, destination: app.uniqueName, path: app.clientPath, repeat each arguments,
                         timeout: ServiceLimits.clientCallTimeout) { result in
             if case .failure(let error) = result {
-                Log.warning("\(app.appId) (\(app.uniqueName)) \(member) failed: \(error.name)")
+                Log.rateLimitedWarning("client|\(app.uniqueName)|\(member)|\(error.name)",
+                                       "\(app.appId) (\(app.uniqueName)) \(member) failed: \(error.name)")
             }
             completion?(result)
         }

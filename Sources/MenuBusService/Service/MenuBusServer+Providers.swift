@@ -61,7 +61,8 @@ extension MenuBusServer {
                 try connection.emitSignal(MenuBusAPI.Menu.providerResult, at: answer.menu,
                                           provider.id, text, .array("{sv}", info), destination: listener)
             } catch {
-                Log.warning("cannot send ProviderResult of \(provider.id) to \(listener): \(error)")
+                Log.rateLimitedWarning("provider-result|\(listener)",
+                                       "cannot send ProviderResult of \(provider.id) to \(listener): \(error)")
             }
         }
     }
@@ -92,7 +93,8 @@ extension MenuBusServer {
                 guard let self else { return }
                 switch result {
                 case .failure(let error) where error.name == BusError.Standard.invalidSignature:
-                    Log.warning("provider \(provider.info.id) answered Process with the wrong type")
+                    Log.rateLimitedWarning("process-type|\(provider.owner)",
+                                           "provider \(provider.info.id) answered Process with the wrong type")
                     if let answer {
                         self.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: "",
                                                 error: BusError.failed("the provider answered Process with the wrong type").summary)
@@ -100,7 +102,8 @@ extension MenuBusServer {
                 case .success(let (replacement, _)):
                     if let answer {
                         guard replacement.utf8.count <= Limits.maxSelectionTextBytes else {
-                            Log.warning("provider \(provider.info.id) answered more than \(Limits.maxSelectionTextBytes) bytes; not passed on")
+                            Log.rateLimitedWarning("process-size|\(provider.owner)",
+                                                   "provider \(provider.info.id) answered more than \(Limits.maxSelectionTextBytes) bytes; not passed on")
                             self.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: "",
                                                     error: BusError.limitExceeded("the answer is more than \(Limits.maxSelectionTextBytes) bytes").summary)
                             return
@@ -116,7 +119,8 @@ extension MenuBusServer {
                                         .dictEntry(.string("provider"), .variant(.string(provider.info.id))),
                                         .dictEntry(.string("undo-name"), .variant(.string(provider.info.title)))]))
                 case .failure(let error):
-                    Log.warning("provider \(provider.info.id) Process failed: \(error.name)")
+                    Log.rateLimitedWarning("process|\(provider.owner)|\(error.name)",
+                                           "provider \(provider.info.id) Process failed: \(error.name)")
                     if let answer {
                         self.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: "",
                                                 error: error.summary)
@@ -137,7 +141,8 @@ extension MenuBusServer {
                 return
             }
             guard text.utf8.count <= Limits.maxSelectionTextBytes else {
-                Log.warning("\(app.appId) GetSelectedText returned more than \(Limits.maxSelectionTextBytes) bytes; not sent to \(provider.info.id)")
+                Log.rateLimitedWarning("selected-text-size|\(app.uniqueName)",
+                                       "\(app.appId) GetSelectedText returned more than \(Limits.maxSelectionTextBytes) bytes; not sent to \(provider.info.id)")
                 if let answer {
                     self?.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: "",
                                              error: BusError.limitExceeded("the selected text is more than \(Limits.maxSelectionTextBytes) bytes").summary)
