@@ -8,8 +8,11 @@ extension Connection {
     package static let peer = "org.freedesktop.DBus.Peer"
 
     /// Serves `interfaces` at `path`, replacing what was there.
-    package func export(_ path: ObjectPath, _ interfaces: [Interface]) {
-        let object = ExportedObject(path: path, interfaces: interfaces)
+    /// Serves `interfaces` at `path`; `access`, when given, is asked about
+    /// every call's sender (Properties included) and may refuse it.
+    package func export(_ path: ObjectPath, _ interfaces: [Interface],
+                        access: ((_ sender: String, _ interface: String) -> BusError?)? = nil) {
+        let object = ExportedObject(path: path, interfaces: interfaces, access: access)
         object.bindStandardInterfaces(standardInterfaces(for: object))
         objects[path] = object
     }
@@ -37,8 +40,10 @@ extension Connection {
         }
     }
 
-    /// Emits `PropertiesChanged` for `names`, values or invalidations as declared.
-    package func propertiesChanged(_ path: ObjectPath, _ interface: String, _ names: [String]) {
+    /// Emits `PropertiesChanged` for `names`, values or invalidations as
+    /// declared: to `destinations` alone when given, else to all.
+    package func propertiesChanged(_ path: ObjectPath, _ interface: String, _ names: [String],
+                                   destinations: [String]? = nil) {
         guard let declaration = objects[path]?.interface(named: interface) else { return }
         var changed: [DBusValue] = []
         var invalidated: [DBusValue] = []
@@ -50,7 +55,10 @@ extension Connection {
                 invalidated.append(.string(name))
             }
         }
-        try? emitSignal(FreedesktopAPI.propertiesChanged, at: path, interface, .array("{sv}", changed), .array("s", invalidated))
+        for destination in destinations.map({ $0.map(Optional.some) }) ?? [nil] {
+            try? emitSignal(FreedesktopAPI.propertiesChanged, at: path, interface, .array("{sv}", changed),
+                            .array("s", invalidated), destination: destination)
+        }
     }
 
     func sendReply(to call: MethodCall, _ values: [DBusValue]) {
@@ -103,6 +111,11 @@ extension Connection {
         guard let (interface, method) = found else {
             sendError(to: message, BusError(name: BusError.Standard.unknownMethod,
                                             message: "No method \(member) in \(message.interface ?? "any interface") at \(pathText)"))
+            return
+        }
+        if let access = object.access, interface.name != Connection.introspectable, interface.name != Connection.peer,
+           let refusal = access(message.sender ?? "", interface.name) {
+            sendError(to: message, refusal)
             return
         }
         let received = message.signature

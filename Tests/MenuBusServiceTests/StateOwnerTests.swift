@@ -55,7 +55,7 @@ final class StateOwnerTests: XCTestCase {
         let live = Presentations()
         let menu = present(live)
         XCTAssertNil(live.exports(menu.number), "exports start when the object is exported")
-        live.startExports(menu.number)
+        live.startExports(menu.number, owner: menu.owner, presenter: menu.presenter)
         guard let state = live.exports(menu.number) else { return XCTFail("exports started") }
         XCTAssertTrue(live.isCurrent(state, of: menu.number))
         live.remove(menu.number)
@@ -70,7 +70,7 @@ final class StateOwnerTests: XCTestCase {
         let live = Presentations()
         let menu = present(live)
         XCTAssertNil(live.requestEnd(menu.number), "no exports, nothing to end")
-        live.startExports(menu.number)
+        live.startExports(menu.number, owner: menu.owner, presenter: menu.presenter)
         let first = live.requestEnd(menu.number)
         XCTAssertNotNil(first)
         XCTAssertTrue(live.isEndRequested(menu.number, first ?? -1))
@@ -86,7 +86,7 @@ final class StateOwnerTests: XCTestCase {
     func testTheLastSubscriberLeavingClosesTheMenu() {
         let live = Presentations()
         let menu = present(live)
-        live.startExports(menu.number)
+        live.startExports(menu.number, owner: menu.owner, presenter: menu.presenter)
         let state = live.exports(menu.number)
         state?.subscribe(":1.7", to: 0)
         state?.subscribe(":1.8", to: 0)

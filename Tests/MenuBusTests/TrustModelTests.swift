@@ -175,6 +175,68 @@ final class TrustModelTests: BusTestCase {
         XCTAssertTrue(eventually(timeout: 10) { own.stdoutText.contains("ActionInvoked main rename") }, own.stdoutText)
     }
 
+    /// `command` run as the Flatpak app `appId`.
+    private func sandboxedCommand(_ appId: String, _ command: [String]) throws -> RunningProcess {
+        let process = Process()
+        process.executableURL = Repository.root.appendingPathComponent("Tests/sandbox/run-sandboxed")
+        process.arguments = [appId] + command
+        process.environment = try bus.environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let running = RunningProcess(process: process, stdout: out, stderr: err)
+        addTeardownBlock {
+            if running.isRunning { running.signal(SIGTERM); _ = try? running.wait(timeout: 5) }
+        }
+        return running
+    }
+
+    /// A sandboxed app reading another app's presented menu, in every
+    /// protocol and through Properties, is refused; listening to every
+    /// signal menubusd sends, it hears nothing of that menu while its
+    /// presenter and its unsandboxed consumers follow a rename.
+    func testASandboxedAppCanNeitherReadNorOverhearAnotherAppsPresentedMenu() throws {
+        try requireSandbox()
+        _ = try startDaemon()
+        let victim = try app("org.example.Victim")
+        let secret = ContextInfo(kind: .item, hasContent: true, title: "Secret Plans.odt")
+        try victim.publishContext("doc", secret, items: [MenuElement(id: "open", title: "Open Secret Plans.odt")])
+        let shell = try client()
+        var followed: [Menu] = []
+        try shell.observeMenus { _, menu in followed.append(menu) }
+        let menu = try shell.present(owner: "org.example.Victim", contextId: "doc", kind: .context)
+        // Unsandboxed consumers read it through dbusmenu and GLib's protocols.
+        let consumer = try connect()
+        _ = try callDaemon(consumer, path: menu.path, interface: MenuBusNames.dbusMenuInterface, "GetLayout",
+                           [.int32(0), .int32(-1), .array("s", [])])
+        _ = try callDaemon(consumer, path: menu.path, interface: MenuBusNames.gtkMenusInterface, "Start",
+                           [.array("u", [.uint32(0)])])
+
+        let sync = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-sync-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: sync) }
+        let reader = try sandboxedCommand("org.evil.App", ["/usr/bin/python3",
+            Repository.root.appendingPathComponent("Tests/sandbox/menu_reader.py").path, menu.path.rawValue, sync.path])
+        XCTAssertTrue(eventually(timeout: 30) { reader.stdoutText.contains("READY") || !reader.isRunning },
+                      reader.stdoutText + reader.stderrText)
+        let calls = reader.stdoutText.split(separator: "\n").filter { $0.hasPrefix("CALL ") }
+        XCTAssertEqual(calls.count, 11, reader.stdoutText + reader.stderrText)
+        for call in calls {
+            XCTAssertTrue(call.hasSuffix(BusError.Domain.accessDenied.errorName), "refused: \(call)")
+        }
+
+        try victim.updateItems("doc", [MenuElement(id: "open", title: "Open Secret Plans v2.odt")])
+        XCTAssertTrue(shell.run(until: { followed.contains { $0.element("open")?.title == "Open Secret Plans v2.odt" } },
+                                timeout: 10), "the presenter follows the rename")
+        FileManager.default.createFile(atPath: sync.path, contents: Data())
+        XCTAssertTrue(eventually(timeout: 20) { reader.stdoutText.contains("SYNCED") || !reader.isRunning },
+                      reader.stdoutText + reader.stderrText)
+        let heard = reader.stdoutText.split(separator: "\n").filter { $0.hasPrefix("SIGNAL ") && $0.contains(menu.path.rawValue) }
+        XCTAssertEqual(heard, [], "nothing of the menu reached the sandboxed app")
+        XCTAssertFalse(reader.stdoutText.contains("Secret"), reader.stdoutText)
+    }
+
     func testFlatpakInfoParsing() {
         XCTAssertEqual(PeerIdentity.flatpakAppId(keyFile: "[Application]\nname=org.gnome.Maps\nruntime=x\n"), "org.gnome.Maps")
         XCTAssertEqual(PeerIdentity.flatpakAppId(keyFile: "# c\r\n[Instance]\r\nname=wrong\r\n[Application]\r\nname = org.a.B \r\n"), "org.a.B")

@@ -29,8 +29,8 @@ extension MenuBusServer {
     static let consumerCloseDelay = 0.5
 
     /// Extra interfaces served at a presentation's path besides `org.menubus.MenuBus1.Menu`.
-    func exportInterfaces(_ number: UInt64) -> [Interface] {
-        presentations.startExports(number)
+    func exportInterfaces(_ number: UInt64, owner: String, presenter: String) -> [Interface] {
+        presentations.startExports(number, owner: owner, presenter: presenter)
         return MenuBusServer.menuExports.flatMap { $0.interfaces(self, number) }
     }
 

@@ -16,6 +16,29 @@ import MenuBusProtocol
 /// `isClosing`, showing an empty menu (so consumers that hold the menu
 /// see it empty before the object goes).
 package final class PresentationExports {
+    /// The protocol a connection reads a presented menu through.
+    package enum Readership: Hashable, Sendable {
+        case menu, dbusMenu, gtk
+
+        init?(interface: String) {
+            switch interface {
+            case MenuBusNames.menuInterface: self = .menu
+            case MenuBusNames.dbusMenuInterface: self = .dbusMenu
+            case MenuBusNames.gtkMenusInterface, MenuBusNames.gtkActionsInterface: self = .gtk
+            default: return nil
+            }
+        }
+    }
+
+    /// The app whose context is shown, and the connection that presented it.
+    package let owner: String
+    package let presenter: String
+    /// Who called the menu through each protocol (past the access check):
+    /// its change signals go to them alone, never to the whole bus.
+    private var readers: [Readership: Set<String>] = [:]
+    /// Readers remembered per protocol; further ones can still call, but
+    /// hear no change signals.
+    static let maxReaders = 64
     var ids = ExportIDs()
     /// The presentation revision the protocols show.
     package private(set) var revision: UInt32 = 0
@@ -47,8 +70,27 @@ package final class PresentationExports {
         package let names: [String]
     }
 
-    init(_ exports: [any MenuExport.Type] = MenuBusServer.menuExports) {
+    init(owner: String = "", presenter: String = "", _ exports: [any MenuExport.Type] = MenuBusServer.menuExports) {
+        self.owner = owner
+        self.presenter = presenter
         protocols = exports.map { $0.init() }
+    }
+
+    func noteReader(_ uniqueName: String, of kind: Readership) {
+        guard readers[kind, default: []].count < Self.maxReaders else { return }
+        readers[kind, default: []].insert(uniqueName)
+    }
+
+    /// Whom the change signals of `kind` go to: its readers, and for the
+    /// native interface the presenter, who follows the menu it presented.
+    package func signalTargets(_ kind: Readership) -> [String] {
+        var targets = readers[kind, default: []]
+        if kind == .menu { targets.insert(presenter) }
+        return targets.sorted()
+    }
+
+    func readerLeft(_ uniqueName: String) {
+        for kind in readers.keys { readers[kind]?.remove(uniqueName) }
     }
 
     /// This presentation's instance of the protocol `type`.

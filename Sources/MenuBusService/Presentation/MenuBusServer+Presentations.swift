@@ -39,7 +39,9 @@ extension MenuBusServer {
             presentations.remove(presentation.number)
             throw BusError(.nothingToShow, "contextId: the \(menuKind.rawValue) menu of '\(contextId)' has nothing to show now")
         }
-        connection.export(presentation.path, [menuInterface(presentation.number)] + exportInterfaces(presentation.number))
+        connection.export(presentation.path, [menuInterface(presentation.number)]
+                            + exportInterfaces(presentation.number, owner: presentation.owner, presenter: presentation.presenter),
+                          access: menuAccess(presentation.number))
         notifyPresented(presentation)
         return presentation.path
     }
@@ -142,7 +144,9 @@ extension MenuBusServer {
     private func updateShownProperties(_ presentation: Presentation, _ context: PublishedContext) {
         let changed = presentation.show(title: context.info.title ?? "", selectionRect: context.selection.rect)
         if !changed.isEmpty && presentation.phase.isSignalled {
-            connection.propertiesChanged(presentation.path, MenuBusNames.menuInterface, changed)
+            connection.propertiesChanged(presentation.path, MenuBusNames.menuInterface, changed,
+                                         destinations: presentations.exports(presentation.number)?.signalTargets(.menu)
+                                             ?? [presentation.presenter])
         }
     }
 
@@ -184,8 +188,11 @@ extension MenuBusServer {
         // in LayoutChanged costs more to build and for the bus to pass on,
         // and their consumers would wait behind it.
         exportsLayoutChanged(presentation)
-        connection.emit(MenuBusAPI.Menu.layoutChanged, at: presentation.path,
-                        presentation.revision, Wire.encode(presentation.elements))
+        let items = Wire.encode(presentation.elements)
+        for target in presentations.exports(presentation.number)?.signalTargets(.menu) ?? [presentation.presenter] {
+            connection.emit(MenuBusAPI.Menu.layoutChanged, at: presentation.path, presentation.revision, items,
+                            destination: target)
+        }
     }
 
     // MARK: Deferred elements

@@ -98,8 +98,8 @@ package final class Presentations {
     // MARK: Exports
 
     /// Presentation `number`'s object is exported now: its exports start, empty.
-    func startExports(_ number: UInt64) {
-        exports[number] = PresentationExports()
+    func startExports(_ number: UInt64, owner: String, presenter: String) {
+        exports[number] = PresentationExports(owner: owner, presenter: presenter)
     }
 
     /// The exports of presentation `number`, live or closing; nil once its object went.
@@ -123,6 +123,7 @@ package final class Presentations {
     func peerLeft(_ uniqueName: String) -> [UInt64] {
         var closed: [UInt64] = []
         for (number, state) in exports {
+            state.readerLeft(uniqueName)
             var wasLast = false
             for export in state.protocols where export.peerLeft(uniqueName) { wasLast = true }
             if wasLast { closed.append(number) }

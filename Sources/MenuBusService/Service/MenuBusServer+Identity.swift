@@ -56,6 +56,21 @@ extension MenuBusServer {
         }
     }
 
+    /// Who may call presented menu `number`'s object, through every
+    /// protocol and Properties: its presenter, and whoever may reach its
+    /// owner's contexts (`mayReach`). Each reader is noted per protocol, so
+    /// the menu's change signals go to its readers alone.
+    func menuAccess(_ number: UInt64) -> (_ sender: String, _ interface: String) -> BusError? {
+        { [unowned self] sender, interface in
+            guard let state = self.presentations.exports(number) else { return nil }
+            guard sender == state.presenter || self.mayReach(caller: sender, owner: state.owner) else {
+                return BusError(.accessDenied, "a sandboxed app may read only the menus it presented or its own app's, not this menu of \(self.apps[state.owner]?.appId ?? state.owner)")
+            }
+            if let kind = PresentationExports.Readership(interface: interface) { state.noteReader(sender, of: kind) }
+            return nil
+        }
+    }
+
     func checkReach(caller: String, owner: String, contextId: String) throws {
         guard mayReach(caller: caller, owner: owner) else {
             throw BusError(.accessDenied, "owner: a sandboxed app may reach only its own contexts, not '\(contextId)' of \(apps[owner]?.appId ?? owner)")

@@ -64,19 +64,26 @@ final class DBusMenuExport: MenuExport {
         releaseAboutToShow(nil)
     }
 
-    /// `ItemsPropertiesUpdated` and `LayoutUpdated` (broadcast); after a
+    /// `ItemsPropertiesUpdated` and `LayoutUpdated` (to each connection that
+    /// read the menu through dbusmenu, never to the whole bus); after a
     /// `LayoutUpdated`, the `GetLayout` replies consumers asked for before
     /// are prepared (`MenuBusServer.prepareLayoutReplies`).
     func emitChanges(from old: DBusMenuLayout, to new: DBusMenuLayout, _ change: ExportChange) {
         // A patched layout names the items it changed; it was patched from `old`.
         let changes = new.patchedItems == nil ? DBusMenuChanges(from: old, to: new)
             : DBusMenuChanges(from: old, toPatch: new)
+        let targets = change.state.signalTargets(.dbusMenu)
         if changes.propertiesChanged {
             let arguments = changes.itemsPropertiesUpdated
-            change.connection.emit(DBusMenuAPI.itemsPropertiesUpdated, at: change.path, arguments[0], arguments[1])
+            for target in targets {
+                change.connection.emit(DBusMenuAPI.itemsPropertiesUpdated, at: change.path, arguments[0], arguments[1],
+                                       destination: target)
+            }
         }
         for parent in changes.layoutParents {
-            change.connection.emit(DBusMenuAPI.layoutUpdated, at: change.path, change.revision, parent)
+            for target in targets {
+                change.connection.emit(DBusMenuAPI.layoutUpdated, at: change.path, change.revision, parent, destination: target)
+            }
         }
         if !changes.layoutParents.isEmpty, !change.emptying { change.server.prepareLayoutReplies(change.state) }
     }

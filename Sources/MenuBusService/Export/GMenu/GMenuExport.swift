@@ -50,19 +50,25 @@ final class GMenuExport: MenuExport {
         let actionChanges = new.actions.changes(from: old.actions)
         // Actions first, so an item never names an action its consumer
         // does not know yet; removals last, once no item names them.
-        if let arguments = actionChanges.before { emitActionsChanged(connection, path, arguments) }
+        let targets = Set(change.state.signalTargets(.gtk)).union(groupsBySubscriber.keys).sorted()
+        if let arguments = actionChanges.before { emitActionsChanged(connection, path, arguments, to: targets) }
         for (subscriber, groups) in groupsBySubscriber.sorted(by: { $0.key < $1.key }) {
             let rows = change.emptying ? old.emptyingRows(in: groups) : new.changes(from: old, in: groups)
             guard !rows.isEmpty else { continue }
             connection.emit(GtkMenusAPI.changed, at: path, .array("(uuuuaa{sv})", rows), destination: subscriber)
         }
-        if let arguments = actionChanges.after { emitActionsChanged(connection, path, arguments) }
+        if let arguments = actionChanges.after { emitActionsChanged(connection, path, arguments, to: targets) }
     }
 
-    /// `org.gtk.Actions.Changed` from the four values `GtkActions.changes` builds.
-    private func emitActionsChanged(_ connection: Connection, _ path: ObjectPath, _ arguments: [DBusValue]) {
+    /// `org.gtk.Actions.Changed` from the four values `GtkActions.changes`
+    /// builds, to each connection that read the menu through GLib's protocols.
+    private func emitActionsChanged(_ connection: Connection, _ path: ObjectPath, _ arguments: [DBusValue],
+                                    to targets: [String]) {
         guard arguments.count == 4 else { return Log.error("org.gtk.Actions.Changed built with \(arguments.count) values") }
-        connection.emit(GtkActionsAPI.changed, at: path, arguments[0], arguments[1], arguments[2], arguments[3])
+        for target in targets {
+            connection.emit(GtkActionsAPI.changed, at: path, arguments[0], arguments[1], arguments[2], arguments[3],
+                            destination: target)
+        }
     }
 
     // MARK: Subscriptions
