@@ -124,6 +124,14 @@ final class EditMenuTests: XCTestCase {
                 item: "provider:img", shown: false),
             Row(name: "no provider item without a selection", selection: Fixtures.caret, providers: [Fixtures.upper],
                 item: "provider:org.example.Upper", shown: false),
+            Row(name: "no item of a provider that replaces text where the app cannot replace it",
+                context: ContextInfo(kind: .text, contentTypes: ["text/plain"], editable: true, hasContent: true,
+                                     supportedCommands: [.copy, .cut, .paste]),
+                providers: [Fixtures.upper], item: "provider:org.example.Upper", shown: false),
+            Row(name: "a provider that replaces text where the app declares replace-selection",
+                context: ContextInfo(kind: .text, contentTypes: ["text/plain"], editable: true, hasContent: true,
+                                     supportedCommands: [.copy, .replaceSelection]),
+                providers: [Fixtures.upper], item: "provider:org.example.Upper", shown: true),
         ]
         for row in rows {
             let shown = compose(row).shownItems

@@ -174,6 +174,57 @@ final class PresenterInfoTests: BusTestCase {
         XCTAssertEqual(contexts.first?["context-id"], .string("body"))
     }
 
+    /// The provider's replacement reaches the app as `replace-selection`
+    /// with the choice's activation token and timestamp, as `undo` does.
+    func testReplaceSelectionCarriesTheChoicesTokenAndTimestamp() throws {
+        let app = try app()
+        var commands: [CommandInvocation] = []
+        app.onCommand = { commands.append($0) }
+        try app.publishContext("body", field, items: [])
+        try app.updateSelection("body", Selection(kind: .range, length: 5, text: "hello"))
+        let provider = try client()
+        try provider.registerProvider(ProviderInfo(id: "org.example.Shout", title: "Shout", returnsText: true,
+                                                   requiresEditable: true)) { text, _ in text.uppercased() }
+        let presenter = try client()
+        let menu = try presenter.present(owner: app.uniqueName, contextId: "body", kind: .edit)
+        try presenter.activate(menu, itemId: "menubus:provider:org.example.Shout",
+                               platformData: ["activation-token": .string("tok789"), "timestamp": .uint32(99)])
+        XCTAssertTrue(pump([app, presenter, provider]) { !commands.isEmpty })
+        XCTAssertEqual(commands.first?.name, "replace-selection")
+        XCTAssertEqual(commands.first?.arguments["text"], .string("HELLO"))
+        XCTAssertEqual(commands.first?.arguments["activation-token"], .string("tok789"))
+        XCTAssertEqual(commands.first?.arguments["timestamp"], .uint32(99))
+    }
+
+    /// An editable context whose app does not list `replace-selection` is
+    /// offered no provider that replaces text, and a provider that answers
+    /// with text answers the chooser (`ProviderResult`), not the app.
+    func testAnAppThatCannotReplaceItsSelectionGetsNoReplacement() throws {
+        let app = try app()
+        var commands: [CommandInvocation] = []
+        app.onCommand = { commands.append($0) }
+        let limited = ContextInfo(kind: .text, contentTypes: ["text/plain"], editable: true, hasContent: true,
+                                  supportedCommands: [.copy, .cut, .paste, .translate])
+        try app.publishContext("body", limited, items: [])
+        try app.updateSelection("body", Selection(kind: .range, length: 5, text: "hello"))
+        let provider = try client()
+        try provider.registerProvider(ProviderInfo(id: "org.example.Shout", title: "Shout", returnsText: true,
+                                                   requiresEditable: true)) { text, _ in text.uppercased() }
+        try provider.registerProvider(ProviderInfo(id: "org.example.Translate", title: "Translate", role: .translate,
+                                                   returnsText: true), path: "/t") { _, _ in "hola" }
+        let presenter = try client()
+        var results: [ProviderResult] = []
+        try presenter.observeProviderResults { results.append($0) }
+        XCTAssertNil(try presenter.editMenu(owner: app.uniqueName, contextId: "body")
+                        .element("menubus:provider:org.example.Shout"), "no text transform for this app")
+        let menu = try presenter.present(owner: app.uniqueName, contextId: "body", kind: .edit)
+        try presenter.activate(menu, itemId: "menubus:translate")
+        XCTAssertTrue(pump([app, presenter, provider]) { !results.isEmpty })
+        XCTAssertEqual(results.first?.text, "hola")
+        XCTAssertFalse(pump([app, presenter, provider], timeout: 0.3) { !commands.isEmpty },
+                       "no replace-selection reached the app: \(commands.map(\.name))")
+    }
+
     func testAnOverlongTokenIsNotPassedOn() throws {
         let app = try app()
         var commands: [CommandInvocation] = []

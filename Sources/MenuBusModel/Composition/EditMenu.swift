@@ -72,7 +72,7 @@ package enum EditMenu {
                      titles: titles, offer: offer)
         if selected && !providers.isEmpty {
             let matching = MatchingProviders(providers, contextTypes: selection.offeredContentTypes(contextTypes),
-                                             editable: context.editable)
+                                             editable: context.takesReplacement)
             for role in roleOrder where context.supports(role.command) {
                 if let provider = matching.provider(for: role) { add(3, role.command, icon: provider.icon) }
             }

@@ -6,16 +6,18 @@ package struct MatchingProviders {
     private let matching: [Int]
 
     package init(_ all: [ProviderInfo], context: ContextInfo) {
-        self.init(all, contextTypes: ContentType.parse(context.effectiveContentTypes), editable: context.editable)
+        self.init(all, contextTypes: ContentType.parse(context.effectiveContentTypes), editable: context.takesReplacement)
     }
 
     /// For a selection: one that carries URIs offers `text/uri-list` too.
     package init(_ all: [ProviderInfo], context: ContextInfo, selection: Selection) {
         self.init(all, contextTypes: selection.offeredContentTypes(ContentType.parse(context.effectiveContentTypes)),
-                  editable: context.editable)
+                  editable: context.takesReplacement)
     }
 
-    /// With the context's content types already parsed.
+    /// With the context's content types already parsed; `editable`: the
+    /// selection may be replaced (`ContextInfo.takesReplacement`), which a
+    /// provider that requires an editable context needs.
     package init(_ all: [ProviderInfo], contextTypes: [ContentType], editable: Bool) {
         self.all = all
         matching = all.indices.filter { all[$0].matches(contentTypes: contextTypes, editable: editable) }

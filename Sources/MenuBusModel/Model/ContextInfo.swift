@@ -68,6 +68,14 @@ public struct ContextInfo: Hashable, Sendable {
         }
     }
 
+    /// True when a provider's answer may replace the selection here: the
+    /// context is editable and its app can perform `replace-selection`.
+    /// Elsewhere providers that change the text are not offered, and an
+    /// answer goes to the chooser as `ProviderResult`.
+    public var takesReplacement: Bool {
+        editable && supports(.replaceSelection)
+    }
+
     /// True when the app can perform `command` in this context.
     public func supports(_ command: StandardCommand) -> Bool {
         if let supportedCommands { return supportedCommands.contains(command) }

@@ -69,11 +69,13 @@ extension MenuBusServer {
 
     /// Text from the selection (or the owner's `GetSelectedText`) to the
     /// provider's `Process`; replacement text back to the owner when the
-    /// context is editable, else to `answer`'s listeners as `ProviderResult`.
+    /// context takes a replacement (`ContextInfo.takesReplacement`), with
+    /// the choice's activation token and timestamp, else to `answer`'s
+    /// listeners as `ProviderResult`.
     func runProvider(_ provider: RegisteredProvider, app: App, context: PublishedContext,
                      platformData: DBusValue = .array("{sv}", []), answer: ProviderAnswer? = nil) {
         // Only a provider that returns text, for a context the text cannot go into, answers the chooser.
-        let answer = provider.info.returnsText && !context.info.editable ? answer : nil
+        let answer = provider.info.returnsText && !context.info.takesReplacement ? answer : nil
         let contextId = context.id
         let uriList = context.selection.uriList(for: provider.info)
         let contentType = uriList == nil ? "text/plain" : Selection.uriListType
@@ -112,12 +114,13 @@ extension MenuBusServer {
                         return
                     }
                     guard !replacement.isEmpty, provider.info.returnsText,
-                          let live = self.apps[app.uniqueName]?.contexts[contextId], live.info.editable else { return }
+                          let live = self.apps[app.uniqueName]?.contexts[contextId], live.info.takesReplacement else { return }
                     self.callClient(app, MenuBusAPI.Client.performCommand,
                         contextId, StandardCommand.replaceSelection.rawValue,
                         .array("{sv}", [.dictEntry(.string("text"), .variant(.string(replacement))),
                                         .dictEntry(.string("provider"), .variant(.string(provider.info.id))),
-                                        .dictEntry(.string("undo-name"), .variant(.string(provider.info.title)))]))
+                                        .dictEntry(.string("undo-name"), .variant(.string(provider.info.title)))]
+                                        + MenuBusServer.passedPlatformData(platformData)))
                 case .failure(let error):
                     Log.rateLimitedWarning("process|\(provider.owner)|\(error.name)",
                                            "provider \(provider.info.id) Process failed: \(error.name)")
