@@ -163,6 +163,12 @@ struct KeyFile: Sendable {
         return text
     }
 
+    /// The locale names to try for a menu asked for in `locale` (`ru`,
+    /// `ja_JP.UTF-8`, `de:fr`), most specific first.
+    static func locales(of locale: String) -> [String] {
+        locales(environment: ["LANGUAGE": locale, "LANG": String(locale.split(separator: ":").first ?? "")])
+    }
+
     /// The locale names to try for translated keys, most specific first, from
     /// `LANGUAGE`, `LC_ALL`, `LC_MESSAGES` and `LANG` as gettext reads them:
     /// `sr_RS.UTF-8@latin` gives `sr_RS@latin`, `sr_RS`, `sr@latin`, `sr`.

@@ -45,6 +45,18 @@ package final class ProviderCatalog {
         return seen
     }
 
+    /// The declared providers' titles in `locale` (`ru`, `ja_JP.UTF-8`,
+    /// `de:fr`), by provider id: each key file's best `Title[xx]`, else its
+    /// untranslated `Title`.
+    package func titles(in locale: String) -> [String: String] {
+        let locales = KeyFile.locales(of: locale)
+        var titles: [String: String] = [:]
+        for declaration in declarations where titles[declaration.info.id] == nil {
+            titles[declaration.info.id] = declaration.title(for: locales)
+        }
+        return titles
+    }
+
     /// Folders to watch: the provider folders and the policy's folder.
     package var watchedDirectories: [String] {
         directories + [Files.parent(of: policyPath)]

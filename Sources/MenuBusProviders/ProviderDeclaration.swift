@@ -33,6 +33,18 @@ package struct ProviderDeclaration: Sendable, Equatable {
     package var objectPath: ObjectPath
     /// The file it came from.
     package var file: String
+    /// The untranslated title and its translations (`Title[ru]=`), by locale name.
+    package var baseTitle = ""
+    package var translatedTitles: [String: String] = [:]
+
+    /// The title for `locales` (most specific first, as `KeyFile.locales`
+    /// gives them), else the untranslated one.
+    package func title(for locales: [String]) -> String {
+        for locale in locales {
+            if let title = translatedTitles[locale] { return title }
+        }
+        return baseTitle
+    }
 
     /// A fault in a declaration: the line to look at and what is wrong.
     package struct Fault: Error, Sendable, CustomStringConvertible {
@@ -104,7 +116,12 @@ package struct ProviderDeclaration: Sendable, Equatable {
             path = ObjectPath(stringLiteral: entry.value)
         }
         guard isAvailable(group.entry("TryExec")?.value, group.entry("ShowIfExists")?.value) else { return nil }
-        return ProviderDeclaration(info: info, busName: busName.value, objectPath: path, file: file)
+        var declaration = ProviderDeclaration(info: info, busName: busName.value, objectPath: path, file: file)
+        declaration.baseTitle = title.value
+        for entry in group.entries where entry.key == "Title" {
+            if let locale = entry.locale { declaration.translatedTitles[locale] = entry.value }
+        }
+        return declaration
     }
 
     /// `TryExec`: an absolute path that is executable, or a program on

@@ -176,6 +176,53 @@ final class DeclaredProviderTests: BusTestCase {
         }, "the declaration comes back when the process leaves")
     }
 
+    /// A declared provider's item keeps its place when its process starts
+    /// and registers: the order is the catalog's, not who runs first.
+    func testADeclaredProvidersItemKeepsItsPlaceWhenItsProcessRuns() throws {
+        for name in ["org.example.A.provider", "org.example.B.provider"] {
+            let id = String(name.dropLast(".provider".count))
+            try writeKeyFile(name, "[MenuBus Provider]\nId=\(id)\nTitle=\(id)\nReturnsText=true\nDBusName=\(id)\n")
+        }
+        _ = try startDeclaredDaemon()
+        let app = try editor(text: "abc")
+        func order() throws -> [String] {
+            try app.editMenu(contextId: "f").elements.map(\.id).filter { $0.hasPrefix("menubus:provider:") }
+        }
+        let declared = try order()
+        XCTAssertEqual(declared, ["menubus:provider:org.example.A", "menubus:provider:org.example.B"])
+        let running = try client()
+        try running.registerProvider(ProviderInfo(id: "org.example.B", title: "org.example.B", returnsText: true)) { text, _ in text }
+        let other = try client()
+        try other.registerProvider(ProviderInfo(id: "org.example.Z", title: "Zed", returnsText: true), path: "/z") { text, _ in text }
+        XCTAssertEqual(try order(), declared + ["menubus:provider:org.example.Z"],
+                       "B stays second while it runs; an undeclared provider comes after the declared ones")
+    }
+
+    /// The `locale` option translates the declared providers' titles too,
+    /// from their key files' `Title[xx]`; the bundled ones carry every
+    /// language MenuBus's own titles are translated into.
+    func testTheLocaleOptionTranslatesDeclaredProviderTitles() throws {
+        try installKeyFile("org.menubus.TextTransforms.Uppercase.provider")
+        _ = try startDeclaredDaemon()
+        let app = try editor(text: "abc")
+        let id = "menubus:provider:org.menubus.TextTransforms.Uppercase"
+        XCTAssertEqual(try app.editMenu(contextId: "f").element(id)?.title, "Make Uppercase")
+        for (locale, title) in [("de", "In Großbuchstaben"), ("ja_JP.UTF-8", "大文字にする"), ("fr:de", "Mettre en majuscules"),
+                                ("pt_BR", "Make Uppercase")] {
+            XCTAssertEqual(try app.editMenu(contextId: "f", locale: locale).element(id)?.title, title, locale)
+        }
+        let bundled = Self.repository.appendingPathComponent("data/providers")
+        let languages = try FileManager.default.contentsOfDirectory(atPath: Self.repository.appendingPathComponent("po").path)
+            .filter { $0.hasSuffix(".po") }.map { String($0.dropLast(3)) }
+        XCTAssertEqual(languages.count, 8)
+        for file in try FileManager.default.contentsOfDirectory(atPath: bundled.path) where file.hasSuffix(".provider") {
+            let text = try String(contentsOf: bundled.appendingPathComponent(file), encoding: .utf8)
+            for language in languages {
+                XCTAssertTrue(text.contains("\nTitle[\(language)]="), "\(file) has no Title[\(language)]")
+            }
+        }
+    }
+
     func testTitleIsTranslatedForTheDaemonsLocale() throws {
         try installKeyFile("org.menubus.TextTransforms.Uppercase.provider")
         _ = try startDaemon([], extraEnvironment: environment.merging(["LANG": "ru_RU.UTF-8"]) { $1 })

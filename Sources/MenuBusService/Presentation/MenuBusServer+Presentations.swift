@@ -120,7 +120,8 @@ extension MenuBusServer {
     @discardableResult
     func refresh(_ presentation: Presentation) -> Bool {
         guard let app = apps[presentation.owner], let context = app.contexts[presentation.contextId] else { return false }
-        let composed = compose(presentation.kind, context, appId: app.appId, titles: presentation.titles)
+        let composed = compose(presentation.kind, context, appId: app.appId, titles: presentation.titles,
+                               locale: presentation.options.locale)
         var available = presentation.provided
         for element in composed where element.kind == .deferred && element.cached && available[element.id] == nil {
             if let cached = context.deferredCache[element.id] { available[element.id] = cached }

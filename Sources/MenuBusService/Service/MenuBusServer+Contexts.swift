@@ -165,15 +165,19 @@ extension MenuBusServer {
     // MARK: Composition
 
     /// The menu by the rules, deferred elements still in it.
-    package func compose(_ kind: MenuKind, _ context: PublishedContext, appId: String, titles: SystemTitles) -> [MenuElement] {
+    /// The composed menu, MenuBus's titles in `titles`' language and the
+    /// declared providers' in `locale`'s (nil: the session's).
+    package func compose(_ kind: MenuKind, _ context: PublishedContext, appId: String, titles: SystemTitles,
+                         locale: String? = nil) -> [MenuElement] {
+        let providers = providerInfos(locale: locale)
         switch kind {
         case .edit:
-            EditMenu.compose(context: context.info, selection: context.selection,
-                             undo: undoSummary(appId: appId, context: context),
-                             providers: providerInfos, appItems: context.items, titles: titles)
+            return EditMenu.compose(context: context.info, selection: context.selection,
+                                    undo: undoSummary(appId: appId, context: context),
+                                    providers: providers, appItems: context.items, titles: titles)
         case .context:
-            ContextMenu.compose(context: context.info, items: context.items, providers: providerInfos,
-                                selection: context.selection, titles: titles)
+            return ContextMenu.compose(context: context.info, items: context.items, providers: providers,
+                                       selection: context.selection, titles: titles)
         }
     }
 
@@ -185,7 +189,7 @@ extension MenuBusServer {
         // A one-off read: cached deferred content shows, others are left out
         // (nothing is asked of the app for a menu nobody presents).
         let composed = compose(kind, context, appId: apps[unique]?.appId ?? "",
-                               titles: Localization.shared.titles(for: read.locale))
+                               titles: Localization.shared.titles(for: read.locale), locale: read.locale)
         var failed: Set<String> = []
         for element in composed where element.kind == .deferred && !(element.cached && context.deferredCache[element.id] != nil) {
             failed.insert(element.id)

@@ -33,9 +33,17 @@ extension MenuBusServer {
     /// then declared ones no running provider has replaced, with the user's
     /// policy applied (disabled ones gone, preferred ones first).
     func offeredProviders(registered: [ProviderInfo]) -> [ProviderInfo] {
-        let ids = Set(registered.map(\.id))
-        let declared = providerCatalog.declarations.map(\.info).filter { !ids.contains($0.id) }
-        return providerCatalog.policy.apply(to: registered + declared)
+        var running: [String: ProviderInfo] = [:]
+        for info in registered where running[info.id] == nil { running[info.id] = info }
+        // Declared ones in the catalog's order, a running one as it
+        // registered, so an item never moves when its process starts or
+        // leaves; then the others, in registration order.
+        var offered: [ProviderInfo] = [], ids: Set<String> = []
+        for declaration in providerCatalog.declarations where ids.insert(declaration.info.id).inserted {
+            offered.append(running[declaration.info.id] ?? declaration.info)
+        }
+        offered += registered.filter { ids.insert($0.id).inserted }
+        return providerCatalog.policy.apply(to: offered)
     }
 
     /// The provider to call for `id`: the registered one, else the

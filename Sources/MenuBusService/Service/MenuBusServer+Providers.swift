@@ -6,7 +6,8 @@ import MenuBusSupport
 
 extension MenuBusServer {
 
-    /// Providers in registration order, then declared ones, under the
+    /// Declared providers in the catalog's order, then the other registered
+    /// ones in registration order (`offeredProviders`), under the
     /// user's policy, as composition takes them: derived again only after
     /// a registration or the catalog changed (every menu composed asks).
     var providerInfos: [ProviderInfo] {
@@ -17,6 +18,22 @@ extension MenuBusServer {
         let infos = offeredProviders(registered: registeredProviders.inOrder.map(\.info))
         offeredProvidersCache = (registered, catalog, infos)
         return infos
+    }
+
+    /// `providerInfos` with the titles of declared providers in `locale`
+    /// (their key files' `Title[xx]`), for a menu asked for in another
+    /// language than the session's; nil or "" is the session's.
+    func providerInfos(locale: String?) -> [ProviderInfo] {
+        let infos = providerInfos
+        guard let locale, !locale.isEmpty else { return infos }
+        let titles = providerCatalog.titles(in: locale)
+        guard !titles.isEmpty else { return infos }
+        return infos.map { info in
+            guard let title = titles[info.id] else { return info }
+            var translated = info
+            translated.title = title
+            return translated
+        }
     }
 
     package func registerProvider(caller: String, providerId: String, path: ObjectPath, properties: DBusValue) throws {
