@@ -225,6 +225,35 @@ final class PresenterInfoTests: BusTestCase {
                        "no replace-selection reached the app: \(commands.map(\.name))")
     }
 
+    /// Share on an image gets the image's URIs as a uri-list, or with none
+    /// nothing typed as the image's type, never empty text typed as text.
+    func testShareOnAnImageReceivesItsURIsOrItsTypeNeverEmptyText() throws {
+        let app = try app()
+        let photo = ContextInfo(kind: .image, contentTypes: ["image/png"], hasContent: true)
+        try app.publishContext("photo", photo, items: [])
+        var selected = Selection(kind: .none)
+        selected.uris = ["file:///home/user/cat.png"]
+        try app.updateSelection("photo", selected)
+        try app.publishContext("drawing", photo, items: [])
+        let provider = try client()
+        var received: [(text: String, type: DBusValue?)] = []
+        try provider.registerProvider(ProviderInfo(id: "org.example.Share", title: "Share", role: .share,
+                                                   contentTypes: ["image/*"])) { text, context in
+            received.append((text, context["content-type"]))
+            return ""
+        }
+        let presenter = try client()
+        for contextId in ["photo", "drawing"] {
+            let menu = try presenter.present(owner: app.uniqueName, contextId: contextId, kind: .context)
+            try presenter.activate(menu, itemId: "menubus:share")
+        }
+        XCTAssertTrue(pump([app, presenter, provider]) { received.count == 2 })
+        XCTAssertEqual(received.first?.text, "file:///home/user/cat.png\r\n")
+        XCTAssertEqual(received.first?.type, .string("text/uri-list"))
+        XCTAssertEqual(received.last?.text, "")
+        XCTAssertEqual(received.last?.type, .string("image/png"), "typed as the image, not as text")
+    }
+
     func testAnOverlongTokenIsNotPassedOn() throws {
         let app = try app()
         var commands: [CommandInvocation] = []

@@ -85,7 +85,10 @@ extension MenuBusServer {
     }
 
     /// Text from the selection (or the owner's `GetSelectedText`) to the
-    /// provider's `Process`; replacement text back to the owner when the
+    /// provider's `Process`; for an item that is not text (an image, a
+    /// file), its URIs as a `text/uri-list`, or nothing, typed with the
+    /// item's content type, never empty text typed as text (the context's
+    /// `content-types` name all of them). Replacement text back to the owner when the
     /// context takes a replacement (`ContextInfo.takesReplacement`), with
     /// the choice's activation token and timestamp, else to `answer`'s
     /// listeners as `ProviderResult`.
@@ -94,8 +97,13 @@ extension MenuBusServer {
         // Only a provider that returns text, for a context the text cannot go into, answers the chooser.
         let answer = provider.info.returnsText && !context.info.takesReplacement ? answer : nil
         let contextId = context.id
-        let uriList = context.selection.uriList(for: provider.info)
-        let contentType = uriList == nil ? "text/plain" : Selection.uriListType
+        let isText = context.info.kind == .text
+        let uris = context.selection.uris
+        let uriList = isText ? context.selection.uriList(for: provider.info)
+            : uris.isEmpty ? nil : uris.map { $0 + "\r\n" }.joined()
+        let itemTypes = context.info.effectiveContentTypes
+        let contentType = uriList != nil ? Selection.uriListType
+            : isText ? "text/plain" : itemTypes.first ?? "application/octet-stream"
         let process: (String) -> Void = { [weak self] text in
             guard let self else { return }
             var contextValue = Wire.encode(context.info)
@@ -152,6 +160,7 @@ extension MenuBusServer {
             process(text)
             return
         }
+        guard isText else { return process("") }
         callClient(app, MenuBusAPI.Client.getSelectedText, contextId) { [weak self] result in
             guard case .success(let text) = result else {
                 if let answer {
