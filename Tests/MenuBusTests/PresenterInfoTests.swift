@@ -109,7 +109,7 @@ final class PresenterInfoTests: BusTestCase {
         XCTAssertNoThrow(try presenter.present(owner: app.uniqueName, contextId: "tile", kind: .context))
     }
 
-    func testAContextWithEnabledFalseRefusesPresentMenu() throws {
+    func testAContextWithEnabledFalseRefusesPresentMenuAndEveryRead() throws {
         let app = try app()
         var disabled = ContextInfo(kind: .item, contentTypes: ["text/plain"])
         disabled.enabled = false
@@ -119,6 +119,14 @@ final class PresenterInfoTests: BusTestCase {
             _ = try presenter.present(owner: app.uniqueName, contextId: "tile", kind: .context)
         }
         XCTAssertTrue(error?.message.contains("enabled false") ?? false)
+        // Every read says so too, not a menu with no word that it is disabled.
+        for kind in [MenuKind.context, .edit] {
+            let read = assertBusError(BusError.Domain.nothingToShow.errorName) {
+                _ = kind == .context ? try presenter.contextMenu(owner: app.uniqueName, contextId: "tile")
+                    : try presenter.editMenu(owner: app.uniqueName, contextId: "tile")
+            }
+            XCTAssertTrue(read?.message.contains("enabled false") ?? false, "\(kind)")
+        }
         disabled.enabled = true
         try app.publishContext("tile", disabled, items: [MenuElement(id: "a", title: "Pin")])
         XCTAssertNoThrow(try presenter.present(owner: app.uniqueName, contextId: "tile", kind: .context))

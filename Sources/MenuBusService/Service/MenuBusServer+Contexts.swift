@@ -186,6 +186,10 @@ extension MenuBusServer {
         try ServiceValidation.optionCount(options, field: "options")
         let read = try PresentationOptions(wire: options)
         let (unique, context) = try resolveOwner(owner, caller: caller, contextId: contextId)
+        // As `PresentMenu`: a disabled context offers no menu, in any read.
+        guard context.info.enabled else {
+            throw BusError(.nothingToShow, "contextId: '\(contextId)' has enabled false; it offers no menu now")
+        }
         // A one-off read: cached deferred content shows, others are left out
         // (nothing is asked of the app for a menu nobody presents).
         let composed = compose(kind, context, appId: apps[unique]?.appId ?? "",
