@@ -24,7 +24,7 @@ package enum DeferredElements {
     package static func resolve(_ composed: [MenuElement], provided: [String: [MenuElement]],
                         failed: Set<String>, loadingTitle: String = loadingTitle) -> Resolution {
         guard composed.contains(where: { $0.kind == .deferred }) else {
-            return Resolution(elements: composed, waiting: [])
+            return Resolution(elements: withoutEmptyMenus(composed), waiting: [])
         }
         var result: [MenuElement] = []
         result.reserveCapacity(composed.count)
@@ -68,6 +68,37 @@ package enum DeferredElements {
                                           title: loadingTitle, attributes: [.disabled]))
             }
         }
-        return Resolution(elements: result, waiting: waiting)
+        return Resolution(elements: withoutEmptyMenus(result), waiting: waiting)
+    }
+
+    /// The menu without submenus and sections that show nothing (no child
+    /// but hidden ones, after deferred content failed or an app published
+    /// one empty): a chevron that opens on nothing is never served.
+    package static func withoutEmptyMenus(_ elements: [MenuElement]) -> [MenuElement] {
+        guard elements.contains(where: { $0.kind == .menu }) else { return elements }
+        var shown: [String: Int] = [:]
+        var removed = Set<Int>()
+        // Children come after their parents: from the end, each menu knows
+        // what of it is left.
+        for index in elements.indices.reversed() {
+            let element = elements[index]
+            if element.kind == .menu, shown[element.id, default: 0] == 0 {
+                removed.insert(index)
+                continue
+            }
+            if !element.has(.hidden) { shown[element.parent, default: 0] += 1 }
+        }
+        guard !removed.isEmpty else { return elements }
+        var gone = Set<String>()
+        var kept: [MenuElement] = []
+        kept.reserveCapacity(elements.count - removed.count)
+        for (index, element) in elements.enumerated() {
+            if removed.contains(index) || gone.contains(element.parent) {
+                gone.insert(element.id)
+                continue
+            }
+            kept.append(element)
+        }
+        return kept
     }
 }

@@ -3,7 +3,7 @@
 ///
 /// Errors: every fault `ElementValidation` finds (missing or later parent,
 /// bad or reserved id, duplicate ids, missing title…). Warnings: a submenu
-/// inside a submenu, more than three sections in one menu, icons on some
+/// or section with nothing to show, a submenu inside a submenu, more than three sections in one menu, icons on some
 /// actions but not all (submenus need no glyph), an "Open" item (context
 /// menus), keyboard shortcuts (context menus), edit commands in a context
 /// menu (an item offers one or the other), a destructive item before a
@@ -71,6 +71,10 @@ package enum Lint {
         let visible = structure.isVisible(index)
         if visible && element.isSubmenu && structure.submenuDepth[index] > 0 {
             add(index, .warning, "Submenu \(name) is inside another submenu; keep to one level of submenus (MenuBus draws it as an inline section of its parent).")
+        }
+        if visible && element.kind == .menu,
+           !structure.children(of: index).contains(where: { !structure.elements[$0].has(.hidden) }) {
+            add(index, .warning, "\(element.isSubmenu ? "Submenu" : "Section") \(name) has nothing to show; MenuBus leaves it out, so leave it out of the menu too.")
         }
         if visible && kind == .context && element.kind == .action, let title = element.title,
            TitleStyle.isBareOpen(title) {
