@@ -142,7 +142,8 @@ enum CommandLineTool {
         }
     }
 
-    /// The command line's version, and the daemon's when one answers.
+    /// The command line's version, and the daemon's when one is running:
+    /// asking never starts one by D-Bus activation.
     static func printVersion(_ options: Options) {
         Output.out("menubus-cli \(MenuBusNames.softwareVersion)\n")
         guard let client = try? MenuBusClient(address: options.address) else {
@@ -150,7 +151,7 @@ enum CommandLineTool {
             return
         }
         client.callTimeout = 2
-        if let api = try? client.apiVersion() {
+        if (try? client.nameHasOwner(MenuBusNames.busName)) == true, let api = try? client.apiVersion() {
             let stats = (try? client.stats()) ?? []
             let daemon = stats.first { $0.name == "version" }?.value.stringValue ?? "(unknown)"
             Output.out("menubusd \(daemon) (API version \(api))\n")
@@ -168,6 +169,17 @@ enum CommandLineTool {
         }
     }
 
+    /// Connects for a command that only looks: when no menubusd owns its
+    /// name, fails with "menubusd is not running" rather than have the bus
+    /// start one by D-Bus activation just to be looked at.
+    static func connectToRunningDaemon(_ options: Options) throws -> MenuBusClient {
+        let client = try connect(options)
+        guard try client.nameHasOwner(MenuBusNames.busName) else { throw CommandFailure(notRunning) }
+        return client
+    }
+
+    static let notRunning = "menubusd is not running on this bus; start it with 'menubusd &' or 'systemctl --user start menubusd'"
+
     /// Answers menubusd's calls until `seconds` pass (nil: until the bus goes or Ctrl-C).
     static func serve(_ client: MenuBusClient, for seconds: Double?) {
         if let seconds {
@@ -181,7 +193,7 @@ enum CommandLineTool {
     static func report(_ error: Error) -> Int32 {
         if let error = error as? BusError {
             if error.name == BusError.Standard.serviceUnknown || error.name == BusError.Standard.nameHasNoOwner {
-                Output.err("menubus-cli: menubusd is not running on this bus; start it with 'menubusd &' or 'systemctl --user start menubusd'\n")
+                Output.err("menubus-cli: \(notRunning)\n")
             } else if error.name == BusError.Standard.noReply || error.name == BusError.Standard.timeout {
                 Output.err("menubus-cli: menubusd did not answer in time (\(error.name))\n")
             } else {

@@ -18,7 +18,7 @@ enum Status {
 
     static func run(_ arguments: inout Arguments, _ options: CommandLineTool.Options) throws -> Int32 {
         try arguments.finish()
-        let client = try CommandLineTool.connect(options)
+        let client = try CommandLineTool.connectToRunningDaemon(options)
         let version = try client.apiVersion()
         let stats = try client.stats()
         if options.json {

@@ -20,7 +20,7 @@ enum UndoState {
         let app = try arguments.required("APP")
         let document = try arguments.required("DOCUMENT")
         try arguments.finish()
-        let client = try CommandLineTool.connect(options)
+        let client = try CommandLineTool.connectToRunningDaemon(options)
         try client.register(appId: app, clientPath: "/org/menubus/Cli")
         let (state, undoTitle, redoTitle) = try client.undoStateAndTitles(document: document)
         if options.json {

@@ -159,6 +159,32 @@ final class CommandLineTests: BusTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 9, "never a hang")
     }
 
+    /// --version, status and undo-state only look: on a bus that would
+    /// start menubusd by D-Bus activation (here a service file whose Exec
+    /// leaves a mark), they say it is not running instead of starting it.
+    func testLookingNeverStartsTheDaemonByActivation() throws {
+        let services = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-activation-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: services) }
+        let mark = services.appendingPathComponent("started")
+        try "[D-BUS Service]\nName=\(MenuBusNames.busName)\nExec=/usr/bin/touch \(mark.path)\n"
+            .write(to: services.appendingPathComponent("\(MenuBusNames.busName).service"), atomically: true, encoding: .utf8)
+        let activating = try PrivateBus(configExtra: "<servicedir>\(services.path)</servicedir>")
+        defer { activating.stop() }
+        let version = try activating.run("menubus-cli", ["--version"], extraEnvironment: noColour)
+        XCTAssertEqual(version.status, 0, version.stderr)
+        XCTAssertEqual(version.stdout, "menubus-cli \(MenuBusNames.softwareVersion)\nmenubusd: not running on this bus\n")
+        for arguments in [["status"], ["status", "--json"], ["undo-state", "org.example.Editor", "doc1"]] {
+            let result = try activating.run("menubus-cli", arguments, extraEnvironment: noColour)
+            XCTAssertEqual(result.status, 1, "\(arguments)")
+            XCTAssertTrue(result.stderr.contains("menubusd is not running on this bus"), "\(arguments): \(result.stderr)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: mark.path), "looking started menubusd by activation")
+        // The bus does activate: a command that needs the daemon starts it.
+        _ = try activating.run("menubus-cli", ["contexts"], extraEnvironment: noColour)
+        XCTAssertTrue(eventually { FileManager.default.fileExists(atPath: mark.path) }, "the service file was not used")
+    }
+
     func testNoBusAtAllIsReported() throws {
         let result = try cli(["--address", "unix:path=/nonexistent/bus", "status"])
         XCTAssertEqual(result.status, 1)

@@ -132,6 +132,9 @@ final class InstalledPackageTests: BusTestCase {
         XCTAssertTrue(activation.contains("Exec=/usr/bin/menubusd --idle-timeout 300\n"), activation)
         let activating = try PrivateBus(configExtra: "<servicedir>\(services)</servicedir>")
         defer { activating.stop() }
+        // The first call that needs the daemon starts it; status only looks.
+        let first = try shell("/usr/bin/menubus-cli contexts", environment: ["DBUS_SESSION_BUS_ADDRESS": activating.address])
+        XCTAssertEqual(first.status, 0, first.stderr)
         let status = try shell("/usr/bin/menubus-cli status", environment: ["DBUS_SESSION_BUS_ADDRESS": activating.address])
         XCTAssertEqual(status.status, 0, status.stderr)
         XCTAssertTrue(status.stdout.hasPrefix("menubusd ") && status.stdout.contains("API version 1"), status.stdout)

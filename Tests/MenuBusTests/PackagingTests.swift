@@ -167,6 +167,9 @@ final class PackagingTests: XCTestCase {
         }
         environment["DBUS_SESSION_BUS_ADDRESS"] = String(decoding: addressData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         environment["XDG_STATE_HOME"] = root.appendingPathComponent("state").path
+        // The first call that needs the daemon starts it; status only looks.
+        let first = try runClean(home.appendingPathComponent(".local/bin/menubus-cli").path, ["contexts"])
+        XCTAssertEqual(first.status, 0, first.stderr)
         let status = try runClean(home.appendingPathComponent(".local/bin/menubus-cli").path, ["status"])
         XCTAssertEqual(status.status, 0, status.stderr)
         XCTAssertTrue(status.stdout.hasPrefix("menubusd ") && status.stdout.contains("API version 1"), status.stdout)
@@ -238,6 +241,10 @@ final class PackagingTests: XCTestCase {
             _ = try? runTool(prefix.appendingPathComponent("bin/menubus-cli").path, ["--address", bus.address, "status"])
             bus.stop()
         }
+        // The first call that needs the daemon starts it; status only looks.
+        let first = try runTool(prefix.appendingPathComponent("bin/menubus-cli").path, ["contexts"],
+                                environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        XCTAssertEqual(first.status, 0, first.stderr)
         let status = try runTool(prefix.appendingPathComponent("bin/menubus-cli").path, ["status"],
                              environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         XCTAssertEqual(status.status, 0, status.stderr)
