@@ -119,6 +119,11 @@ enum CommandTable {
 
     /// `menu APP CONTEXT [--edit] [--json]`.
     static func synopsis(_ name: String) -> String {
+        synopsisWords(name).joined(separator: " ")
+    }
+
+    /// The synopsis's words: the command, its operands, each option in brackets.
+    static func synopsisWords(_ name: String) -> [String] {
         let entry = entry(name)
         var words = [name]
         for operand in entry.operands {
@@ -129,15 +134,36 @@ enum CommandTable {
             let text = "[" + option.spelled + "]"
             words.append(option.repeats ? text + "..." : text)
         }
-        return words.joined(separator: " ")
+        return words
+    }
+
+    /// `Usage: menubus-cli NAME …` wrapped before 80 columns, the
+    /// continuation lines indented under the first operand.
+    static func usageLine(_ name: String) -> String {
+        let lead = "Usage: menubus-cli " + name
+        let indent = String(repeating: " ", count: lead.count + 1)
+        var lines = [lead]
+        for word in synopsisWords(name).dropFirst() {
+            if lines[lines.count - 1].count + 1 + word.count > 79 && lines[lines.count - 1] != indent {
+                lines.append(indent + word)
+            } else {
+                lines[lines.count - 1] += (lines[lines.count - 1] == indent ? "" : " ") + word
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// A command's help: the generated synopsis, its own description, the
     /// generated options.
     static func help(_ command: CommandLineTool.Command) -> String {
         var lines = command.usage.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if lines.first?.hasPrefix("Usage:") == true { lines.removeFirst() }
-        var text = "Usage: menubus-cli " + synopsis(command.name) + "\n" + lines.joined(separator: "\n")
+        if lines.first?.hasPrefix("Usage:") == true {
+            // The written synopsis and its wrapped lines give way to the
+            // generated one; another form of the command ('menubus-cli …') stays.
+            lines.removeFirst()
+            while let next = lines.first, next.hasPrefix(" "), !next.contains("menubus-cli ") { lines.removeFirst() }
+        }
+        var text = usageLine(command.name) + "\n" + lines.joined(separator: "\n")
         let options = entry(command.name).options
         if !options.isEmpty {
             if !text.hasSuffix("\n\n") { text += "\n" }

@@ -7,7 +7,6 @@ enum Present {
         name: "present", summary: "present a menu and print it on every change",
         usage: """
             Usage: menubus-cli present APP CONTEXT [--edit] [--changes N] [--follow]
-                                       [--wait-result SECONDS] [--json]
 
             Presents the context (or edit) menu of CONTEXT as a live menu object,
             prints its path and layout, then prints every LayoutChanged until the

@@ -52,6 +52,25 @@ final class CommandLineTests: BusTestCase {
         XCTAssertTrue(help.stdout.contains("Exit status: 0 ok, 1 failure"))
     }
 
+    /// `help COMMAND` opens with one synopsis, wrapped within 80 columns:
+    /// each option once (the written usage line is not left behind the
+    /// generated one), another form of the command on a line of its own.
+    func testHelpSynopsisNamesEachOptionOnceWithinEightyColumns() throws {
+        for command in ["status", "contexts", "menu", "present", "activate", "monitor", "lint", "publish", "undo-state", "provider",
+                        "providers", "integrate", "demo", "completions"] {
+            let help = try cli(["help", command])
+            XCTAssertEqual(help.status, 0, command)
+            let synopsis = help.stdout.components(separatedBy: "\n\n")[0].split(separator: "\n")
+                .filter { !$0.contains("menubus-cli ") || $0.hasPrefix("Usage: ") }.joined(separator: "\n")
+            XCTAssertTrue(synopsis.hasPrefix("Usage: menubus-cli \(command)"), synopsis)
+            for line in synopsis.split(separator: "\n") {
+                XCTAssertLessThanOrEqual(line.count, 80, "\(command): \(line)")
+            }
+            let options = synopsis.matches(of: /\[(--[a-z-]+)/).map { String($0.output.1) }
+            XCTAssertEqual(options.count, Set(options).count, "\(command) repeats an option: \(synopsis)")
+        }
+    }
+
     func testUsageErrorsExitTwoAndNameTheWord() throws {
         let cases: [([String], String)] = [
             (["frobnicate"], "'frobnicate'"), (["--frob", "status"], "'--frob'"), (["status", "--verbose"], "'--verbose'"),
