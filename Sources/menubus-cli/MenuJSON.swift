@@ -24,11 +24,28 @@ enum MenuJSON {
 
     static let documentKeys = ["app", "context-id", "kind", "revision", "context", "selection", "items", "composed"]
 
-    static func read(file path: String) throws -> Document {
-        let contents = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
-        guard let data = contents else {
-            throw CommandFailure("cannot read \(path)")
+    /// The bytes of `path`; a failure says why, as cat(1) would
+    /// ("cannot read menu.json: No such file or directory").
+    static func contents(of path: String) throws -> [UInt8] {
+        func failure() -> CommandFailure { CommandFailure("cannot read \(path): \(String(cString: strerror(errno)))") }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure() }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure()
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[..<count])
         }
+    }
+
+    static func read(file path: String) throws -> Document {
+        let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : Data(try contents(of: path))
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])

@@ -97,7 +97,11 @@ final class CommandLineTests: BusTestCase {
         // '--' ends options: what follows is an operand even when it looks like one.
         let operand = try cli(["lint", "--", "--json"])
         XCTAssertEqual(operand.status, 1)
-        XCTAssertTrue(operand.stderr.contains("cannot read --json"), operand.stderr)
+        XCTAssertTrue(operand.stderr.contains("cannot read --json: No such file or directory"), operand.stderr)
+        // A file that cannot be read says why, as cat(1) would.
+        let folder = try cli(["lint", NSTemporaryDirectory()])
+        XCTAssertEqual(folder.status, 1)
+        XCTAssertTrue(folder.stderr.contains(": Is a directory"), folder.stderr)
         XCTAssertEqual(try cli(["lint", "--", fixture("clean-menu.json")]).status, 0)
         // Global options anywhere.
         XCTAssertEqual(try cli(["lint", fixture("clean-menu.json"), "--color=never"]).status, 0)
