@@ -42,6 +42,7 @@ enum Present {
         let app = try arguments.required("APP")
         let context = try arguments.required("CONTEXT")
         try arguments.finish()
+        Interrupt.catchSIGINT()
         let client = try CommandLineTool.connect(options)
         var results = 0
         var presentedMenus: Set<PresentedMenu> = []
@@ -81,24 +82,29 @@ enum Present {
         }
         try presentOnce()
         guard limit != 0 else { return 0 }
-        while !closed, limit.map({ changes < $0 }) ?? true, client.isConnected {
-            client.runForever()
-            guard follow, lostDaemon, !closed, client.isConnected else { continue }
+        while !closed, limit.map({ changes < $0 }) ?? true, client.isConnected, !Interrupt.happened {
+            client.run(until: { Interrupt.happened }, timeout: 60)
+            guard follow, lostDaemon, !closed, client.isConnected, !Interrupt.happened else { continue }
             // The daemon is back (or about to be): the app republishes on its
             // own, so keep asking for a few seconds until its context is there.
             var again = false
-            for _ in 0..<1500 where !again && client.isConnected {  // up to 30 s
-                client.run(until: { false }, timeout: 0.02)
+            for _ in 0..<1500 where !again && client.isConnected && !Interrupt.happened {  // up to 30 s
+                client.run(until: { Interrupt.happened }, timeout: 0.02)
                 if client.isDaemonRunning, (try? presentOnce()) != nil { again = true }
             }
-            if !again {
+            if !again && !Interrupt.happened {
                 Output.err("menubus-cli: menubusd did not come back with \(context) within 30 s\n")
                 return 1
             }
             lostDaemon = false
         }
         if closed, waitResult > 0, results == 0 {
-            client.run(until: { results > 0 || !client.isConnected }, timeout: waitResult)
+            client.run(until: { results > 0 || !client.isConnected || Interrupt.happened }, timeout: waitResult)
+        }
+        if Interrupt.happened {
+            // Ctrl-C, with or without --follow: the menu goes, the status says why.
+            if let presented { try? client.dismiss(presented) }
+            return Interrupt.status
         }
         return 0
     }

@@ -467,6 +467,20 @@ final class CommandLineTests: BusTestCase {
     /// present --json is JSON Lines, and never reports a LayoutChanged that
     /// repeats the layout it presented (deferred content arriving as the
     /// menu opens made that race likely).
+    /// Ctrl-C ends present with 130, the shell's status for SIGINT, with
+    /// --follow and without, after taking its menu away.
+    func testPresentEndsWith130OnCtrlCWithAndWithoutFollow() throws {
+        _ = try startDaemon()
+        _ = try background(["publish", fixture("photo-menu.json")], waitingFor: "published")
+        for follow in [[], ["--follow"]] {
+            let present = try background(["present", "org.example.Photos", "photo-42"] + follow, waitingFor: "Presented")
+            present.signal(SIGINT)
+            let result = try present.wait(timeout: 10)
+            XCTAssertEqual(result.status, 130, "present \(follow): \(result.stderr)")
+            XCTAssertEqual(result.stderr, "")
+        }
+    }
+
     func testPresentJSONReportsOnlyRealChanges() throws {
         _ = try startDaemon()
         _ = try background(["publish", fixture("round-trip-menu.json"), "--fill", "linked=" + fixture("linked-fill.json")],
