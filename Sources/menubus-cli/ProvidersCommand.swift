@@ -22,6 +22,9 @@ enum ProvidersCommand {
             --prefer ROLE ID   let ID serve ROLE (translate, lookup, search-web,
                                share) when several providers could
 
+            ID must be a provider that is declared, registered with the running
+            menubusd, or already named in the choices; any other is refused.
+
             The choices are written to $XDG_CONFIG_HOME/menubus/providers.conf;
             menubusd watches that file and updates open menus at once.
 
@@ -44,12 +47,16 @@ enum ProvidersCommand {
         } catch {
             throw CommandFailure("\(path): \(error); fix or remove the file")
         }
+        let known = knownIds(policy, options)
         do {
             if let enable { try policy.enable(enable) }
             if let disable { try policy.disable(disable) }
             if let prefer { try policy.prefer(role: prefer.role, id: prefer.id) }
         } catch {
             throw UsageError("\(error)")
+        }
+        for id in [enable, disable, prefer?.id].compactMap({ $0 }) where !known.contains(id) {
+            throw UsageError("no provider '\(id)' is declared or registered; 'menubus-cli providers' lists them")
         }
         do {
             try policy.save(path: path)
@@ -60,6 +67,20 @@ enum ProvidersCommand {
         if let disable { Output.out("disabled \(disable)\n") }
         if let prefer { Output.out("\(prefer.id) serves \(prefer.role)\n") }
         return 0
+    }
+
+    /// The ids a choice may name: those declared by a key file, those
+    /// registered with a running menubusd (never started to ask), and those
+    /// the choices already name, so a vanished provider can still be enabled.
+    static func knownIds(_ policy: ProviderPolicy, _ options: CommandLineTool.Options) -> Set<String> {
+        let catalog = ProviderCatalog()
+        catalog.reload()
+        var ids = Set(catalog.declarations.map(\.info.id))
+        ids.formUnion(policy.disabled + policy.order + policy.preferred.values)
+        if let client = try? CommandLineTool.connectToRunningDaemon(options), let running = try? client.listProviders() {
+            ids.formUnion(running.map(\.id))
+        }
+        return ids
     }
 
     static func list(_ options: CommandLineTool.Options) throws -> Int32 {

@@ -280,6 +280,24 @@ final class DeclaredProviderTests: BusTestCase {
         XCTAssertTrue(pump([presenter, app]) { layouts.last?.element(id) != nil }, "enabled again, at once")
     }
 
+    /// A choice must name a provider that exists: declared (found on disk,
+    /// no daemon needed) or registered; an id known nowhere is a usage error
+    /// and nothing is written.
+    func testChoicesRefuseAnIdThatExistsNowhere() throws {
+        try installKeyFile("org.menubus.TextTransforms.Uppercase.provider")
+        let conf = configHome.appendingPathComponent("menubus/providers.conf")
+        for arguments in [["--disable", "org.nope.X"], ["--enable", "org.nope.X"], ["--prefer", "translate", "org.nope.X"]] {
+            let refused = try bus.run("menubus-cli", ["providers"] + arguments, extraEnvironment: environment)
+            XCTAssertEqual(refused.status, 2, "\(arguments)")
+            XCTAssertTrue(refused.stderr.contains("no provider 'org.nope.X' is declared or registered"), refused.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: conf.path), "\(arguments) wrote the choices")
+        }
+        let declared = try bus.run("menubus-cli", ["providers", "--disable", "org.menubus.TextTransforms.Uppercase"],
+                                   extraEnvironment: environment)
+        XCTAssertEqual(declared.status, 0, declared.stderr)
+        XCTAssertTrue(try String(contentsOf: conf, encoding: .utf8).contains("Disabled=org.menubus.TextTransforms.Uppercase;"))
+    }
+
     func testPreferChoosesWhichProviderServesARole() throws {
         _ = try startDeclaredDaemon()
         let app = try editor(text: "hola")
