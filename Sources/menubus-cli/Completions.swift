@@ -113,11 +113,15 @@ enum Completions {
                 COMPREPLY+=($(compgen -W "$(menubus-cli "${address[@]}" completions --list "$@" 2>/dev/null)" -- "$cur"))
             }
             _menubus_cli() {
-                # Ids hold ':' (menubus:copy), where bash splits words: join them again.
+                # Ids hold ':' (menubus:copy) and addresses ':' and '='
+                # (unix:path=/run/user/1000/bus), where bash splits words: join
+                # them again, but not an option's '=' (--color=WHEN).
                 local -a words=()
-                local j
+                local j last
                 for ((j = 0; j <= COMP_CWORD; j++)); do
-                    if ((${#words[@]} > 1)) && [[ ${COMP_WORDS[j]} == : || ${words[${#words[@]}-1]} == *: ]]; then
+                    last=${words[${#words[@]}-1]}
+                    if ((${#words[@]} > 1)) && { [[ ${COMP_WORDS[j]} == : || $last == *: ]] ||
+                            { [[ ${COMP_WORDS[j]} == = || $last == *= ]] && [[ $last != -* && $last != = ]]; }; }; then
                         words[${#words[@]}-1]+=${COMP_WORDS[j]}
                     else
                         words+=("${COMP_WORDS[j]}")
@@ -127,7 +131,7 @@ enum Completions {
                 local cur=${words[cword]} prev=${words[cword-1]}
                 # Replies are for the part of the word after bash's last split.
                 local split=${cur%"${COMP_WORDS[COMP_CWORD]}"}
-                [[ ${COMP_WORDS[COMP_CWORD]} == : ]] && split=$cur
+                [[ ${COMP_WORDS[COMP_CWORD]} == [:=] ]] && split=$cur
                 local IFS=$' \\t\\n'
                 COMPREPLY=()
                 _menubus_cli_words_of "$@"
@@ -148,7 +152,7 @@ enum Completions {
                     case "$word" in
                         --) ended=1 ;;
                         --edit) edit=--edit ;;
-                        --address) address=(--address "${words[i+1]}"); ((i++)) ;;
+                        --address) ((i++)); [[ ${words[i]} == = ]] && ((i++)); address=(--address "${words[i]}") ;;
                         \(valueOptions.sorted().filter { $0 != "--address" }.joined(separator: "|"))) ((i++)); [[ ${words[i]} == = ]] && ((i++)) ;;
                         -*) ;;
                         *) if [[ -z $command ]]; then command=$word; else operands+=("$word"); fi ;;

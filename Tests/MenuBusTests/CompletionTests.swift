@@ -103,6 +103,30 @@ final class CompletionTests: BusTestCase {
         XCTAssertEqual(try complete(["menubus-cli", "menu", "--address", address, "org.example.Notes", ""], script: script,
                                     environment: away), ["note-7"])
         XCTAssertEqual(try complete(["menubus-cli", "menu", "org.ex"], script: script, environment: away), [])
+        // As bash really passes an address: split at ':' and '=', and as --address=ADDRESS too.
+        let split = bashWords(address)
+        XCTAssertGreaterThan(split.count, 3, "\(split)")
+        XCTAssertTrue(try complete(["menubus-cli", "--address"] + split + [""], script: script, environment: away).contains("menu"))
+        XCTAssertEqual(try complete(["menubus-cli", "--address"] + split + ["menu", "org.ex"], script: script, environment: away),
+                       ["org.example.Notes"])
+        XCTAssertEqual(try complete(["menubus-cli", "--address", "="] + split + ["menu", "org.example.Notes", ""], script: script,
+                                    environment: away), ["note-7"])
+        XCTAssertEqual(try complete(["menubus-cli", "--address"] + split, script: script, environment: away), [],
+                       "nothing to offer inside the address")
+    }
+
+    /// `text` as bash's COMP_WORDS has it: ':' and '=' (of COMP_WORDBREAKS) are words of their own.
+    private func bashWords(_ text: String) -> [String] {
+        var words: [String] = []
+        for character in text {
+            let isBreak = character == ":" || character == "="
+            if let last = words.last, (last == ":" || last == "=") == isBreak, !isBreak {
+                words[words.count - 1].append(character)
+            } else {
+                words.append(String(character))
+            }
+        }
+        return words
     }
 
     func testBashCompletesLiveItemIdsOfTheMenuAndDocuments() throws {
