@@ -18,7 +18,7 @@ enum Contexts {
         try arguments.finish()
         let rows = try CommandLineTool.connect(options).listContexts()
         if options.json {
-            let items = rows.map { "{\"app\": \(MenuJSON.quote($0.appId)), \"context\": \(MenuJSON.quote($0.contextId)), \"owner\": \(MenuJSON.quote($0.owner))}" }
+            let items = rows.map { "{\"app\": \(MenuJSON.quote($0.appId)), \"context-id\": \(MenuJSON.quote($0.contextId)), \"owner\": \(MenuJSON.quote($0.owner))}" }
             Output.out("[" + items.joined(separator: ", ") + "]\n")
         } else if rows.isEmpty {
             Output.out("no contexts published\n")

@@ -10,7 +10,8 @@ enum UndoState {
 
             Prints whether DOCUMENT of APP can undo and redo, the menu titles
             ("Undo Typing"), the step counts, whether it is at its clean mark, and
-            how many steps the limits dropped. Undo documents belong to an app id,
+            how many steps the limits dropped; --json prints every key of
+            GetUndoState's reply. Undo documents belong to an app id,
             so this command registers as APP for the moment it asks.
 
             """,
@@ -22,10 +23,20 @@ enum UndoState {
         try arguments.finish()
         let client = try CommandLineTool.connectToRunningDaemon(options)
         try client.register(appId: app, clientPath: "/org/menubus/Cli")
-        let (state, undoTitle, redoTitle) = try client.undoStateAndTitles(document: document)
         if options.json {
-            Output.out("{\"can-undo\": \(state.canUndo), \"can-redo\": \(state.canRedo), \"undo-title\": \(MenuJSON.quote(undoTitle)), \"redo-title\": \(MenuJSON.quote(redoTitle)), \"undo-count\": \(state.undoCount), \"redo-count\": \(state.redoCount), \"clean\": \(state.clean), \"dropped\": \(state.dropped)}\n")
+            // Every key the daemon sends, in its order and under its names
+            // (docs/API.md, GetUndoState), not the few this command shows.
+            let reply = try client.call(destination: MenuBusNames.busName, path: MenuBusNames.managerPath,
+                                        interface: MenuBusNames.managerInterface, member: "GetUndoState",
+                                        arguments: [.string(document)])
+            guard let entries = reply.first?.dictEntries else { throw CommandFailure("GetUndoState answered no a{sv}") }
+            let fields = entries.compactMap { entry -> String? in
+                guard case .string(let key) = entry.key else { return nil }
+                return "\(MenuJSON.quote(key)): \(JSONValue.scalar(entry.value.unwrapped))"
+            }
+            Output.out("{" + fields.joined(separator: ", ") + "}\n")
         } else {
+            let (state, undoTitle, redoTitle) = try client.undoStateAndTitles(document: document)
             Output.out(Output.styled("\(app) › \(document)", .bold) + "\n")
             Output.out("  undo      \(state.canUndo ? undoTitle : "(nothing to undo)")  \(state.undoCount) step\(state.undoCount == 1 ? "" : "s")\n")
             Output.out("  redo      \(state.canRedo ? redoTitle : "(nothing to redo)")  \(state.redoCount) step\(state.redoCount == 1 ? "" : "s")\n")

@@ -234,6 +234,25 @@ final class CommandLineTests: BusTestCase {
         XCTAssertGreaterThan(stats?["rss-bytes"] as? Int ?? 0, 0)
     }
 
+    /// undo-state --json prints every key GetUndoState answers, an open
+    /// group's and the step names too, under the daemon's names.
+    func testUndoStateJSONCarriesEveryKeyTheDaemonSends() throws {
+        _ = try startDaemon()
+        let editor = try app("org.example.Editor")
+        try editor.registerUndo(document: "doc-json", actionName: "Typing", undo: [1], redo: [2])
+        try editor.beginUndoGroup(document: "doc-json", actionName: "Paste")
+        let result = try cli(["undo-state", "org.example.Editor", "doc-json", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        for key in ["can-undo", "can-redo", "undo-title", "redo-title", "undo-count", "redo-count", "clean", "dropped",
+                    "group-depth", "group-name", "undo-name", "redo-name"] {
+            XCTAssertNotNil(object?[key], "\(key) missing: \(result.stdout)")
+        }
+        XCTAssertEqual(object?["undo-count"] as? Int, 1)
+        XCTAssertEqual(object?["group-depth"] as? Int, 1)
+        XCTAssertEqual(object?["group-name"] as? String, "Paste")
+    }
+
     func testPublishedFileShowsInContextsAndMenuMatchesTheGoldenFile() throws {
         _ = try startDaemon()
         _ = try background(["publish", fixture("photo-menu.json")], waitingFor: "published")
@@ -241,7 +260,9 @@ final class CommandLineTests: BusTestCase {
         XCTAssertTrue(contexts.stdout.contains("org.example.Photos"), contexts.stdout)
         XCTAssertTrue(contexts.stdout.contains("photo-42"))
         let contextsJSON = try JSONSerialization.jsonObject(with: Data(try cli(["contexts", "--json"]).stdout.utf8)) as? [[String: Any]]
-        XCTAssertEqual(contextsJSON?.first?["context"] as? String, "photo-42")
+        // "context-id", as menu --json and publish files name it.
+        XCTAssertEqual(contextsJSON?.first?["context-id"] as? String, "photo-42")
+        XCTAssertEqual(contextsJSON?.first.map { Set($0.keys) }, ["app", "context-id", "owner"])
         let menu = try cli(["menu", "org.example.Photos", "photo-42"])
         XCTAssertEqual(menu.status, 0, menu.stderr)
         XCTAssertEqual(menu.stdout, try golden("photo-menu.txt"))

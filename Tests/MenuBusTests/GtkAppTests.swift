@@ -253,7 +253,7 @@ final class GtkAppTests: DesktopProgramTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
         let list = (json as? [[String: Any]]) ?? ((json as? [String: Any])?["contexts"] as? [[String: Any]]) ?? []
-        return list.compactMap { $0["context"] as? String ?? $0["contextId"] as? String ?? $0["id"] as? String }
+        return list.compactMap { $0["context-id"] as? String }
     }
 
     /// MENUBUS_DISABLE and the per-app list in menubus/integration.conf leave
