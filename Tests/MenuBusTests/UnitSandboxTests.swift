@@ -39,6 +39,22 @@ final class UnitSandboxTests: BusTestCase {
         return number < 254 ? ".config" : ".local/state"
     }
 
+    /// A session service: enabled, it starts with the graphical session it
+    /// is part of (not default.target, which a text login reaches too), and
+    /// it asks the per-user manager for nothing that manager cannot apply:
+    /// BPF IP filtering and ProtectControlGroups= are for system services
+    /// (systemd.resource-control(5), systemd.exec(5)), and the journal
+    /// warns about them at every start.
+    func testTheUnitBelongsToTheGraphicalSessionAndAsksOnlyWhatAUserManagerApplies() throws {
+        XCTAssertEqual(try unitSetting("PartOf"), "graphical-session.target")
+        XCTAssertEqual(try unitSetting("WantedBy"), try unitSetting("PartOf"), "installed into the target it is part of")
+        for key in ["IPAddressDeny", "IPAddressAllow", "IPAccounting", "IPIngressFilterPath", "IPEgressFilterPath",
+                    "ProtectControlGroups", "SocketBindDeny", "RestrictNetworkInterfaces"] {
+            XCTAssertNil(try unitSetting(key), "\(key)= cannot apply in a user unit")
+        }
+        XCTAssertEqual(try unitSetting("RestrictAddressFamilies"), "AF_UNIX", "IP stays out without a BPF firewall")
+    }
+
     private func makeSandbox() throws -> Sandbox {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
             throw XCTSkip("needs root and unshare(1) for a mount namespace")
