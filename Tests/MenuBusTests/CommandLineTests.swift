@@ -71,6 +71,19 @@ final class CommandLineTests: BusTestCase {
         }
     }
 
+    /// The README's command table has a row for each command of --help, in its order.
+    func testReadmeCommandTableFollowsTheHelp() throws {
+        let help = try cli(["--help"]).stdout
+        let commands = help.components(separatedBy: "Commands:\n")[1].components(separatedBy: "\n\n")[0]
+            .split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+        let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let table = readme.components(separatedBy: "| command | does |\n| --- | --- |\n")[1].components(separatedBy: "\n\n")[0]
+        let rows = table.split(separator: "\n").compactMap { $0.dropFirst(3).split(separator: " ").first }
+            .map { String($0.prefix { $0 != "`" }) }
+        XCTAssertEqual(rows, commands, "README.md's command table is stale")
+        XCTAssertGreaterThan(commands.count, 10)
+    }
+
     func testUsageErrorsExitTwoAndNameTheWord() throws {
         let cases: [([String], String)] = [
             (["frobnicate"], "'frobnicate'"), (["--frob", "status"], "'--frob'"), (["status", "--verbose"], "'--verbose'"),
