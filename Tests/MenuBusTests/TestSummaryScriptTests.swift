@@ -39,6 +39,15 @@ final class TestSummaryScriptTests: XCTestCase {
         XCTAssertEqual(result.status, 0)
     }
 
+    func testAFilteredRunIsCountedFromItsSelectedTestsSuite() throws {
+        let output = testCase("A.testOne", "passed") + testCase("A.testTwo", "skipped")
+            + suite("A", "passed", "2 tests, with 1 test skipped and 0 failures")
+            + suite("Selected tests", "passed", "2 tests, with 1 test skipped and 0 failures")
+        let result = try summarize(output)
+        XCTAssertEqual(result.stdout, "tests: 1 passed, 0 failed, 1 skipped\n", result.stderr)
+        XCTAssertEqual(result.status, 0)
+    }
+
     func testFailedTestsAreCountedOnceHoweverManyAssertionsFailed() throws {
         // XCTest's "failures" are assertions: one test failing twice is one failed test.
         let output = testCase("A.testFailsTwice", "failed") + testCase("A.testPasses", "passed")
