@@ -12,6 +12,13 @@ final class TestSummaryScriptTests: XCTestCase {
         return try runTool("scripts/test-summary", [file.path], timeout: 30)
     }
 
+    private func assertSummary(_ output: String, is expected: String, status: Int32,
+                               file: StaticString = #filePath, line: UInt = #line) throws {
+        let result = try summarize(output)
+        XCTAssertEqual(result.stdout, expected, result.stderr, file: file, line: line)
+        XCTAssertEqual(result.status, status, file: file, line: line)
+    }
+
     /// Lines as swift-corelibs-xctest prints them for one test that ends `verb`.
     private func testCase(_ name: String, _ verb: String) -> String {
         "Test Case '\(name)' started at 2026-01-01 10:00:00.000\nTest Case '\(name)' \(verb) (0.001 seconds)\n"
@@ -27,25 +34,19 @@ final class TestSummaryScriptTests: XCTestCase {
             + testCase("B.testLast", "passed") + suite("B", "passed", "16 tests, with 0 failures")
             + suite("debug.xctest", "passed", "564 tests, with 5 tests skipped and 0 failures")
             + suite("All tests", "passed", "564 tests, with 5 tests skipped and 0 failures")
-        let result = try summarize(output)
-        XCTAssertEqual(result.stdout, "tests: 559 passed, 0 failed, 5 skipped\n", result.stderr)
-        XCTAssertEqual(result.status, 0)
+        try assertSummary(output, is: "tests: 559 passed, 0 failed, 5 skipped\n", status: 0)
     }
 
     func testARunWithoutSkipsReportsNoneSkipped() throws {
         let output = testCase("A.testOne", "passed") + suite("All tests", "passed", "1 test, with 0 failures")
-        let result = try summarize(output)
-        XCTAssertEqual(result.stdout, "tests: 1 passed, 0 failed, 0 skipped\n", result.stderr)
-        XCTAssertEqual(result.status, 0)
+        try assertSummary(output, is: "tests: 1 passed, 0 failed, 0 skipped\n", status: 0)
     }
 
     func testAFilteredRunIsCountedFromItsSelectedTestsSuite() throws {
         let output = testCase("A.testOne", "passed") + testCase("A.testTwo", "skipped")
             + suite("A", "passed", "2 tests, with 1 test skipped and 0 failures")
             + suite("Selected tests", "passed", "2 tests, with 1 test skipped and 0 failures")
-        let result = try summarize(output)
-        XCTAssertEqual(result.stdout, "tests: 1 passed, 0 failed, 1 skipped\n", result.stderr)
-        XCTAssertEqual(result.status, 0)
+        try assertSummary(output, is: "tests: 1 passed, 0 failed, 1 skipped\n", status: 0)
     }
 
     func testFailedTestsAreCountedOnceHoweverManyAssertionsFailed() throws {
@@ -53,9 +54,7 @@ final class TestSummaryScriptTests: XCTestCase {
         let output = testCase("A.testFailsTwice", "failed") + testCase("A.testPasses", "passed")
             + testCase("A.testSkips", "skipped")
             + suite("All tests", "failed", "3 tests, with 1 test skipped and 2 failures")
-        let result = try summarize(output)
-        XCTAssertEqual(result.stdout, "tests: 1 passed, 1 failed, 1 skipped\n", result.stderr)
-        XCTAssertEqual(result.status, 1)
+        try assertSummary(output, is: "tests: 1 passed, 1 failed, 1 skipped\n", status: 1)
     }
 
     func testARunThatDiedCountsWhatItReportedAndOneFailureForTheDeath() throws {
