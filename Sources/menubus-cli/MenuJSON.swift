@@ -395,11 +395,16 @@ enum MenuJSON {
         "[" + names.map(quote).joined(separator: ", ") + "]"
     }
 
-    static func quote(_ text: String) -> String {
-        var out = "\""
+    static func quote(_ text: String) -> String { quote(text, mark: "\"") }
+
+    /// `text` between `mark`s, with backslash escapes for the mark, the
+    /// backslash and control characters: JSON's strings, and GVariant
+    /// text's with either quote.
+    static func quote(_ text: String, mark: Unicode.Scalar) -> String {
+        var out = String(mark)
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "\"": out += "\\\""
+            case mark: out += "\\" + String(mark)
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
             case "\t": out += "\\t"
@@ -412,6 +417,6 @@ enum MenuJSON {
                 }
             }
         }
-        return out + "\""
+        return out + String(mark)
     }
 }

@@ -8,7 +8,8 @@ enum Monitor {
         usage: """
             Usage: menubus-cli monitor [--count N] [--json]
 
-            Prints every message sent by or to menubusd, arguments fully decoded:
+            Prints every message sent by or to menubusd, arguments fully decoded
+            in GVariant text notation, as gdbus monitor prints them:
             calls to it and their replies, its calls to apps and providers
             (ActionInvoked, ProvideElements, Process…), and its signals
             (LayoutChanged, Closed, UndoStateChanged, PropertiesChanged, and
@@ -55,7 +56,7 @@ enum Monitor {
 
     static func text(_ message: MonitoredMessage) -> String {
         let route = (message.sender ?? "?") + " → " + (message.destination ?? "*")
-        let args = message.arguments.map { MenuDrawing.describe($0, full: true) }.joined(separator: ", ")
+        let args = GVariantText.body(message.arguments)
         switch message.kind {
         case .signal, .methodCall:
             let name = message.kind == .signal ? "signal" : "call"

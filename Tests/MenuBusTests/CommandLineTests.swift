@@ -415,7 +415,7 @@ final class CommandLineTests: BusTestCase {
         XCTAssertTrue(missing.stderr.contains("no-such-item"), missing.stderr)
     }
 
-    func testMonitorSeesCallsRepliesAndUnicastSignals() throws {
+    func testMonitorSeesCallsRepliesAndUnicastSignalsInGVariantNotation() throws {
         _ = try startDaemon()
         let app = try MenuBusClient(address: try bus.address)
         try app.register(appId: "org.example.Editor")
@@ -432,7 +432,11 @@ final class CommandLineTests: BusTestCase {
             return text.contains("Closed signal \(menu.path.rawValue)") && text.contains("UndoStateChanged signal")
                 && text.contains("PresentMenu call /org/menubus/MenuBus1") && text.contains("return to #")
         }, monitor.stdoutText)
-        XCTAssertTrue(monitor.stdoutText.contains("\"org.example.Editor\", \"notes\""), monitor.stdoutText)
+        // Arguments in GVariant text notation, as gdbus monitor prints them.
+        for form in ["('org.example.Editor', 'notes', {'can-undo': <true>, ", "'undo-count': <uint32 1>",
+                     "(objectpath '\(menu.path.rawValue)',)", "('notes', 'Typing', [byte 0x01], [byte 0x02], @a{sv} {})"] {
+            XCTAssertTrue(monitor.stdoutText.contains(form), "\(form) in \(monitor.stdoutText)")
+        }
     }
 
     /// monitor --json through a JSON Lines parser while the demo runs: one
