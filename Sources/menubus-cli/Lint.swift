@@ -14,7 +14,10 @@ enum Lint {
             menu, or with --edit (or a file whose "kind" is "edit") an edit
             menu's own items, and warns of a deferred element that neither
             carries "provides" nor is given --fill, since 'publish' could not
-            answer it. Needs no daemon. Exits 3 when any error or warning is
+            answer it. A file 'menu --json' wrote also carries the menu menubusd
+            composed ("composed"): that is checked as composed (its menubus: ids
+            are MenuBus's own), each of its findings marked 'composed'. Needs no
+            daemon. Exits 3 when any error or warning is
             found, 0 on a clean menu (info findings alone are fine), 1 when the
             file cannot be read.
 
@@ -32,21 +35,26 @@ enum Lint {
         let document = try MenuJSON.read(file: file)
         if document.kind == .edit { edit = true }
         filled.formUnion(document.fills.keys)
-        var findings = MenuComposer.lint(kind: edit ? .edit : .context, elements: document.items)
+        let kind: MenuKind = edit ? .edit : .context
+        var findings = MenuComposer.lint(kind: kind, elements: document.items).map { (menu: "items", finding: $0) }
         for element in document.items where element.kind == .deferred && !filled.contains(element.id) {
-            findings.append(LintFinding(severity: .warning, elementId: element.id,
-                                        message: "Deferred element '\(element.id)' has no content: give it \"provides\" or publish it with --fill \(element.id)=FILE, or it answers NoSuchItem."))
+            findings.append(("items", LintFinding(severity: .warning, elementId: element.id,
+                                                  message: "Deferred element '\(element.id)' has no content: give it \"provides\" or publish it with --fill \(element.id)=FILE, or it answers NoSuchItem.")))
+        }
+        if let composed = document.composed {
+            findings += MenuComposer.lint(kind: kind, elements: composed, composed: true).map { ("composed", $0) }
         }
         if options.json {
-            let items = findings.map { "{\"severity\": \(MenuJSON.quote($0.severity.rawValue)), \"id\": \(MenuJSON.quote($0.elementId)), \"message\": \(MenuJSON.quote($0.message))}" }
+            let items = findings.map { "{\"severity\": \(MenuJSON.quote($0.finding.severity.rawValue)), \"id\": \(MenuJSON.quote($0.finding.elementId)), \"message\": \(MenuJSON.quote($0.finding.message)), \"menu\": \(MenuJSON.quote($0.menu))}" }
             Output.out("[" + items.joined(separator: ",\n ") + "]\n")
         } else {
-            for finding in findings {
+            for (menu, finding) in findings {
                 let style: Output.Style = finding.severity == .error ? .red : finding.severity == .warning ? .yellow : .blue
-                Output.out(Output.styled(finding.severity.rawValue, style) + " \(finding.elementId): \(finding.message)\n")
+                let marker = menu == "composed" ? "composed " : ""
+                Output.out(Output.styled(finding.severity.rawValue, style) + " \(marker)\(finding.elementId): \(finding.message)\n")
             }
             if findings.isEmpty { Output.out("\(file): clean\n") }
         }
-        return findings.contains { $0.severity != .info } ? 3 : 0
+        return findings.contains { $0.finding.severity != .info } ? 3 : 0
     }
 }

@@ -20,6 +20,8 @@ enum MenuJSON {
         var items: [MenuElement]
         /// Content for deferred elements, by element id.
         var fills: [String: [MenuElement]] = [:]
+        /// The menu menubusd composed from it, as `menu --json` writes it.
+        var composed: [MenuElement]?
     }
 
     static let documentKeys = ["app", "context-id", "kind", "revision", "context", "selection", "items", "composed"]
@@ -109,6 +111,11 @@ enum MenuJSON {
                 throw FieldError(field: "kind", message: "'\(kind)' is not context or edit")
             }
             document.kind = value
+        }
+        if let composed = dict["composed"] {
+            guard let list = composed as? [Any] else { throw FieldError(field: "composed", message: "expected an array of elements") }
+            var ignored: [String: [MenuElement]] = [:]
+            document.composed = try elements(list, parent: "", field: "composed", fills: &ignored)
         }
         if let revision = dict["revision"], !(revision is NSNumber) {
             throw FieldError(field: "revision", message: "expected a number")

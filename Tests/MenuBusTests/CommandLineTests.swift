@@ -295,6 +295,38 @@ final class CommandLineTests: BusTestCase {
         XCTAssertEqual(printed["kind"] as? String, "context")
     }
 
+    /// `lint` of what `menu --json` printed judges the composed menu as
+    /// composed: MenuBus's own `menubus:` ids (Copy on a photo) are no
+    /// fault there, while an app's items may not use them; `Lint` over D-Bus
+    /// takes `composed-context` the same way.
+    func testLintJudgesAServedMenuAsComposed() throws {
+        _ = try startDaemon()
+        _ = try background(["publish", fixture("photo-menu.json")], waitingFor: "published")
+        let served = try cli(["menu", "org.example.Photos", "photo-42", "--json"])
+        XCTAssertEqual(served.status, 0, served.stderr)
+        XCTAssertTrue(served.stdout.contains("menubus:copy"), served.stdout)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-served-\(UUID().uuidString).json")
+        try served.stdout.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let linted = try cli(["lint", file.path, "--json"])
+        let findings = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(linted.stdout.utf8)) as? [[String: Any]], linted.stdout)
+        XCTAssertFalse(findings.contains { $0["severity"] as? String == "error" }, "\(findings)")
+
+        let client = try client()
+        let menu = try client.contextMenu(owner: "org.example.Photos", contextId: "photo-42")
+        let connection = try connect()
+        func errors(_ kind: String) throws -> Int {
+            let reply = try callDaemon(connection, "Lint", [.string(kind), Wire.encode(menu.elements)])
+            guard case .array(_, let rows) = reply.first else { return -1 }
+            return rows.filter { row in
+                if case .structure(let fields) = row, fields.first == .string("error") { return true }
+                return false
+            }.count
+        }
+        XCTAssertEqual(try errors("composed-context"), 0)
+        XCTAssertGreaterThan(try errors("context"), 0, "as an app's items, menubus: ids are reserved")
+    }
+
     /// `menu --json` → `publish` → `menu --json`: the same bytes, with the
     /// context, the selection and the deferred elements.
     func testMenuJSONRoundTripsByteForByte() throws {

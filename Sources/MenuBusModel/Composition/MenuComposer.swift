@@ -12,7 +12,8 @@ package enum MenuComposer {
     }
 
     /// The design rules' findings for a menu of `kind` (what `Lint` answers).
-    package static func lint(kind: MenuKind, elements: [MenuElement]) -> [LintFinding] {
-        Lint.check(kind: kind, elements: elements)
+    /// `composed`: the menu as menubusd served it, whose `menubus:` ids are MenuBus's own.
+    package static func lint(kind: MenuKind, elements: [MenuElement], composed: Bool = false) -> [LintFinding] {
+        Lint.check(kind: kind, elements: elements, composed: composed)
     }
 }

@@ -204,12 +204,17 @@ extension MenuBusServer {
         return (context.revision, CommandOmission.apply(read.omittedCommands, to: resolved), key)
     }
 
+    /// `kind` `context` or `edit`: an app's items; `composed-context` or
+    /// `composed-edit`: a menu as menubusd served it, whose `menubus:` ids
+    /// are MenuBus's own.
     package func lint(kind: String, items: DBusValue) throws -> DBusValue {
-        guard let menuKind = MenuKind(rawValue: kind) else {
-            throw BusError.invalidArgs("kind: '\(kind)' is not one of \(MenuKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        let composed = kind.hasPrefix("composed-")
+        guard let menuKind = MenuKind(rawValue: composed ? String(kind.dropFirst("composed-".count)) : kind) else {
+            let kinds = MenuKind.allCases.map(\.rawValue)
+            throw BusError.invalidArgs("kind: '\(kind)' is not one of \((kinds + kinds.map { "composed-" + $0 }).joined(separator: ", "))")
         }
         let elements = try Wire.decodeElementsForLint(items, field: "items")
-        return Wire.encode(Lint.check(kind: menuKind, elements: elements))
+        return Wire.encode(Lint.check(kind: menuKind, elements: elements, composed: composed))
     }
 
     /// Every context, or for a sandboxed caller only its own app's.
