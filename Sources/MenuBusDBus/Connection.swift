@@ -60,12 +60,6 @@ package final class Connection {
     /// (`LimitExceeded`) once the reader counts past it; nil takes any number.
     package var maxCallValues: Int?
     static let largeCallBytes = 1 << 20
-    /// The socket checked messages are written to directly: unknown until
-    /// first asked (`directSocket`), then the bus socket's descriptor if it
-    /// is a Unix stream socket, else none.
-    var directSocketState: DirectSocket = .unknown
-    /// The serial of the last message written directly (`sendMarshalled`).
-    var directSerial: UInt32 = 0
 
     /// Bounds what libdbus queues from the bus before this process reads it:
     /// past `bytes`, it stops reading the socket until the queue drains (the
@@ -305,6 +299,13 @@ package final class Connection {
             Log.rateLimitedWarning("send", "a message was not sent: \(error)")
             return false
         }
+    }
+
+    /// Sends the message of `header` and `values`, marshalled in Swift and
+    /// taken in by libdbus's loader (`Message.marshalled`), through
+    /// libdbus's queue: the bus socket is libdbus's alone.
+    func sendMarshalled(_ header: MessageMarshaller.Header, _ values: [DBusValue]) throws {
+        send(try Message.marshalled(header, values))
     }
 
     /// Calls a method on another connection without waiting: `completion`

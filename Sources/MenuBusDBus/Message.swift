@@ -179,41 +179,23 @@ package final class Message {
     /// `MessageMarshaller.maxBytes` goes through libdbus's writer instead.
     /// The serial is left for the connection to set as it sends it.
     static func marshalled(_ header: MessageMarshaller.Header, _ values: [DBusValue]) throws -> Message {
-        switch try marshalling(header, values, checking: false) {
-        case .written(let message): message
-        case .marshalled(let output): try loaded(output.bytes, header, values)
-        }
-    }
-
-    /// What `marshalling` made of a message.
-    enum Marshalling {
-        /// Bytes from `MessageMarshaller`, checked as asked.
-        case marshalled(MessageMarshaller.Output)
-        /// A message libdbus's writer built (a body past `MessageMarshaller.maxBytes`).
-        case written(Message)
-    }
-
-    /// `header` and `values` marshalled in Swift (checked as libdbus's loader
-    /// would check them when `checking`), or by libdbus's writer when too
-    /// large; refused as `append` refuses.
-    static func marshalling(_ header: MessageMarshaller.Header, _ values: [DBusValue],
-                            checking: Bool) throws -> Marshalling {
         var signature = ""
         for value in values { signature += value.signature.rawValue }
         guard signature.utf8.count <= 255 else { try refused(header, values) }
+        let bytes: [UInt8]
         do throws(MessageMarshaller.Refusal) {
-            return .marshalled(try MessageMarshaller.message(header, signature: signature, values: values,
-                                                             checking: checking))
+            bytes = try MessageMarshaller.message(header, signature: signature, values: values)
         } catch .tooLarge {
-            return .written(try written(header, values))
+            return try written(header, values)
         } catch {
             try refused(header, values)
         }
+        return try loaded(bytes, header, values)
     }
 
     /// The marshalled `bytes` of `header` and `values` taken in by libdbus's
     /// loader, their serial cleared for the connection to number them.
-    static func loaded(_ bytes: [UInt8], _ header: MessageMarshaller.Header, _ values: [DBusValue]) throws -> Message {
+    private static func loaded(_ bytes: [UInt8], _ header: MessageMarshaller.Header, _ values: [DBusValue]) throws -> Message {
         do {
             let message = try bytes.withUnsafeBytes { try Message(marshalled: $0) }
             dbus_message_set_serial(message.raw, 0)

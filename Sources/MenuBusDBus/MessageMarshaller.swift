@@ -19,12 +19,6 @@ import Glibc
 /// type with the same layout would pass it); the loader checks the rest.
 /// Past `maxBytes` the marshalling stops: one more copy of a body that
 /// large costs more than libdbus's writer (`Message.marshalled`).
-///
-/// Asked to (`checking`), it also makes the loader's own checks as it
-/// writes (`Output.isChecked`): no NUL in a string, valid object paths and
-/// signatures, nesting within D-Bus's depth. Bytes so checked are what the
-/// loader would accept, so a connection may write them to its socket as
-/// they are (`Connection.sendMarshalled`).
 struct MessageMarshaller {
     /// The largest message marshalled here.
     static let maxBytes = 1 << 20
@@ -46,59 +40,16 @@ struct MessageMarshaller {
         var member: String?
         var replySerial: UInt32?
         var destination: String?
-
-        /// Whether libdbus's loader takes this header: the fields its kind
-        /// requires (an error, whose name this header cannot carry, never),
-        /// no use of the reserved local path or interface, and every name
-        /// one D-Bus takes.
-        var isValid: Bool {
-            let complete = switch kind {
-            case .signal: path != nil && interface != nil && member != nil
-            case .methodCall: path != nil && member != nil
-            case .methodReturn: replySerial.map { $0 != 0 } ?? false
-            case .error: false
-            }
-            return complete && path != Header.localPath && interface != Header.localInterface
-                && (try? Names.check(path: path, interface: interface, member: member, destination: destination)) != nil
-        }
-
-        /// Reserved by D-Bus for messages a connection makes up for itself.
-        static let localPath = "/org/freedesktop/DBus/Local"
-        static let localInterface = "org.freedesktop.DBus.Local"
     }
-
-    /// A marshalled message.
-    struct Output {
-        /// The bytes on the wire, with serial 1 (the loader refuses 0).
-        var bytes: [UInt8]
-        /// Whether every check libdbus's loader makes of these bytes was
-        /// made while marshalling them, and passed.
-        var isChecked: Bool
-    }
-
-    /// The deepest nesting of containers (variants included) a checked
-    /// message holds; libdbus's loader takes up to 64.
-    static let maxCheckedDepth = 32
 
     private(set) var bytes: [UInt8] = []
     private var mismatched = false
     private var tooLarge = false
-    /// Whether the loader's checks are made here; cleared at the first
-    /// value that fails one, or that this marshaller cannot vouch for.
-    private var checking: Bool
-    private var depth = 0
-
-    private init(checking: Bool) {
-        self.checking = checking
-    }
 
     /// The message's bytes, with serial 1 (the loader refuses 0; the
-    /// caller clears it so the connection numbers the message as it sends),
-    /// checked as libdbus's loader would check them when `checking`
-    /// (`Output.isChecked`).
-    static func message(_ header: Header, signature: String, values: [DBusValue],
-                        checking: Bool) throws(Refusal) -> Output {
-        var marshaller = MessageMarshaller(checking: checking && header.isValid && Signature.isValid(signature))
+    /// caller clears it so the connection numbers the message as it sends).
+    static func message(_ header: Header, signature: String, values: [DBusValue]) throws(Refusal) -> [UInt8] {
+        var marshaller = MessageMarshaller()
         marshaller.bytes.reserveCapacity(256)
         marshaller.bytes.append(UInt8(ascii: "l"))
         marshaller.bytes.append(UInt8(header.kind.rawValue))
@@ -125,7 +76,7 @@ struct MessageMarshaller {
             if marshaller.tooLarge { throw .tooLarge }
         }
         marshaller.set(UInt32(truncatingIfNeeded: marshaller.bytes.count - bodyStart), at: 4)
-        return Output(bytes: marshaller.bytes, isChecked: marshaller.checking)
+        return marshaller.bytes
     }
 
     private mutating func field(_ code: UInt8, _ type: Unicode.Scalar, _ value: (inout MessageMarshaller) -> Void) {
@@ -167,25 +118,17 @@ struct MessageMarshaller {
         case .uint64(let v): fixed(v)
         case .double(let v): fixed(v.bitPattern)
         case .string(let text): string(text)
-        case .objectPath(let path):
-            if checking && !ObjectPath.isValid(path.rawValue) { checking = false }
-            string(path.rawValue)
-        case .signature(let text):
-            if checking && !Signature.isValid(text.rawValue) { checking = false }
-            signature(text.rawValue)
+        case .objectPath(let path): string(path.rawValue)
+        case .signature(let text): signature(text.rawValue)
         case .variant(let inner):
             if inner.isBasic {
                 bytes.append(1)
                 bytes.append(inner.typeCode)
                 bytes.append(0)
             } else {
-                let contained = inner.signature.rawValue
-                if checking && !Signature.isSingleCompleteType(contained) { checking = false }
-                signature(contained)
+                signature(inner.signature.rawValue)
             }
-            enter()
             write(inner)
-            depth -= 1
         case .array(let element, let items):
             var text = element.rawValue
             text.withUTF8 { elementType in
@@ -197,19 +140,11 @@ struct MessageMarshaller {
                     }
                     position = end
                 }
-                // An item is held to the element type, so only an empty
-                // array's type is left to check: one complete type (a dict
-                // entry is one only inside its array).
-                if checking && items.isEmpty && !Signature.isSingleCompleteType("a" + element.rawValue) {
-                    checking = false
-                }
                 align(4)
                 let lengthAt = bytes.count
                 uint32(0)
                 align(Signature.alignment(of: elementType.first ?? 0))
                 let start = bytes.count
-                enter()
-                defer { depth -= 1 }
                 for item in items {
                     var at = 0
                     write(item, expected: elementType, at: &at)
@@ -235,25 +170,14 @@ struct MessageMarshaller {
             bytes += data
         case .structure(let members):
             align(8)
-            enter()
             for member in members { write(member, expected: expected, at: &position) }
-            depth -= 1
             close(UInt8(ascii: ")"), expected, &position)
         case .dictEntry(let key, let item):
             align(8)
-            enter()
             write(key, expected: expected, at: &position)
             write(item, expected: expected, at: &position)
-            depth -= 1
             close(UInt8(ascii: "}"), expected, &position)
         }
-    }
-
-    /// One level deeper into a container; past `maxCheckedDepth` the
-    /// loader's depth check is left to the loader.
-    private mutating func enter() {
-        depth += 1
-        if depth > MessageMarshaller.maxCheckedDepth { checking = false }
     }
 
     /// The end of a struct or dict entry in the expected type.
@@ -273,7 +197,6 @@ struct MessageMarshaller {
                 tooLarge = true
                 return
             }
-            if checking, let base = utf8.baseAddress, memchr(base, 0, utf8.count) != nil { checking = false }
             uint32(UInt32(utf8.count))
             bytes += utf8
         }

@@ -128,11 +128,11 @@ final class ConnectionTests: BusTestCase {
         XCTAssertEqual(otherGot, ["to all"])
     }
 
-    /// Signals go to the socket as they are marshalled while libdbus has
-    /// nothing queued, numbered from the upper half of the serials; behind a
-    /// message libdbus is still writing they wait in its queue, so the
-    /// receiver sees them in the order they were sent.
-    func testSignalsWrittenToTheSocketKeepTheirOrderBehindWhatLibdbusQueues() throws {
+    /// Behind a message libdbus is still writing, signals wait in its
+    /// queue, so the receiver sees them in the order they were sent. (The
+    /// serial checks of the socket write that bypassed libdbus's queue went
+    /// with it, issue 29: every message is libdbus's to number and write.)
+    func testSignalsKeepTheirOrderBehindWhatLibdbusQueues() throws {
         let (server, client) = try pair()
         var echo = echoInterface()
         echo.signal("Data", [arg("data", [UInt8].self)])
@@ -164,10 +164,7 @@ final class ConnectionTests: BusTestCase {
 
         XCTAssertEqual(got.map(\.text), ["before", "data \(large)", "queued", "after"])
         guard got.count == 4 else { return }
-        XCTAssertGreaterThanOrEqual(got[0].serial, Connection.firstDirectSerial, "written to the socket")
-        XCTAssertLessThan(got[1].serial, Connection.firstDirectSerial, "libdbus's writer: too large to marshal here")
-        XCTAssertLessThan(got[2].serial, Connection.firstDirectSerial, "queued behind the large one")
-        XCTAssertEqual(got[3].serial, got[0].serial + 1, "written to the socket again")
+        XCTAssertEqual(got.map(\.serial), got.map(\.serial).sorted(), "numbered by libdbus in the order sent")
     }
 
     func testUndeclaredOrMistypedSignalsAreNotSent() throws {

@@ -1,0 +1,45 @@
+import Foundation
+import XCTest
+
+/// One codec, one transport (issue 29): the bus socket is libdbus's, and
+/// nothing in Sources writes to it, shuts it down or asks for it except to
+/// poll it. A message that bypassed libdbus's queue relied on its
+/// internals, and one the bus refused would disconnect menubusd.
+final class OneTransportTests: XCTestCase {
+    /// Every Swift file under Sources, by its path from the repository.
+    static func sources() throws -> [(path: String, text: String)] {
+        let root = Repository.root.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        return try files.map { file in
+            (String(file.path.dropFirst(Repository.root.path.count + 1)), try String(contentsOf: file, encoding: .utf8))
+        }.sorted { $0.path < $1.path }
+    }
+
+    /// The lines of `sources` that match `pattern`, as "path: line".
+    static func lines(matching pattern: String, in sources: [(path: String, text: String)]) -> [String] {
+        sources.flatMap { file in
+            file.text.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
+                let code = line.components(separatedBy: "//").first ?? ""
+                return code.range(of: pattern, options: .regularExpression) != nil
+            }.map { "\(file.path): \($0.trimmingCharacters(in: .whitespaces))" }
+        }
+    }
+
+    func testNoSourceWritesToTheSocketLibdbusOwns() throws {
+        let sources = try Self.sources()
+        XCTAssertGreaterThan(sources.count, 100)
+        // The descriptor is asked for in one place, the loop's poll reads it.
+        XCTAssertEqual(Self.lines(matching: #"dbus_connection_get_(socket|unix_fd|unix_process_id)|DBUS_.*_FD"#,
+                                  in: sources),
+                       ["Sources/MenuBusDBus/Connection.swift: return dbus_connection_get_socket(raw, &fd) != 0 ? fd : nil"])
+        // Nothing that holds the connection's descriptor writes to it.
+        let holders = sources.filter { $0.text.contains("dbus_connection_get_socket") || $0.text.contains(".socket") }
+        XCTAssertEqual(Set(holders.map(\.path)), ["Sources/MenuBusDBus/Connection.swift",
+                                                  "Sources/MenuBusDBus/MessageLoop.swift",
+                                                  "Sources/MenuBus/Client/MenuBusClient+Async.swift"])
+        let writes = #"(^|[^\w.])(Glibc\.)?(send|sendmsg|sendto|sendmmsg|write|writev|pwrite|shutdown|splice)\(\s*(fd|socket|self\.socket|connection\.socket|[a-z]+\.fd)\b"#
+        XCTAssertEqual(Self.lines(matching: writes, in: holders), [])
+        XCTAssertEqual(Self.lines(matching: #"MSG_DONTWAIT|MSG_NOSIGNAL|SHUT_RDWR|SHUT_WR"#, in: sources), [])
+    }
+}
