@@ -26,8 +26,8 @@ extension Connection {
     /// always answers at once), never on a peer.
     package func credentials(of uniqueName: String, timeout: Double = 5) throws -> PeerCredentials {
         let message = try Message.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                             interface: "org.freedesktop.DBus", member: "GetConnectionCredentials")
-        try message.append([.string(uniqueName)])
+                                             interface: "org.freedesktop.DBus", member: "GetConnectionCredentials",
+                                             arguments: [.string(uniqueName)])
         guard let raw else { throw BusError(name: BusError.Standard.disconnected, message: "the bus connection was lost") }
         var error = DBusError()
         dbus_error_init(&error)

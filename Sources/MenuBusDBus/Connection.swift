@@ -317,8 +317,8 @@ package final class Connection {
     ) {
         let message: Message
         do {
-            message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
-            try message.append(arguments)
+            message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member,
+                                             arguments: arguments)
         } catch let error as BusError {
             completion(.failure(error))
             return
@@ -357,9 +357,8 @@ package final class Connection {
     /// pending, nothing to time out. Failures to build or queue are logged.
     package func notify(destination: String, path: ObjectPath, interface: String, member: String, arguments: [DBusValue]) {
         do {
-            let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
-            try message.append(arguments)
-            message.setNoReply()
+            let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member,
+                                                 arguments: arguments, noReply: true)
             if !send(message) { Log.warning("cannot queue \(member) to \(destination)") }
         } catch {
             Log.warning("cannot build \(member) to \(destination): \(error)")
@@ -381,8 +380,8 @@ package final class Connection {
         destination: String, path: ObjectPath, interface: String, member: String,
         arguments: [DBusValue] = [], timeout: Double = 25
     ) throws -> Message {
-        let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
-        try message.append(arguments)
+        let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member,
+                                             arguments: arguments)
         guard let raw else { throw Connection.closedError }
         var error = DBusError()
         dbus_error_init(&error)

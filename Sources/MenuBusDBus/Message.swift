@@ -9,9 +9,13 @@ package final class Message {
         case methodCall = 1, methodReturn = 2, error = 3, signal = 4
     }
 
-    package let raw: OpaquePointer
+    /// Replaced only by `append`, which marshals the message again.
+    package private(set) var raw: OpaquePointer
     /// The most a message body may hold: below D-Bus's 64 MiB array limit.
     package static let maxBodyBytes = 60 << 20
+    /// Marshalled messages past this size are also counted by `checkedBody`
+    /// before they are loaded (only such a body can come near `maxBodyBytes`).
+    static let checkedAboveBytes = 1 << 20
 
     /// Takes over a reference the caller already holds.
     package init(owning raw: OpaquePointer) {
@@ -133,23 +137,25 @@ package final class Message {
         return result
     }
 
-    /// Appends `values`, validating them first so libdbus never sees a value
-    /// it would abort on.
+    /// Appends `values` to the body: the message is marshalled again, its
+    /// header fields and arguments followed by `values`
+    /// (`Message.marshalled`), and refused as that refuses, unchanged.
     package func append(_ values: [DBusValue]) throws {
-        _ = try Message.checkedBody(values)
-        var iter = DBusMessageIter()
-        dbus_message_iter_init_append(raw, &iter)
-        for value in values {
-            guard MessageWriter.write(value, into: &iter) else {
-                throw BusError(name: BusError.Standard.noMemory, message: "out of memory while marshalling")
-            }
-        }
+        let rebuilt = try Message.marshalled(header, try arguments() + values)
+        swap(&raw, &rebuilt.raw)  // `rebuilt` now owns the old message, and frees it
+    }
+
+    /// This message's header fields, for marshalling it again.
+    var header: MessageMarshaller.Header {
+        .init(kind: kind ?? .methodCall, noReplyExpected: !expectsReply, noAutoStart: dbus_message_get_auto_start(raw) == 0,
+              path: path, interface: interface, member: member, errorName: errorName,
+              replySerial: replySerial == 0 ? nil : replySerial, destination: destination, sender: sender)
     }
 
     /// The signature and about the size of a body of `values`, once every
     /// value is checked (`DBusValue.validate`) and the whole is within what
     /// D-Bus carries.
-    private static func checkedBody(_ values: [DBusValue]) throws -> (signature: String, size: Int) {
+    static func checkedBody(_ values: [DBusValue]) throws -> (signature: String, size: Int) {
         var signature = ""
         var size = 0
         for value in values {
@@ -171,14 +177,19 @@ package final class Message {
     }
 
     /// A message with `header`'s fields and `values` as its body,
-    /// marshalled in Swift and taken in by libdbus's loader
-    /// (`MessageMarshaller` says why), refused as `append` refuses. The
-    /// loader checks names, strings without NUL, signatures and nesting and
-    /// never aborts, and the marshaller holds array items to their type, so
-    /// `append`'s checks run only to name what was refused. A body past
-    /// `MessageMarshaller.maxBytes` goes through libdbus's writer instead.
-    /// The serial is left for the connection to set as it sends it.
+    /// marshalled in Swift (`MessageMarshaller`, MenuBus's one writer) and
+    /// taken in by libdbus's loader, which checks names, strings without
+    /// NUL, signatures and nesting as it checks a received message and never
+    /// aborts; the marshaller holds array items to their type. When either
+    /// refuses, `checkedBody` and the name checks run to name what was
+    /// refused. The serial is left for the connection to set as it sends it.
     static func marshalled(_ header: MessageMarshaller.Header, _ values: [DBusValue]) throws -> Message {
+        try marshalledCounting(header, values).message
+    }
+
+    /// `marshalled`, with the message's size on the wire (header and body).
+    static func marshalledCounting(_ header: MessageMarshaller.Header,
+                                   _ values: [DBusValue]) throws -> (message: Message, bytes: Int) {
         var signature = ""
         for value in values { signature += value.signature.rawValue }
         guard signature.utf8.count <= 255 else { try refused(header, values) }
@@ -186,56 +197,31 @@ package final class Message {
         do throws(MessageMarshaller.Refusal) {
             bytes = try MessageMarshaller.message(header, signature: signature, values: values)
         } catch .tooLarge {
-            return try written(header, values)
+            try refused(header, values, BusError.limitExceeded(
+                "the message would be more than the \(MessageMarshaller.maxBytes) bytes D-Bus carries"))
         } catch {
             try refused(header, values)
         }
-        return try loaded(bytes, header, values)
-    }
-
-    /// The marshalled `bytes` of `header` and `values` taken in by libdbus's
-    /// loader, their serial cleared for the connection to number them.
-    private static func loaded(_ bytes: [UInt8], _ header: MessageMarshaller.Header, _ values: [DBusValue]) throws -> Message {
+        // What D-Bus carries is counted as `checkedBody` counts it, so a
+        // large body is refused with the same figures whatever its padding.
+        if bytes.count > Message.checkedAboveBytes { _ = try checkedBody(values) }
         do {
             let message = try bytes.withUnsafeBytes { try Message(marshalled: $0) }
             dbus_message_set_serial(message.raw, 0)
-            return message
+            return (message, bytes.count)
         } catch {
             try refused(header, values, error)
         }
     }
 
-    /// Throws what `append` says of `values` (or of `header`'s names),
-    /// else `error`.
+    /// Throws what `checkedBody` says of `values` (or the name checks of
+    /// `header`'s names), else `error`.
     private static func refused(_ header: MessageMarshaller.Header, _ values: [DBusValue],
                                 _ error: Error = BusError.invalidArgs("an array holds a value of another type than its signature says")) throws -> Never {
         try Names.check(path: header.path, interface: header.interface, member: header.member,
                         destination: header.destination)
         _ = try checkedBody(values)
         throw error
-    }
-
-    /// `marshalled` through libdbus's own writer (`append`), for bodies too
-    /// large to copy once more.
-    private static func written(_ header: MessageMarshaller.Header, _ values: [DBusValue]) throws -> Message {
-        try Names.check(path: header.path, interface: header.interface, member: header.member,
-                        destination: header.destination)
-        guard let raw = dbus_message_new(header.kind.rawValue) else {
-            throw BusError(name: BusError.Standard.noMemory, message: "out of memory")
-        }
-        let message = Message(owning: raw)
-        if let path = header.path { try LibDBus.check(dbus_message_set_path(raw, path), "dbus_message_set_path") }
-        if let interface = header.interface {
-            try LibDBus.check(dbus_message_set_interface(raw, interface), "dbus_message_set_interface")
-        }
-        if let member = header.member { try LibDBus.check(dbus_message_set_member(raw, member), "dbus_message_set_member") }
-        if let replySerial = header.replySerial {
-            try LibDBus.check(dbus_message_set_reply_serial(raw, replySerial), "dbus_message_set_reply_serial")
-        }
-        if let destination = header.destination { try message.setDestination(destination) }
-        dbus_message_set_no_reply(raw, header.noReplyExpected ? 1 : 0)
-        try message.append(values)
-        return message
     }
 
     /// This message as bytes on the wire and back through libdbus's loader,
@@ -269,24 +255,18 @@ package final class Message {
         self.init(owning: loaded)
     }
 
-    package static func methodCall(destination: String?, path: ObjectPath, interface: String?, member: String) throws -> Message {
-        try Names.check(path: path.rawValue, interface: interface, member: member, destination: destination)
-        guard let raw = dbus_message_new_method_call(destination, path.rawValue, interface, member) else {
-            throw BusError(name: BusError.Standard.noMemory, message: "out of memory")
-        }
-        return Message(owning: raw)
+    /// A method call, marshalled with its `arguments` (`marshalled`);
+    /// `noReply` asks the callee not to answer.
+    package static func methodCall(destination: String?, path: ObjectPath, interface: String?, member: String,
+                                   arguments: [DBusValue] = [], noReply: Bool = false) throws -> Message {
+        try marshalled(.init(kind: .methodCall, noReplyExpected: noReply, path: path.rawValue, interface: interface,
+                             member: member, destination: destination), arguments)
     }
 
     /// A method return built by hand, for `replySerial` of another
     /// connection's call: what any peer can send (tests forge replies with it).
     package static func methodReturn(replySerial: UInt32, destination: String) throws -> Message {
-        guard let raw = dbus_message_new(Kind.methodReturn.rawValue) else {
-            throw BusError(name: BusError.Standard.noMemory, message: "out of memory")
-        }
-        let message = Message(owning: raw)
-        try LibDBus.check(dbus_message_set_reply_serial(raw, replySerial), "dbus_message_set_reply_serial")
-        try message.setDestination(destination)
-        return message
+        try marshalled(.init(kind: .methodReturn, replySerial: replySerial, destination: destination), [])
     }
 
     /// The header of the reply to this call, addressed to its sender (none
@@ -295,25 +275,13 @@ package final class Message {
         .init(kind: .methodReturn, replySerial: serial, destination: sender)
     }
 
+    /// The error reply to this call, carrying `error` (an invalid name is
+    /// sent as `Failed`).
     func makeError(_ error: BusError) -> Message? {
         let name = Names.isValidErrorName(error.name) ? error.name : BusError.Standard.failed
         let text = error.message.replacing("\0", with: " ")
-        return dbus_message_new_error(raw, name, text).map(Message.init(owning:))
-    }
-
-    func setDestination(_ destination: String) throws {
-        guard Names.isValidBusName(destination) else {
-            throw BusError.invalidArgs("'\(destination)' is not a valid bus name")
-        }
-        try LibDBus.check(dbus_message_set_destination(raw, destination), "dbus_message_set_destination")
-    }
-
-    func setNoReply() {
-        dbus_message_set_no_reply(raw, 1)  // sets a header flag: cannot fail
-    }
-
-    func setAutoStart(_ flag: Bool) {
-        dbus_message_set_auto_start(raw, flag ? 1 : 0)
+        return try? Message.marshalled(.init(kind: .error, errorName: name, replySerial: serial, destination: sender),
+                                       [.string(text)])
     }
 
     /// The error this message carries, when it is an error reply.

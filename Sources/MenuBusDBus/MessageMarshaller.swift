@@ -4,7 +4,9 @@ import Glibc
 
 /// Marshals a whole message, header and body, into the bytes D-Bus puts on
 /// the wire (little-endian), for libdbus's loader to take in as one piece
-/// (`Message.marshalled`).
+/// (`Message.marshalled`). It is MenuBus's one writer: every message it
+/// sends (calls, replies, prepared replies, errors, signals, of any size)
+/// is made here, and libdbus only loads, queues and writes it (issue 29).
 ///
 /// libdbus's writer costs far more than the bytes it writes: every value
 /// goes through its generic type writer, every container's signature is
@@ -17,11 +19,10 @@ import Glibc
 /// Each array item is held to its array's element type as it is written
 /// (the loader sees only bytes and the signature, and a value of another
 /// type with the same layout would pass it); the loader checks the rest.
-/// Past `maxBytes` the marshalling stops: one more copy of a body that
-/// large costs more than libdbus's writer (`Message.marshalled`).
+/// Past `maxBytes` the marshalling stops: no bus takes a larger message.
 struct MessageMarshaller {
-    /// The largest message marshalled here.
-    static let maxBytes = 1 << 20
+    /// The largest message marshalled here: D-Bus's 128 MiB.
+    static let maxBytes = 128 << 20
 
     /// Why `message` built no bytes.
     enum Refusal: Error {
@@ -35,11 +36,15 @@ struct MessageMarshaller {
     struct Header {
         var kind: Message.Kind
         var noReplyExpected = true
+        /// Asks the bus not to start the destination's service for this call.
+        var noAutoStart = false
         var path: String?
         var interface: String?
         var member: String?
+        var errorName: String?
         var replySerial: UInt32?
         var destination: String?
+        var sender: String?
     }
 
     private(set) var bytes: [UInt8] = []
@@ -53,7 +58,7 @@ struct MessageMarshaller {
         marshaller.bytes.reserveCapacity(256)
         marshaller.bytes.append(UInt8(ascii: "l"))
         marshaller.bytes.append(UInt8(header.kind.rawValue))
-        marshaller.bytes.append(header.noReplyExpected ? 1 : 0)
+        marshaller.bytes.append((header.noReplyExpected ? 1 : 0) | (header.noAutoStart ? 2 : 0))
         marshaller.bytes.append(1)
         marshaller.uint32(0)  // body length, set below
         marshaller.uint32(1)  // serial
@@ -62,8 +67,10 @@ struct MessageMarshaller {
         if let path = header.path { marshaller.field(1, "o") { $0.string(path) } }
         if let interface = header.interface { marshaller.field(2, "s") { $0.string(interface) } }
         if let member = header.member { marshaller.field(3, "s") { $0.string(member) } }
+        if let errorName = header.errorName { marshaller.field(4, "s") { $0.string(errorName) } }
         if let replySerial = header.replySerial { marshaller.field(5, "u") { $0.uint32(replySerial) } }
         if let destination = header.destination { marshaller.field(6, "s") { $0.string(destination) } }
+        if let sender = header.sender { marshaller.field(7, "s") { $0.string(sender) } }
         if !signature.isEmpty { marshaller.field(8, "g") { $0.signature(signature) } }
         marshaller.set(UInt32(marshaller.bytes.count - fieldsStart), at: 12)
         // The body starts 8-aligned, so alignment from the message's start

@@ -4,34 +4,24 @@ internal import CDBus
 
 /// A method reply marshalled once and copied for every caller: for big
 /// replies that stay the same across many calls (a menu layout per revision).
-/// libdbus spends most of a large reply's cost building nested variants;
-/// a copy is a memcpy.
+/// The body is marshalled by `MessageMarshaller` and checked by libdbus's
+/// loader once; each caller's copy is libdbus's copy of that message with
+/// its reply serial and destination set (header fields, no value written
+/// again), which costs a memcpy where marshalling and loading again would
+/// check every nested variant once more.
 package final class PreparedReply {
     package let signature: Signature
     private let template: Message
+    /// The reply's size when marshalled (header and body), as the
+    /// marshaller made it, for caches that budget bytes.
+    package let marshalledBytes: Int
 
     /// Marshals `values` into a template reply; throws if they are invalid.
     package init(_ values: [DBusValue]) throws {
-        guard let raw = dbus_message_new(Message.Kind.methodReturn.rawValue) else {
-            throw BusError(name: BusError.Standard.noMemory, message: "out of memory")
-        }
-        template = Message(owning: raw)
-        try template.append(values)
+        // The loader takes a reply only with a reply serial; each copy gets the caller's.
+        (template, marshalledBytes) = try Message.marshalledCounting(.init(kind: .methodReturn, replySerial: 1), values)
         signature = template.signature
     }
-
-    /// The reply's size when marshalled (header and body), measured on a
-    /// throwaway copy (marshalling locks a message) the first time it is
-    /// asked, for caches that budget bytes. `Int.max` if it cannot be told.
-    package private(set) lazy var marshalledBytes: Int = {
-        guard let copy = dbus_message_copy(template.raw) else { return Int.max }
-        defer { dbus_message_unref(copy) }
-        var buffer: UnsafeMutablePointer<CChar>?
-        var length: Int32 = 0
-        guard dbus_message_marshal(copy, &buffer, &length) != 0 else { return Int.max }
-        dbus_free(buffer)
-        return Int(length)
-    }()
 
     /// A copy addressed as the reply to `call`.
     package func reply(to call: Message) -> Message? {

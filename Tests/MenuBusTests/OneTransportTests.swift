@@ -43,3 +43,20 @@ final class OneTransportTests: XCTestCase {
         XCTAssertEqual(Self.lines(matching: #"MSG_DONTWAIT|MSG_NOSIGNAL|SHUT_RDWR|SHUT_WR"#, in: sources), [])
     }
 }
+
+extension OneTransportTests {
+    /// Every message MenuBus sends is made by `MessageMarshaller`: no source
+    /// writes values or header fields with libdbus. The one exception is a
+    /// prepared reply's copy, whose reply serial and destination libdbus
+    /// sets on its copy of the marshalled template (`PreparedReply`).
+    func testOneMarshallerWritesEveryMessage() throws {
+        let sources = try Self.sources()
+        let writers = #"dbus_message_(iter_(init_append|append_basic|append_fixed_array|open_container|close_container|abandon_container)|append_args|new|new_method_call|new_method_return|new_error|new_error_printf|new_signal|set_(path|interface|member|error_name|destination|reply_serial|sender|no_reply|auto_start|container_instance|allow_interactive_authorization))\b"#
+        XCTAssertEqual(Self.lines(matching: writers, in: sources), [
+            "Sources/MenuBusDBus/PreparedReply.swift: guard dbus_message_set_reply_serial(copy, call.serial) != 0 else { return nil }",
+            "Sources/MenuBusDBus/PreparedReply.swift: if let sender = call.sender, dbus_message_set_destination(copy, sender) == 0 { return nil }",
+        ])
+        XCTAssertEqual(sources.filter { $0.text.contains("struct MessageMarshaller") }.map(\.path),
+                       ["Sources/MenuBusDBus/MessageMarshaller.swift"])
+    }
+}
