@@ -24,14 +24,4 @@ static const int MB_TYPE_VARIANT = DBUS_TYPE_VARIANT;
 static const int MB_TYPE_STRUCT = DBUS_TYPE_STRUCT;
 static const int MB_TYPE_DICT_ENTRY = DBUS_TYPE_DICT_ENTRY;
 
-/* The byte length of the array at the iterator, without reading it: how
- * big a call is before it is decoded. libdbus marks it deprecated for
- * element counting, which is not what it is used for here. */
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wdeprecated-declarations"
-static inline int mb_iter_array_bytes(DBusMessageIter *iter) {
-    return dbus_message_iter_get_array_len(iter);
-}
-#pragma clang diagnostic pop
-
 #endif

@@ -39,52 +39,70 @@ extension Connection {
             throw BusError(name: name, message: text)
         }
         let reply = Message(owning: replyRaw)
+        guard reply.signature == "a{sv}" else { throw BusError.failed("GetConnectionCredentials answered without a dict") }
         var credentials = PeerCredentials()
+        var processFD = false
+        try MessageReader.withBody(of: reply, maxValues: .max) { reader in
+            let end = try reader.beginArray(elementAlignment: 8)
+            while reader.offset < end {
+                try reader.align(8)
+                let key = try reader.string(lengthBytes: 4)
+                let contained = try reader.variantSignature()
+                switch Array(contained) {
+                case Array("u".utf8):
+                    let number = try reader.uint32()
+                    if key == "ProcessID" { credentials.processId = number }
+                    if key == "UnixUserID" { credentials.userId = number }
+                case Array("h".utf8):
+                    // The index of a descriptor carried beside the body.
+                    _ = try reader.uint32()
+                    if key == "ProcessFD" { processFD = true }
+                default:
+                    var position = 0
+                    let value = try reader.value(contained, &position)
+                    if key == "LinuxSecurityLabel", case .bytes(let label) = value {
+                        credentials.securityLabel = String(decoding: label.prefix { $0 != 0 }, as: UTF8.self)
+                    }
+                }
+            }
+        }
+        if processFD, let fd = reply.duplicatedUnixFD(forKey: "ProcessFD") {
+            credentials.process = ProcessHandle(fd: fd)
+        }
+        return credentials
+    }
+}
+
+extension Message {
+    /// The descriptor in the variant of `key` in this message's `a{sv}`
+    /// body, duplicated (the caller's to close). Descriptors travel beside
+    /// the body, and libdbus's iterator is the only public way to take one:
+    /// the one place MenuBus reads a message with it (`MessageReader`
+    /// reads everything else).
+    func duplicatedUnixFD(forKey key: String) -> Int32? {
         var iter = DBusMessageIter()
-        guard dbus_message_iter_init(reply.raw, &iter) != 0, dbus_message_iter_get_arg_type(&iter) == MB_TYPE_ARRAY else {
-            throw BusError.failed("GetConnectionCredentials answered without a dict")
+        guard dbus_message_iter_init(raw, &iter) != 0, dbus_message_iter_get_arg_type(&iter) == MB_TYPE_ARRAY else {
+            return nil
         }
         var entries = DBusMessageIter()
         dbus_message_iter_recurse(&iter, &entries)
         while dbus_message_iter_get_arg_type(&entries) == MB_TYPE_DICT_ENTRY {
             var entry = DBusMessageIter()
-            dbus_message_iter_recurse(&entries, &entry)
-            guard dbus_message_iter_get_arg_type(&entry) == MB_TYPE_STRING else {
-                dbus_message_iter_next(&entries)
-                continue
-            }
             var keyPointer: UnsafePointer<CChar>? = nil
-            dbus_message_iter_get_basic(&entry, &keyPointer)
-            let key = keyPointer.map { String(cString: $0) } ?? ""
-            if dbus_message_iter_next(&entry) != 0 {
-                var variant = DBusMessageIter()
+            var variant = DBusMessageIter()
+            dbus_message_iter_recurse(&entries, &entry)
+            if dbus_message_iter_get_arg_type(&entry) == MB_TYPE_STRING {
+                dbus_message_iter_get_basic(&entry, &keyPointer)
+            }
+            if let keyPointer, String(cString: keyPointer) == key, dbus_message_iter_next(&entry) != 0 {
                 dbus_message_iter_recurse(&entry, &variant)
-                if dbus_message_iter_get_arg_type(&variant) == MB_TYPE_UNIX_FD {
-                    // libdbus hands out a duplicate: ours to close.
-                    var fd: Int32 = -1
-                    dbus_message_iter_get_basic(&variant, &fd)
-                    if fd >= 0 {
-                        let handle = ProcessHandle(fd: fd)
-                        if key == "ProcessFD" { credentials.process = handle }
-                    }
-                } else if dbus_message_iter_get_arg_type(&variant) == MB_TYPE_UINT32 {
-                    var number: UInt32 = 0
-                    dbus_message_iter_get_basic(&variant, &number)
-                    if key == "ProcessID" { credentials.processId = number }
-                    if key == "UnixUserID" { credentials.userId = number }
-                } else if key == "LinuxSecurityLabel", dbus_message_iter_get_arg_type(&variant) == MB_TYPE_ARRAY,
-                          dbus_message_iter_get_element_type(&variant) == MB_TYPE_BYTE {
-                    var bytes = DBusMessageIter()
-                    dbus_message_iter_recurse(&variant, &bytes)
-                    var pointer: UnsafeMutableRawPointer? = nil
-                    var count: Int32 = 0
-                    dbus_message_iter_get_fixed_array(&bytes, &pointer, &count)
-                    let label = pointer.map { UnsafeRawBufferPointer(start: $0, count: Int(count)) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
-                    credentials.securityLabel = String(decoding: label.prefix { $0 != 0 }, as: UTF8.self)
-                }
+                guard dbus_message_iter_get_arg_type(&variant) == MB_TYPE_UNIX_FD else { return nil }
+                var fd: Int32 = -1
+                dbus_message_iter_get_basic(&variant, &fd)
+                return fd >= 0 ? fd : nil
             }
             dbus_message_iter_next(&entries)
         }
-        return credentials
+        return nil
     }
 }

@@ -58,9 +58,9 @@ package final class Message {
 
     /// About the bytes the body holds, from the lengths of its arrays and
     /// strings (whose contents are not read): how big a call is before it
-    /// is decoded, so an oversized one costs nothing to refuse. Variants,
+    /// is decoded, so an oversized one costs little to refuse. Variants,
     /// structs and dict entries are walked into at every depth, so no array
-    /// hides from the count inside them.
+    /// hides from the count inside them. `MessageReader.countBytes` counts.
     var bodyBytesBeforeDecoding: Int { bodyBytesBeforeDecoding(stoppingAbove: .max) }
 
     /// As `bodyBytesBeforeDecoding`, but the walk stops as soon as the count
@@ -68,47 +68,20 @@ package final class Message {
     /// value walked counts at least one byte, so a refused call costs at
     /// most `limit` steps, and an accepted one no more than it holds.
     func bodyBytesBeforeDecoding(stoppingAbove limit: Int) -> Int {
-        var iter = DBusMessageIter()
-        guard dbus_message_iter_init(raw, &iter) != 0 else { return 0 }
-        var total = 0
-        Message.countBytes(&iter, into: &total, limit: limit)
-        return total
-    }
-
-    /// Adds the bytes of the values from `iter` to the end of its container.
-    /// Arrays count by their length word (everything inside them included);
-    /// other containers are walked into: they hold a bounded number of
-    /// values each (a variant one, a struct its signature's), nested at most
-    /// 64 deep by D-Bus's rules.
-    private static func countBytes(_ iter: inout DBusMessageIter, into total: inout Int, limit: Int) {
-        repeat {
-            switch dbus_message_iter_get_arg_type(&iter) {
-            case MB_TYPE_INVALID:
-                return
-            case MB_TYPE_ARRAY:
-                total += 4 + Message.arrayBytes(&iter)
-            case MB_TYPE_STRING, MB_TYPE_OBJECT_PATH, MB_TYPE_SIGNATURE:
-                var pointer: UnsafePointer<CChar>? = nil
-                dbus_message_iter_get_basic(&iter, &pointer)
-                total += 5 + (pointer.map { strlen($0) } ?? 0)
-            case MB_TYPE_VARIANT, MB_TYPE_STRUCT, MB_TYPE_DICT_ENTRY:
-                var sub = DBusMessageIter()
-                dbus_message_iter_recurse(&iter, &sub)
-                total += 1
-                countBytes(&sub, into: &total, limit: limit)
-            default:
-                total += 8
+        let signature = Array(self.signature.rawValue.utf8)
+        guard !signature.isEmpty else { return 0 }
+        // libdbus checked the body against its signature; a body that did
+        // not add up would be refused when it is decoded.
+        return (try? MessageReader.withBody(of: self, maxValues: .max) { reader in
+            try signature.withUnsafeBytes { signature in
+                var total = 0
+                var position = 0
+                while position < signature.count, total <= limit {
+                    try reader.countBytes(signature, &position, into: &total, limit: limit)
+                }
+                return total
             }
-            if total > limit { return }
-        } while dbus_message_iter_next(&iter) != 0
-    }
-
-    /// The byte length of the array `iter` points at (libdbus answers it
-    /// from inside the array), read from its length word.
-    private static func arrayBytes(_ iter: inout DBusMessageIter) -> Int {
-        var inside = DBusMessageIter()
-        dbus_message_iter_recurse(&iter, &inside)
-        return Int(mb_iter_array_bytes(&inside))
+        }) ?? 0
     }
 
     /// The body as marshalled, after its byte-order mark: two messages with

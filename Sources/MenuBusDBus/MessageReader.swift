@@ -176,7 +176,7 @@ struct MessageReader {
     }
 
     /// Where the complete type starting at `signature[start]` ends.
-    private static func endOfType(_ signature: UnsafeRawBufferPointer, at start: Int) throws -> Int {
+    static func endOfType(_ signature: UnsafeRawBufferPointer, at start: Int) throws -> Int {
         var index = start
         // An array's element type follows its `a`.
         while index < signature.count, signature[index] == UInt8(ascii: "a") { index += 1 }
@@ -195,6 +195,53 @@ struct MessageReader {
             index += 1
         }
         return index
+    }
+
+    /// Adds the bytes of the complete type at `signature[position...]` to
+    /// `total` and moves past it, reading only lengths: an array counts its
+    /// length word and length (everything inside it), a string, object path
+    /// or signature 5 bytes and its length, a fixed value 8, a variant,
+    /// struct or dict entry 1 and what it holds, walked into (each holds a
+    /// bounded number of values, nested at most 64 deep by D-Bus's rules).
+    /// Stops once `total` passes `limit`.
+    mutating func countBytes(_ signature: UnsafeRawBufferPointer, _ position: inout Int,
+                             into total: inout Int, limit: Int) throws {
+        guard position < signature.count else { throw MessageReader.malformed }
+        let code = signature[position]
+        switch code {
+        case UInt8(ascii: "a"):
+            let elementEnd = try MessageReader.endOfType(signature, at: position + 1)
+            let end = try beginArray(elementAlignment: Signature.alignment(of: signature[position + 1]))
+            total += 4 + (end - offset)
+            offset = end
+            position = elementEnd
+        case UInt8(ascii: "s"), UInt8(ascii: "o"), UInt8(ascii: "g"):
+            total += 5 + (try stringBytes(lengthBytes: code == UInt8(ascii: "g") ? 1 : 4)).count
+            position += 1
+        case UInt8(ascii: "v"):
+            total += 1
+            let contained = try variantSignature()
+            var inner = 0
+            try countBytes(contained, &inner, into: &total, limit: limit)
+            position += 1
+        case UInt8(ascii: "("), UInt8(ascii: "{"):
+            total += 1
+            try align(8)
+            position += 1
+            while position < signature.count, signature[position] != UInt8(ascii: ")"),
+                  signature[position] != UInt8(ascii: "}") {
+                try countBytes(signature, &position, into: &total, limit: limit)
+                if total > limit { return }
+            }
+            guard position < signature.count else { throw MessageReader.malformed }
+            position += 1
+        default:
+            let size = Signature.alignment(of: code)
+            try align(size)
+            try advance(by: size, counting: 0)
+            total += 8
+            position += 1
+        }
     }
 
     /// A `b`.

@@ -167,6 +167,16 @@ final class ConnectionTests: BusTestCase {
         XCTAssertEqual(got.map(\.serial), got.map(\.serial).sorted(), "numbered by libdbus in the order sent")
     }
 
+    /// The bus's answer to GetConnectionCredentials, read by MessageReader:
+    /// both connections are this process.
+    func testCredentialsNameThePeersProcessAndUser() throws {
+        let (server, client) = try pair()
+        let credentials = try client.credentials(of: server.uniqueName)
+        XCTAssertEqual(credentials.processId, UInt32(getpid()))
+        XCTAssertEqual(credentials.userId, UInt32(getuid()))
+        XCTAssertThrowsError(try client.credentials(of: ":1.999999"))
+    }
+
     func testUndeclaredOrMistypedSignalsAreNotSent() throws {
         let (server, client) = try pair()
         server.export("/echo", [echoInterface()])

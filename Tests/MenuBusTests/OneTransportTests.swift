@@ -60,3 +60,22 @@ extension OneTransportTests {
                        ["Sources/MenuBusDBus/MessageMarshaller.swift"])
     }
 }
+
+extension OneTransportTests {
+    /// Every message MenuBus reads is read by `MessageReader` from its
+    /// marshalled bytes (byte counts included); libdbus's iterator reads in
+    /// one place only, where it must: a descriptor travels beside the body,
+    /// and only the iterator takes one (`Message.duplicatedUnixFD`).
+    func testOneReaderReadsEveryMessage() throws {
+        let sources = try Self.sources()
+        let readers = #"dbus_message_(iter_[a-z_]+|get_args|get_args_valist)\b|mb_iter_"#
+        let found = Self.lines(matching: readers, in: sources)
+        XCTAssertEqual(Set(found.map { String($0.prefix { $0 != ":" }) }), ["Sources/MenuBusDBus/Connection+Credentials.swift"])
+        let credentials = try XCTUnwrap(sources.first { $0.path == "Sources/MenuBusDBus/Connection+Credentials.swift" })
+        let fdReader = try XCTUnwrap(credentials.text.range(of: "func duplicatedUnixFD"))
+        XCTAssertNil(credentials.text[..<fdReader.lowerBound].range(of: readers, options: .regularExpression),
+                     "the credentials are read by MessageReader; only the descriptor by the iterator")
+        XCTAssertEqual(sources.filter { $0.text.contains("struct MessageReader") }.map(\.path),
+                       ["Sources/MenuBusDBus/MessageReader.swift"])
+    }
+}
