@@ -22,10 +22,12 @@ let package = Package(
         .target(name: "MenuBusSupport"),
         .target(name: "MenuBusModel", dependencies: ["MenuBusSupport", "CGettext"]),
         .target(name: "MenuBusUndo", dependencies: ["MenuBusModel", "MenuBusSupport"], exclude: ["README.md"]),
-        .target(name: "MenuBusDBus", dependencies: ["CDBus", "MenuBusSupport"]),
+        // The D-Bus value types and the one marshaller and reader, without libdbus.
+        .target(name: "MenuBusCodec"),
+        .target(name: "MenuBusDBus", dependencies: ["CDBus", "MenuBusCodec", "MenuBusSupport"]),
         .target(name: "MenuBusProtocol", dependencies: ["MenuBusModel", "MenuBusDBus"]),
         // Declared providers: key files, the folders they live in, the user's policy.
-        .target(name: "MenuBusProviders", dependencies: ["MenuBusModel", "MenuBusDBus", "MenuBusSupport"]),
+        .target(name: "MenuBusProviders", dependencies: ["MenuBusModel", "MenuBusCodec", "MenuBusSupport"]),
         .target(name: "MenuBusService",
                 dependencies: ["MenuBusModel", "MenuBusUndo", "MenuBusDBus", "MenuBusProtocol", "MenuBusProviders",
                                "MenuBusSupport"]),
@@ -51,7 +53,7 @@ let package = Package(
                                    "MenuBusModelFixtures"]),
         .testTarget(
             name: "MenuBusTests",
-            dependencies: ["MenuBus", "MenuBusService", "MenuBusProtocol", "MenuBusDBus", "MenuBusModel", "MenuBusUndo",
+            dependencies: ["MenuBus", "MenuBusService", "MenuBusProtocol", "MenuBusDBus", "MenuBusCodec", "MenuBusModel", "MenuBusUndo",
                            "MenuBusModelFixtures", "MenuBusProviders", "MenuBusSupport", "menubusd", "menubus-cli",
                            "menubus-example", "menubus-provider", "menubus-async-example"],
             exclude: ["Fixtures", "Golden"]

@@ -5,9 +5,7 @@ internal import CDBus
 
 /// A D-Bus message with exactly one Swift owner of its libdbus reference.
 package final class Message {
-    package enum Kind: Int32 {
-        case methodCall = 1, methodReturn = 2, error = 3, signal = 4
-    }
+    package typealias Kind = MessageKind
 
     /// Replaced only by `append`, which marshals the message again.
     package private(set) var raw: OpaquePointer
@@ -267,35 +265,5 @@ package final class Message {
             text = ""
         }
         return BusError(name: errorName ?? BusError.Standard.failed, message: text)
-    }
-}
-
-/// Name checks done in Swift, because libdbus aborts on invalid names.
-package enum Names {
-    package static func check(path: String?, interface: String?, member: String?, destination: String?) throws {
-        if let path, !ObjectPath.isValid(path) { throw BusError.invalidArgs("'\(path)' is not a valid object path") }
-        if let interface, !isValidInterface(interface) {
-            throw BusError.invalidArgs("'\(interface)' is not a valid interface name")
-        }
-        if let member, !isValidMember(member) { throw BusError.invalidArgs("'\(member)' is not a valid member name") }
-        if let destination, !isValidBusName(destination) {
-            throw BusError.invalidArgs("'\(destination)' is not a valid bus name")
-        }
-    }
-
-    static func isValidInterface(_ name: String) -> Bool {
-        !name.containsNUL && dbus_validate_interface(name, nil) != 0
-    }
-
-    static func isValidMember(_ name: String) -> Bool {
-        !name.containsNUL && dbus_validate_member(name, nil) != 0
-    }
-
-    package static func isValidBusName(_ name: String) -> Bool {
-        !name.containsNUL && dbus_validate_bus_name(name, nil) != 0
-    }
-
-    static func isValidErrorName(_ name: String) -> Bool {
-        !name.containsNUL && dbus_validate_error_name(name, nil) != 0
     }
 }

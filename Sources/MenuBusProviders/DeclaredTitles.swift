@@ -1,5 +1,5 @@
 import MenuBusModel
-import MenuBusDBus
+import MenuBusCodec
 import MenuBusSupport
 
 /// The titles the installed key files declare, translated for a locale: a

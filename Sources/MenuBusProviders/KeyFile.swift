@@ -1,5 +1,5 @@
 import MenuBusModel
-import MenuBusDBus
+import MenuBusCodec
 
 /// A file in the freedesktop key-file syntax (`.desktop` files): groups in
 /// `[brackets]`, `Key=value` and `Key[locale]=value` lines, `#` comments.

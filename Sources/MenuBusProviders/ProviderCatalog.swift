@@ -1,5 +1,5 @@
 import MenuBusModel
-import MenuBusDBus
+import MenuBusCodec
 import MenuBusSupport
 
 /// The declared providers and the user's policy, read from disk: key files

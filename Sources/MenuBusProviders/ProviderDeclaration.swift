@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import MenuBusModel
-import MenuBusDBus
+import MenuBusCodec
 
 /// A provider declared by a key file in `…/menubus/providers/`: what its
 /// item is, and the D-Bus name that starts it. menubusd offers it while no

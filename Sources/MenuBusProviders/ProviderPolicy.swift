@@ -1,6 +1,6 @@
 import MenuBusSupport
 import MenuBusModel
-import MenuBusDBus
+import MenuBusCodec
 
 /// The user's choices about providers, as macOS's Services settings:
 /// `$XDG_CONFIG_HOME/menubus/providers.conf`.

@@ -57,7 +57,7 @@ extension OneTransportTests {
             "Sources/MenuBusDBus/PreparedReply.swift: if let sender = call.sender, dbus_message_set_destination(copy, sender) == 0 { return nil }",
         ])
         XCTAssertEqual(sources.filter { $0.text.contains("struct MessageMarshaller") }.map(\.path),
-                       ["Sources/MenuBusDBus/MessageMarshaller.swift"])
+                       ["Sources/MenuBusCodec/MessageMarshaller.swift"])
     }
 }
 
@@ -76,6 +76,27 @@ extension OneTransportTests {
         XCTAssertNil(credentials.text[..<fdReader.lowerBound].range(of: readers, options: .regularExpression),
                      "the credentials are read by MessageReader; only the descriptor by the iterator")
         XCTAssertEqual(sources.filter { $0.text.contains("struct MessageReader") }.map(\.path),
-                       ["Sources/MenuBusDBus/MessageReader.swift"])
+                       ["Sources/MenuBusCodec/MessageReader.swift"])
+    }
+}
+
+extension OneTransportTests {
+    /// The value types, the name checks, the marshaller and the reader are
+    /// a room of their own without libdbus (`MenuBusCodec`), and the
+    /// declared providers, which need only values and names, link no libdbus.
+    func testTheCodecAndTheProvidersLinkNoLibdbus() throws {
+        let sources = try Self.sources()
+        let codec = sources.filter { $0.path.hasPrefix("Sources/MenuBusCodec/") }
+        XCTAssertEqual(Set(codec.map(\.path)), Set(["BodyCursor", "BusError", "DBusType", "DBusValue", "MessageKind", "MessageMarshaller",
+                                                    "MessageReader", "Names", "ObjectPath", "Signature"]
+                                                    .map { "Sources/MenuBusCodec/\($0).swift" }))
+        XCTAssertEqual(Self.lines(matching: #"import (CDBus|MenuBusDBus)|\bdbus_"#, in: codec), [])
+        let providers = sources.filter { $0.path.hasPrefix("Sources/MenuBusProviders/") }
+        XCTAssertEqual(Self.lines(matching: #"import (CDBus|MenuBusDBus)"#, in: providers), [])
+        let manifest = try String(contentsOf: Repository.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let targets = manifest.split(separator: "\n").filter { $0.contains(#".target(name: "MenuBusCodec""#)
+            || $0.contains(#".target(name: "MenuBusProviders""#) }
+        XCTAssertEqual(targets.count, 2)
+        for target in targets { XCTAssertFalse(target.contains("MenuBusDBus") || target.contains("CDBus"), "\(target)") }
     }
 }

@@ -18,7 +18,8 @@ enum LibdbusWriter {
     private typealias CloseContainer = @convention(c) (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> UInt32
     private typealias AppendFixedArray = @convention(c) (UnsafeMutableRawPointer, Int32, UnsafeRawPointer, Int32) -> UInt32
 
-    private static func function<T>(_ name: String, _: T.Type) -> T {
+    /// A function of libdbus, by its C name and type.
+    static func function<T>(_ name: String, _: T.Type) -> T {
         // The library the process already links: dlopen only counts a reference.
         guard let library = dlopen("libdbus-1.so.3", RTLD_NOW), let symbol = dlsym(library, name) else { fatalError("libdbus has no \(name)") }
         return unsafeBitCast(symbol, to: T.self)

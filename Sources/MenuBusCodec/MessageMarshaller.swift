@@ -20,12 +20,12 @@ import Glibc
 /// (the loader sees only bytes and the signature, and a value of another
 /// type with the same layout would pass it); the loader checks the rest.
 /// Past `maxBytes` the marshalling stops: no bus takes a larger message.
-struct MessageMarshaller {
+package struct MessageMarshaller {
     /// The largest message marshalled here: D-Bus's 128 MiB.
-    static let maxBytes = 128 << 20
+    package static let maxBytes = 128 << 20
 
     /// Why `message` built no bytes.
-    enum Refusal: Error {
+    package enum Refusal: Error {
         /// An array held an item of another type than its signature's.
         case mismatched
         /// The message grew past `maxBytes`.
@@ -33,18 +33,33 @@ struct MessageMarshaller {
     }
 
     /// Header fields, by their codes in the D-Bus specification.
-    struct Header {
-        var kind: Message.Kind
-        var noReplyExpected = true
+    package struct Header {
+        package init(kind: MessageKind, noReplyExpected: Bool = true, noAutoStart: Bool = false, path: String? = nil,
+                    interface: String? = nil, member: String? = nil, errorName: String? = nil,
+                    replySerial: UInt32? = nil, destination: String? = nil, sender: String? = nil) {
+            self.kind = kind
+            self.noReplyExpected = noReplyExpected
+            self.noAutoStart = noAutoStart
+            self.path = path
+            self.interface = interface
+            self.member = member
+            self.errorName = errorName
+            self.replySerial = replySerial
+            self.destination = destination
+            self.sender = sender
+        }
+
+        package var kind: MessageKind
+        package var noReplyExpected = true
         /// Asks the bus not to start the destination's service for this call.
-        var noAutoStart = false
-        var path: String?
-        var interface: String?
-        var member: String?
-        var errorName: String?
-        var replySerial: UInt32?
-        var destination: String?
-        var sender: String?
+        package var noAutoStart = false
+        package var path: String?
+        package var interface: String?
+        package var member: String?
+        package var errorName: String?
+        package var replySerial: UInt32?
+        package var destination: String?
+        package var sender: String?
     }
 
     private(set) var bytes: [UInt8] = []
@@ -53,7 +68,7 @@ struct MessageMarshaller {
 
     /// The message's bytes, with serial 1 (the loader refuses 0; the
     /// caller clears it so the connection numbers the message as it sends).
-    static func message(_ header: Header, signature: String, values: [DBusValue]) throws(Refusal) -> [UInt8] {
+    package static func message(_ header: Header, signature: String, values: [DBusValue]) throws(Refusal) -> [UInt8] {
         var marshaller = MessageMarshaller()
         marshaller.bytes.reserveCapacity(256)
         marshaller.bytes.append(UInt8(ascii: "l"))
@@ -95,7 +110,7 @@ struct MessageMarshaller {
         value(&self)
     }
 
-    mutating func write(_ value: DBusValue) {
+    package mutating func write(_ value: DBusValue) {
         var position = 0
         write(value, expected: nil, at: &position)
     }

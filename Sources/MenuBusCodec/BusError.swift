@@ -49,7 +49,7 @@ extension BusError {
     /// What this layer answers when a call or a reply is larger than its
     /// budgets allow: MenuBus's `LimitExceeded` domain error
     /// (`BusError.Domain.limitExceeded` names the same error).
-    static let limitExceededName = "org.menubus.MenuBus1.Error.LimitExceeded"
+    package static let limitExceededName = "org.menubus.MenuBus1.Error.LimitExceeded"
 
     package static func limitExceeded(_ message: String) -> BusError {
         BusError(name: limitExceededName, message: message)

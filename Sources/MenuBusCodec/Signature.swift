@@ -1,5 +1,3 @@
-internal import CDBus
-
 /// A D-Bus type signature such as `a{sv}` or `(ssa{sv})`.
 public struct Signature: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     public let rawValue: String
@@ -15,7 +13,7 @@ public struct Signature: Hashable, Sendable, CustomStringConvertible, Expressibl
 
     /// The alignment on the wire of values of the type whose signature
     /// starts with `code`.
-    static func alignment(of code: UInt8) -> Int {
+    package static func alignment(of code: UInt8) -> Int {
         switch code {
         case UInt8(ascii: "y"), UInt8(ascii: "g"), UInt8(ascii: "v"): 1
         case UInt8(ascii: "n"), UInt8(ascii: "q"): 2
@@ -35,31 +33,19 @@ public struct Signature: Hashable, Sendable, CustomStringConvertible, Expressibl
     public var description: String { rawValue }
 
     /// The complete types this signature is made of, or nil if it is malformed.
-    var completeTypes: [Signature]? {
+    package var completeTypes: [Signature]? {
         Signature.completeTypes(in: rawValue)?.map(Signature.init(unchecked:))
     }
 
     /// True when this signature is exactly one complete type.
-    var isSingleCompleteType: Bool { completeTypes?.count == 1 }
-
-    /// Whether libdbus takes `text` as a signature: its own check, without
-    /// the splitting `completeTypes` does (for messages checked as they are
-    /// marshalled).
-    static func isValid(_ text: String) -> Bool {
-        text.utf8.count <= 255 && !text.containsNUL && dbus_signature_validate(text, nil) != 0
-    }
-
-    /// Whether libdbus takes `text` as one complete type (a variant's).
-    static func isSingleCompleteType(_ text: String) -> Bool {
-        text.utf8.count <= 255 && !text.containsNUL && dbus_signature_validate_single(text, nil) != 0
-    }
+    package var isSingleCompleteType: Bool { completeTypes?.count == 1 }
 
     package static func + (lhs: Signature, rhs: Signature) -> Signature {
         Signature(unchecked: lhs.rawValue + rhs.rawValue)
     }
 
     /// Splits a signature into complete types; nil when malformed.
-    static func completeTypes(in text: String) -> [String]? {
+    package static func completeTypes(in text: String) -> [String]? {
         let bytes = Array(text.utf8)
         var index = 0
         var result: [String] = []

@@ -1,5 +1,3 @@
-internal import CDBus
-
 /// Reads a message's body into `DBusValue`s straight from its marshalled
 /// bytes, following the body's signature: one pass over memory instead of
 /// several libdbus iterator calls per value (what a live change's call
@@ -10,50 +8,23 @@ internal import CDBus
 /// is still checked against the body's end and the signature, so a body
 /// that does not add up is an error, never a crash. Unix fds travel outside
 /// the body and are not read here (`Connection+Credentials` reads the one
-/// reply that carries one).
-struct MessageReader {
-    let body: UnsafeRawBufferPointer
+/// reply that carries one). `MessageReader.withBody(of:)` reads a libdbus
+/// message.
+package struct MessageReader {
+    package let body: UnsafeRawBufferPointer
     private let littleEndian: Bool
-    private(set) var offset = 0
+    package private(set) var offset = 0
     /// Values this message may still decode into (`maxValues`).
-    var valuesLeft = Int.max
+    package var valuesLeft = Int.max
     /// About the bytes the values read so far take, as `DBusValue.validate`
     /// counts them (padding left out): budgets charge a call's arguments
     /// this without walking the values again.
-    private(set) var counted = 0
+    package private(set) var counted = 0
 
-    /// The arguments of `message`, in order. A failure names the argument it
-    /// was in, by its name in `names` when the caller gives them. More than
-    /// `maxValues` values (every value and container counts one; a byte
-    /// array one) is `LimitExceeded`: decoded values take some 30 times
-    /// their marshalled bytes, so a call's byte limit alone would let one
-    /// call of a few MiB take hundreds.
-    static func arguments(of message: Message, names: [String] = [], maxValues: Int = .max) throws -> [DBusValue] {
-        try argumentsAndSizes(of: message, names: names, maxValues: maxValues).values
-    }
-
-    /// `arguments`, with the bytes each takes as `DBusValue.validate`
-    /// counts them.
-    static func argumentsAndSizes(of message: Message, names: [String] = [],
-                                  maxValues: Int = .max) throws -> (values: [DBusValue], sizes: [Int]) {
-        let signature = Array(message.signature.rawValue.utf8)
-        guard !signature.isEmpty else { return ([], []) }
-        return try withBody(of: message, maxValues: maxValues) { reader in
-            try reader.readArguments(signature, names: names)
-        }
-    }
-
-    /// Runs `body` with a reader at the start of `message`'s body, which
-    /// lives only as long as the call.
-    static func withBody<Result>(of message: Message, maxValues: Int,
-                                 _ body: (inout MessageReader) throws -> Result) throws -> Result {
-        var buffer: UnsafeMutablePointer<CChar>?
-        var length: Int32 = 0
-        guard dbus_message_marshal(message.raw, &buffer, &length) != 0, let buffer else {
-            throw BusError(name: BusError.Standard.noMemory, message: "out of memory")
-        }
-        defer { dbus_free(buffer) }
-        let bytes = UnsafeRawBufferPointer(start: buffer, count: Int(length))
+    /// Runs `body` with a reader at the start of the body of `bytes`, a
+    /// whole marshalled message (header and body, as on the wire).
+    package static func withBody<Result>(ofMarshalled bytes: UnsafeRawBufferPointer, maxValues: Int,
+                                         _ body: (inout MessageReader) throws -> Result) throws -> Result {
         // Fixed header: byte order, type, flags, version, body length (u32).
         guard bytes.count >= 16 else { throw MessageReader.malformed }
         let littleEndian = bytes[0] == UInt8(ascii: "l")
@@ -70,7 +41,7 @@ struct MessageReader {
     }
 
     /// Every argument of the body's `signature`, with their sizes.
-    private mutating func readArguments(_ signature: [UInt8], names: [String]) throws -> (values: [DBusValue], sizes: [Int]) {
+    package mutating func readArguments(_ signature: [UInt8], names: [String]) throws -> (values: [DBusValue], sizes: [Int]) {
         var values: [DBusValue] = []
         var sizes: [Int] = []
         var reader = self
@@ -96,13 +67,13 @@ struct MessageReader {
         self.littleEndian = littleEndian
     }
 
-    static let malformed = BusError.invalidArgs("the message body does not match its signature")
-    static let tooManyValues = BusError.limitExceeded(
+    package static let malformed = BusError.invalidArgs("the message body does not match its signature")
+    package static let tooManyValues = BusError.limitExceeded(
         "the call holds more values than the most any call may (the decoding stopped)")
 
     /// The value of the complete type at `signature[position...]`; moves
     /// `position` past that type.
-    mutating func value(_ signature: UnsafeRawBufferPointer, _ position: inout Int) throws -> DBusValue {
+    package mutating func value(_ signature: UnsafeRawBufferPointer, _ position: inout Int) throws -> DBusValue {
         guard position < signature.count else { throw MessageReader.malformed }
         guard valuesLeft > 0 else { throw MessageReader.tooManyValues }
         valuesLeft -= 1
@@ -176,7 +147,7 @@ struct MessageReader {
     }
 
     /// Where the complete type starting at `signature[start]` ends.
-    static func endOfType(_ signature: UnsafeRawBufferPointer, at start: Int) throws -> Int {
+    package static func endOfType(_ signature: UnsafeRawBufferPointer, at start: Int) throws -> Int {
         var index = start
         // An array's element type follows its `a`.
         while index < signature.count, signature[index] == UInt8(ascii: "a") { index += 1 }
@@ -204,7 +175,7 @@ struct MessageReader {
     /// struct or dict entry 1 and what it holds, walked into (each holds a
     /// bounded number of values, nested at most 64 deep by D-Bus's rules).
     /// Stops once `total` passes `limit`.
-    mutating func countBytes(_ signature: UnsafeRawBufferPointer, _ position: inout Int,
+    package mutating func countBytes(_ signature: UnsafeRawBufferPointer, _ position: inout Int,
                              into total: inout Int, limit: Int) throws {
         guard position < signature.count else { throw MessageReader.malformed }
         let code = signature[position]
@@ -245,14 +216,14 @@ struct MessageReader {
     }
 
     /// A `b`.
-    mutating func booleanValue() throws -> Bool {
+    package mutating func booleanValue() throws -> Bool {
         counted += 4
         return try uint32() != 0
     }
 
     /// An array's length word, then the padding to its elements'
     /// `alignment` (there even when it is empty): where the array ends.
-    mutating func beginArray(elementAlignment alignment: Int) throws -> Int {
+    package mutating func beginArray(elementAlignment alignment: Int) throws -> Int {
         let length = Int(try uint32())
         counted += 4
         try align(alignment)
@@ -261,30 +232,30 @@ struct MessageReader {
     }
 
     /// A variant's contained signature, where it lies in the body.
-    mutating func variantSignature() throws -> UnsafeRawBufferPointer {
+    package mutating func variantSignature() throws -> UnsafeRawBufferPointer {
         // `validate` counts a variant as 3 bytes and its signature's.
         counted += 1
         return try stringBytes(lengthBytes: 1)
     }
 
     /// Whether the body is little-endian.
-    var isLittleEndian: Bool { littleEndian }
+    package var isLittleEndian: Bool { littleEndian }
 
     /// Moves `count` bytes on, counting `bytes` as read: for bytes a caller
     /// read before and knows to be the same.
-    mutating func advance(by count: Int, counting bytes: Int) throws {
+    package mutating func advance(by count: Int, counting bytes: Int) throws {
         guard count >= 0, count <= body.count - offset else { throw MessageReader.malformed }
         offset += count
         counted += bytes
     }
 
-    mutating func align(_ boundary: Int) throws {
+    package mutating func align(_ boundary: Int) throws {
         let aligned = (offset + boundary - 1) & ~(boundary - 1)
         guard aligned <= body.count else { throw MessageReader.malformed }
         offset = aligned
     }
 
-    mutating func uint32() throws -> UInt32 {
+    package mutating func uint32() throws -> UInt32 {
         try fixed(4, UInt32.self)
     }
 
@@ -299,7 +270,7 @@ struct MessageReader {
 
     /// The bytes of a string, object path or signature as they lie in the
     /// body, not copied: its length (`lengthBytes` wide), its bytes, a NUL.
-    mutating func stringBytes(lengthBytes: Int) throws -> UnsafeRawBufferPointer {
+    package mutating func stringBytes(lengthBytes: Int) throws -> UnsafeRawBufferPointer {
         let length = lengthBytes == 1 ? Int(try fixed(1, UInt8.self)) : Int(try uint32())
         guard length < body.count - offset, body[offset + length] == 0 else { throw MessageReader.malformed }
         counted += lengthBytes + length + 1
@@ -308,7 +279,7 @@ struct MessageReader {
         return bytes
     }
 
-    mutating func string(lengthBytes: Int) throws -> String {
+    package mutating func string(lengthBytes: Int) throws -> String {
         String(decoding: try stringBytes(lengthBytes: lengthBytes), as: UTF8.self)
     }
 }

@@ -165,12 +165,12 @@ public enum DBusValue: Hashable, Sendable {
 
     /// libdbus's limit on containers nested in a message body
     /// (`DBUS_MAXIMUM_TYPE_RECURSION_DEPTH` × 2).
-    static let maxTotalDepth = 64
+    package static let maxTotalDepth = 64
 
     /// The signature a variant holding this value carries, checked against
     /// what libdbus accepts in a variant: one complete type of at most 255
     /// bytes, arrays and structs nested at most 32 deep.
-    func variantSignature() throws -> String {
+    package func variantSignature() throws -> String {
         var length = 0
         guard signatureLength(&length, limit: 255) else {
             throw BusError.invalidArgs("a variant's contained signature is longer than the 255 bytes D-Bus allows")
@@ -204,7 +204,7 @@ public enum DBusValue: Hashable, Sendable {
 
     /// Whether this value is of the one complete type at `signature[index...]`;
     /// advances `index` past it. Dict keys must be basic (the signature says so).
-    func hasType(_ signature: [UInt8], _ index: inout Int) -> Bool {
+    package func hasType(_ signature: [UInt8], _ index: inout Int) -> Bool {
         guard index < signature.count else { return false }
         let code = signature[index]
         index += 1
@@ -241,7 +241,7 @@ public enum DBusValue: Hashable, Sendable {
     }
 
     /// The first code of this value's signature.
-    var typeCode: UInt8 {
+    package var typeCode: UInt8 {
         switch self {
         case .byte: UInt8(ascii: "y")
         case .boolean: UInt8(ascii: "b")
@@ -262,7 +262,7 @@ public enum DBusValue: Hashable, Sendable {
         }
     }
 
-    var isBasic: Bool {
+    package var isBasic: Bool {
         switch self {
         case .variant, .array, .bytes, .structure, .dictEntry: false
         default: true
@@ -273,7 +273,7 @@ public enum DBusValue: Hashable, Sendable {
 extension String {
     /// Whether a NUL byte is in the string (libdbus would cut it there),
     /// checked over its contiguous UTF-8 at once rather than by index.
-    var containsNUL: Bool {
+    package var containsNUL: Bool {
         utf8.withContiguousStorageIfAvailable { $0.contains(0) } ?? utf8.contains(0)
     }
 }

@@ -12,7 +12,7 @@ import Glibc
 package struct BodyCursor {
     private var reader: MessageReader
 
-    init(_ reader: MessageReader) {
+    package init(_ reader: MessageReader) {
         self.reader = reader
     }
 
@@ -124,16 +124,5 @@ package struct BodyCursor {
         var position = 0
         _ = try reader.value(signature, &position)
         guard position == signature.count else { throw MessageReader.malformed }
-    }
-}
-
-extension Message {
-    /// Runs `read` over this message's body (which lives only as long as
-    /// the call), at most `maxValues` values read.
-    func withBodyCursor<Result>(maxValues: Int, _ read: (inout BodyCursor) throws -> Result) throws -> Result {
-        try MessageReader.withBody(of: self, maxValues: maxValues) { reader in
-            var cursor = BodyCursor(reader)
-            return try read(&cursor)
-        }
     }
 }
