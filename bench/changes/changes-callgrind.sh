@@ -9,8 +9,8 @@
 # while bench/changes/changes.py makes N rounds of its changes (without the KDE
 # follower: dbusmenu signals are broadcast, so it changes nothing before
 # the first signal). callgrind dumps its counters where a method call's
-# dispatch starts and before every dbus_connection_send or direct write of
-# a message to the socket, so each dump is
+# dispatch starts and before every dbus_connection_send (and, in builds
+# from before one transport, every direct write to the socket), so each dump is
 # the work up to one message sent; bench/changes/changes-callgrind.py sorts
 # the dumps by change and protocol and prints medians per change. With
 # --keep DIR the dumps stay in DIR (callgrind_annotate --inclusive=yes on
@@ -49,8 +49,8 @@ trap 'exit 130' INT TERM
 release_menubusd changes-callgrind.sh
 DISPATCH="$(nm "$MENUBUSD" | awk '$3 ~ /ConnectionC18dispatchMethodCall/ && !found { print $3; found = 1 }')"
 [ -n "$DISPATCH" ] || { echo "changes-callgrind.sh: no dispatchMethodCall symbol in $MENUBUSD" >&2; exit 1; }
-# A message written to the socket directly (Connection+DirectWrite.swift) is
-# sent there; builds before that have no such function and send every one
+# Builds from before one transport wrote some messages to the socket
+# directly (writeDirectly); later ones, and the oldest, send every one
 # through dbus_connection_send.
 DIRECT="$(nm "$MENUBUSD" | awk '$3 ~ /ConnectionC13writeDirectly/ && !found { print $3; found = 1 }')"
 DIRECT_DUMP=()
