@@ -22,32 +22,6 @@ final class ContextMenuTests: XCTestCase {
         XCTAssertNoThrow(try ElementValidation.validate(menu, allowReserved: true))
     }
 
-    /// Past the first two, the providers' own items gather in one Services
-    /// submenu, so one app command is not drowned in others' (the HIG keeps
-    /// a context menu short); three stay inline, a submenu of one being no
-    /// help. The composed menu lints no worse than the app's items.
-    func testProviderItemsPastTheFirstTwoGatherInServices() {
-        let transforms = ["Capitalize", "Make Lowercase", "Sort Lines", "Make Uppercase"].enumerated().map {
-            ProviderInfo(id: "t\($0.offset)", title: $0.element, returnsText: true)
-        }
-        let text = ContextInfo(kind: .text, contentTypes: ["text/plain"], hasContent: true)
-        let pin = [Fixtures.action("pin", title: "Pin Note")]
-        let menu = compose(pin, context: text, providers: transforms + [Fixtures.translate], selection: Fixtures.range)
-        XCTAssertEqual(menu.ids, ["pin", "menubus:section:suggestions", "menubus:copy", "menubus:translate",
-                                  "menubus:provider:t0", "menubus:provider:t1", "menubus:services",
-                                  "menubus:provider:t2", "menubus:provider:t3"])
-        XCTAssertEqual(menu.element("menubus:services")?.title, "Services")
-        XCTAssertTrue(menu.element("menubus:services")?.isSubmenu ?? false)
-        XCTAssertEqual(menu.element("menubus:provider:t3")?.parent, "menubus:services")
-        let before = Lint.check(kind: .context, elements: pin).filter { $0.severity != .info }
-        XCTAssertEqual(Lint.check(kind: .context, elements: menu, composed: true).filter { $0.severity != .info }, before)
-
-        let three = compose(pin, context: text, providers: Array(transforms.prefix(3)), selection: Fixtures.range)
-        XCTAssertNil(three.element("menubus:services"), "three stay inline")
-        XCTAssertEqual(three.filter { $0.id.hasPrefix("menubus:provider:") }.map(\.parent),
-                       Array(repeating: "menubus:section:suggestions", count: 3))
-    }
-
     func testHiddenItemsGoWithTheirChildren() {
         let menu = compose([
             Fixtures.action("a"),

@@ -35,18 +35,18 @@ final class LocalizationTests: BusTestCase {
             let po = try String(contentsOf: Repository.root.appendingPathComponent("po/\(language).po"), encoding: .utf8)
             XCTAssertEqual(po.split(separator: "\n").filter { $0 == "msgstr \"\"" }.count, 1, "\(language).po")
             let titles = localization.titles(for: language)
-            var same: [String] = []
+            var same = 0
             for source in SystemTitles.sourceStrings {
                 let translated = titles.text(source)
-                if translated == source { same.append(source) }
+                if translated == source { same += 1 }
                 XCTAssertFalse(translated.isEmpty, "\(language): \(source)")
                 if source.contains("%s") {
                     XCTAssertEqual(translated.split(separator: "%s", omittingEmptySubsequences: false).count, 2,
                                    "\(language): '\(translated)' must hold %s once")
                 }
             }
-            // …and gettext finds them: English only for words the languages share.
-            XCTAssertTrue(Set(same).isSubset(of: ["Format", "Services"]), "\(language) answers English for \(same)")
+            // …and gettext finds them: at most a word the languages share ("Format").
+            XCTAssertLessThanOrEqual(same, 1, "\(language) answers English for \(same) titles")
         }
     }
 

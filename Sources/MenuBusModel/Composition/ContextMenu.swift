@@ -12,8 +12,7 @@
 /// - Look Up, Translate, Search Web, Share…, each when the context
 ///   supports the command and a provider with that role matches the
 ///   context;
-/// - the items of providers without a role that match the context, past
-///   the first two in a Services submenu (`MenuElement.providerItems`).
+/// - the items of providers without a role that match the context.
 ///
 /// In a text context providers need selected text, as in the edit menu.
 /// A suggestion whose command or title one of the app's own items already
@@ -47,8 +46,9 @@ package enum ContextMenu {
             for role in EditMenu.roleOrder {
                 if let provider = matching.provider(for: role) { suggest(role.command, icon: provider.icon) }
             }
-            suggestions += MenuElement.providerItems(matching.ownItems.filter { !offer.covers(nil, title: $0.title) },
-                                                     parent: section, titles: titles)
+            for provider in matching.ownItems where !offer.covers(nil, title: provider.title) {
+                suggestions.append(.providerItem(provider, parent: section))
+            }
         }
         guard !suggestions.isEmpty else { return menu }
         place(suggestions, into: &menu)
@@ -101,9 +101,7 @@ package enum ContextMenu {
     }
 
     private static func moveUnder(_ parent: String, _ suggestions: inout [MenuElement], siblings: [MenuElement]) {
-        for index in suggestions.indices where suggestions[index].parent == ElementID.suggestions {
-            suggestions[index].parent = parent
-        }
+        for index in suggestions.indices { suggestions[index].parent = parent }
         let withIcon = siblings.filter { $0.icon != nil }.count
         // No sibling actions: the suggestions keep their own icons, uniform.
         let fit: Bool? = siblings.isEmpty ? true : withIcon == 0 ? false : withIcon == siblings.count ? true : nil

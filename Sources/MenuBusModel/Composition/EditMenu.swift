@@ -14,8 +14,7 @@
 /// 3. Format ▸ Bold / Italic / Underline (editable, rich text, L > 0; on
 ///    when the selection has the style); Look Up, Translate, Search Web,
 ///    Share… (range or all, L > 0, and a provider with that role that
-///    matches the context); then providers without a role (past the first
-///    two in a Services submenu) that match the
+///    matches the context); then providers without a role that match the
 ///    context, when something is selected.
 /// 4. The app's own items, arranged as `AppItems` describes.
 ///
@@ -77,8 +76,9 @@ package enum EditMenu {
             for role in roleOrder where context.supports(role.command) {
                 if let provider = matching.provider(for: role) { add(3, role.command, icon: provider.icon) }
             }
-            groups[2] += MenuElement.providerItems(matching.ownItems.filter { !offer.covers(nil, title: $0.title) },
-                                                   parent: ElementID.section(3), titles: titles)
+            for provider in matching.ownItems where !offer.covers(nil, title: provider.title) {
+                groups[2].append(.providerItem(provider, parent: ElementID.section(3)))
+            }
         }
 
         // Four groups are one more than a menu should have (Lint's section

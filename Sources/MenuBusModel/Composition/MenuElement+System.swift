@@ -22,23 +22,4 @@ extension MenuElement {
     static func providerItem(_ provider: ProviderInfo, parent: String) -> MenuElement {
         MenuElement(id: ElementID.provider(provider.id), parent: parent, title: provider.title, icon: provider.icon)
     }
-
-    /// Providers' own items shown in a menu itself; past them the rest go
-    /// into one Services submenu, as macOS gathers them: the HIG keeps a
-    /// context menu short, and an app's one command should not drown in
-    /// every other app's.
-    static let maxInlineProviderItems = 2
-
-    /// The providers' own items under `parent`: the first
-    /// `maxInlineProviderItems` (all of them when one more would be alone
-    /// in the submenu), then the Services submenu with the rest.
-    static func providerItems(_ providers: [ProviderInfo], parent: String, titles: SystemTitles) -> [MenuElement] {
-        guard providers.count > maxInlineProviderItems + 1 else {
-            return providers.map { providerItem($0, parent: parent) }
-        }
-        var gathered = providers.dropFirst(maxInlineProviderItems).map { providerItem($0, parent: ElementID.services) }
-        AppOffer.fitIcons(&gathered, parent: ElementID.services, siblingsHaveIcons: nil)
-        return providers.prefix(maxInlineProviderItems).map { providerItem($0, parent: parent) }
-            + [MenuElement(id: ElementID.services, parent: parent, kind: .menu, title: titles.services)] + gathered
-    }
 }

@@ -8,9 +8,8 @@
 package struct SystemTitles: Hashable, Sendable {
     /// The English source strings (gettext msgids) of every title.
     static let sourceStrings: [String] = StandardCommand.allCases.map(\.title)
-        + [formatTitle, servicesTitle, loadingTitle, undoFormat, redoFormat]
+        + [formatTitle, loadingTitle, undoFormat, redoFormat]
     static let formatTitle = "Format"
-    static let servicesTitle = "Services"
     package static let loadingTitle = "Loading…"
     static let undoFormat = "Undo %s"
     static let redoFormat = "Redo %s"
@@ -35,7 +34,7 @@ package struct SystemTitles: Hashable, Sendable {
         self.translations = translations
         self.rightToLeft = rightToLeft
         var keys: Set<String> = []
-        for source in StandardCommand.allCases.map(\.title) + [Self.formatTitle, Self.servicesTitle] {
+        for source in StandardCommand.allCases.map(\.title) + [Self.formatTitle] {
             if let key = TitleStyle.comparable(translations[source] ?? source) { keys.insert(key) }
         }
         self.keys = keys
@@ -54,7 +53,6 @@ package struct SystemTitles: Hashable, Sendable {
     }
 
     package var format: String { text(Self.formatTitle) }
-    package var services: String { text(Self.servicesTitle) }
     package var loading: String { text(Self.loadingTitle) }
 
     /// "Undo Typing", or "Undo" when the step has no name.

@@ -12,8 +12,6 @@ package enum ElementID {
     static let providerPrefix = "menubus:provider:"
     static let sectionPrefix = "menubus:section:"
     package static let format = "menubus:format"
-    /// The submenu of the providers' own items past the first few.
-    package static let services = "menubus:services"
     static let suggestions = "menubus:section:suggestions"
 
     /// `menubus:section:<group>`; the edit menu's four as literals.
