@@ -35,6 +35,12 @@ package enum Files {
         return names
     }
 
+    /// Whether `path` is a directory (following symbolic links).
+    package static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
     /// The size of a regular file, symbolic links followed (key files
     /// linked into a folder count, as `.desktop` files do); nil for
     /// anything else or a file that is not there.

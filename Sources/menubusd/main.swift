@@ -25,8 +25,10 @@ let usage = """
                          how long an app may take to fill a deferred menu
                          element before it disappears (default 3)
       --state-dir DIR    where undo journals live (default $STATE_DIRECTORY, as the
-                         systemd unit sets it, else $XDG_STATE_HOME/menubus, else
-                         ~/.local/state/menubus)
+                         systemd unit sets it; else $XDG_CONFIG_HOME/menubus if
+                         the unit keeps its history there, as systemd before 254
+                         does, and $XDG_STATE_HOME/menubus has none; else
+                         $XDG_STATE_HOME/menubus, else ~/.local/state/menubus)
       --undo-retention-days DAYS
                          at start, remove undo documents untouched for DAYS days
                          (default 90; 0 keeps them forever)

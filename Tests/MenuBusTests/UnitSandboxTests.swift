@@ -156,5 +156,18 @@ final class UnitSandboxTests: BusTestCase {
         XCTAssertEqual(resolve(["XDG_STATE_HOME": "/x", "HOME": "/h"]), "/x/menubus")
         XCTAssertEqual(resolve(["XDG_STATE_HOME": "x", "HOME": "/h"]), "/h/.local/state/menubus")
         XCTAssertEqual(resolve(["HOME": "/h"]), "/h/.local/state/menubus")
+        // Started by hand or by D-Bus activation without systemd: the
+        // history the unit keeps where systemd before 254 put it, rather
+        // than a second one; an existing state-folder history still wins.
+        func resolve(_ environment: [String: String], histories: Set<String>) -> String {
+            MenuBusServer.Configuration.defaultStateDirectory(environment: { environment[$0] },
+                                                              hasUndo: { histories.contains($0) })
+        }
+        XCTAssertEqual(resolve(["HOME": "/h"], histories: ["/h/.config/menubus"]), "/h/.config/menubus")
+        XCTAssertEqual(resolve(["HOME": "/h", "XDG_CONFIG_HOME": "/c"], histories: ["/c/menubus"]), "/c/menubus")
+        XCTAssertEqual(resolve(["HOME": "/h"], histories: ["/h/.config/menubus", "/h/.local/state/menubus"]),
+                       "/h/.local/state/menubus")
+        XCTAssertEqual(resolve(["STATE_DIRECTORY": "/s/menubus", "HOME": "/h"], histories: ["/h/.config/menubus"]),
+                       "/s/menubus", "the unit's own directory first")
     }
 }

@@ -53,26 +53,33 @@ package final class MenuBusServer {
             self.undoRetentionDays = undoRetentionDays
         }
 
-        /// `$STATE_DIRECTORY` (the first entry), else `$XDG_STATE_HOME/menubus`,
+        /// `$STATE_DIRECTORY` (the first entry), else the history the systemd
+        /// unit keeps where systemd before 254 puts it (`$XDG_CONFIG_HOME/menubus`,
+        /// when it holds an `undo` folder), else `$XDG_STATE_HOME/menubus`,
         /// else `$HOME/.local/state/menubus`.
         static func defaultStateDirectory() -> String {
-            defaultStateDirectory(environment: { getenv($0).map { String(cString: $0) } })
+            defaultStateDirectory(environment: { getenv($0).map { String(cString: $0) } },
+                                  hasUndo: { Files.isDirectory($0 + "/undo") })
         }
 
         /// The same rule on any environment. systemd sets `STATE_DIRECTORY`
         /// for `StateDirectory=`, the one place a sandboxed unit may write
         /// (under `$XDG_CONFIG_HOME` on systemd 252, `$XDG_STATE_HOME` later);
         /// with several directories it is colon-separated.
-        static func defaultStateDirectory(environment: (String) -> String?) -> String {
+        /// A menubusd started by hand or by D-Bus activation without systemd
+        /// then keeps the one history the unit keeps, not a second one.
+        static func defaultStateDirectory(environment: (String) -> String?,
+                                          hasUndo: (String) -> Bool = { _ in false }) -> String {
             if let given = environment("STATE_DIRECTORY"),
                let first = given.split(separator: ":").first, first.hasPrefix("/") {
                 return String(first)
             }
-            if let state = environment("XDG_STATE_HOME"), state.hasPrefix("/") {
-                return state + "/menubus"
-            }
             let home = environment("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-            return home + "/.local/state/menubus"
+            let config = environment("XDG_CONFIG_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
+            let state = (environment("XDG_STATE_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/state")
+                + "/menubus"
+            if !hasUndo(state), hasUndo(config + "/menubus") { return config + "/menubus" }
+            return state
         }
     }
 
