@@ -1,0 +1,28 @@
+import Foundation
+import XCTest
+
+/// The house rules of issue 29 that hold now, as tests that fail when they
+/// stop being true (the others are in OneTransportTests and
+/// PresentationStateTests).
+final class SourceLayoutTests: XCTestCase {
+    /// A file a reader takes in at once: none in Sources over 500 lines.
+    func testNoSourceFileIsOverFiveHundredLines() throws {
+        let long = try OneTransportTests.sources().compactMap { file -> String? in
+            let count = file.text.split(separator: "\n", omittingEmptySubsequences: false).count
+            return count > 500 ? "\(file.path): \(count) lines" : nil
+        }
+        XCTAssertEqual(long, [])
+    }
+
+    /// The menu rules and the values they work on need no bus: MenuBusModel
+    /// imports neither libdbus nor the layers built on it.
+    func testTheModelLinksNoLibdbus() throws {
+        let model = try OneTransportTests.sources().filter { $0.path.hasPrefix("Sources/MenuBusModel/") }
+        XCTAssertFalse(model.isEmpty)
+        XCTAssertEqual(OneTransportTests.lines(matching: #"import (CDBus|MenuBusDBus|MenuBusCodec)|\bdbus_"#, in: model), [])
+        let manifest = try String(contentsOf: Repository.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let target = manifest.split(separator: "\n").filter { $0.contains(#".target(name: "MenuBusModel""#) }
+        XCTAssertEqual(target.count, 1)
+        XCTAssertFalse(target.first?.contains("DBus") ?? true, "\(target)")
+    }
+}
