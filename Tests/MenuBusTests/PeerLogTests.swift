@@ -27,6 +27,24 @@ final class PeerLogTests: BusTestCase {
         daemon.stderrText.split(separator: "\n").filter { $0.contains(text) }.count
     }
 
+    /// Chooses provider `id` in `rounds` edit menus of `app`'s `body`, and
+    /// once `handled` says each reached its end, counts the daemon's lines
+    /// holding `warning`: one, however often.
+    private func chooseRepeatedly(_ id: String, of app: MenuBusClient, provider: MenuBusClient, daemon: RunningProcess,
+                                  warning: String, handled: () -> Int,
+                                  file: StaticString = #filePath, line: UInt = #line) throws {
+        let presenter = try client()
+        for _ in 0..<rounds {
+            let menu = try presenter.present(owner: app.uniqueName, contextId: "body", kind: .edit)
+            try presenter.activate(menu, itemId: "menubus:provider:\(id)")
+        }
+        XCTAssertTrue(pump([app, presenter, provider]) { handled() == rounds }, "\(handled()) of \(rounds)",
+                      file: file, line: line)
+        XCTAssertTrue(eventually { lines(daemon, containing: warning) > 0 }, daemon.stderrText, file: file, line: line)
+        _ = try presenter.stats() // a round trip: what the app or provider answered has been read
+        XCTAssertEqual(lines(daemon, containing: warning), 1, daemon.stderrText, file: file, line: line)
+    }
+
     /// A presenter choosing a provider item again and again on an app that
     /// refuses `GetSelectedText`: one line, not one a choice.
     func testAnAppThatRefusesItsSelectedTextIsLoggedOnceHoweverOftenItIsAsked() throws {
@@ -41,15 +59,8 @@ final class PeerLogTests: BusTestCase {
         try app.updateSelection("body", Selection(kind: .range, length: 5))
         let provider = try client()
         try provider.registerProvider(ProviderInfo(id: "org.example.Shout", title: "Shout")) { text, _ in text.uppercased() }
-        let presenter = try client()
-        for _ in 0..<rounds {
-            let menu = try presenter.present(owner: app.uniqueName, contextId: "body", kind: .edit)
-            try presenter.activate(menu, itemId: "menubus:provider:org.example.Shout")
-        }
-        XCTAssertTrue(pump([app, presenter, provider]) { asked == rounds }, "asked \(asked) of \(rounds) times")
-        XCTAssertTrue(eventually { lines(daemon, containing: "GetSelectedText failed") > 0 }, daemon.stderrText)
-        _ = try presenter.stats() // a round trip: what the app answered has been read
-        XCTAssertEqual(lines(daemon, containing: "GetSelectedText failed"), 1, daemon.stderrText)
+        try chooseRepeatedly("org.example.Shout", of: app, provider: provider, daemon: daemon,
+                             warning: "GetSelectedText failed", handled: { asked })
     }
 
     /// A provider whose `Process` fails every time: one line.
@@ -64,15 +75,8 @@ final class PeerLogTests: BusTestCase {
             processed += 1
             throw BusError.failed("broken")
         }
-        let presenter = try client()
-        for _ in 0..<rounds {
-            let menu = try presenter.present(owner: app.uniqueName, contextId: "body", kind: .edit)
-            try presenter.activate(menu, itemId: "menubus:provider:org.example.Broken")
-        }
-        XCTAssertTrue(pump([app, presenter, provider]) { processed == rounds }, "processed \(processed) of \(rounds)")
-        XCTAssertTrue(eventually { lines(daemon, containing: "Process failed") > 0 }, daemon.stderrText)
-        _ = try presenter.stats()
-        XCTAssertEqual(lines(daemon, containing: "Process failed"), 1, daemon.stderrText)
+        try chooseRepeatedly("org.example.Broken", of: app, provider: provider, daemon: daemon,
+                             warning: "Process failed", handled: { processed })
     }
 
     /// Every plain warning or error in the service and the D-Bus layer,

@@ -150,12 +150,18 @@ final class PresenterInfoTests: BusTestCase {
         XCTAssertEqual(heard.last?.1, .edit)
     }
 
-    func testPlatformDataReachesPerformCommandAndTheProvider() throws {
+    /// An app with "hello" selected in `body`, its commands collected in `commands`.
+    private func appWithHello(_ commands: @escaping (CommandInvocation) -> Void) throws -> MenuBusClient {
         let app = try app()
-        var commands: [CommandInvocation] = []
-        app.onCommand = { commands.append($0) }
+        app.onCommand = commands
         try app.publishContext("body", field, items: [])
         try app.updateSelection("body", Selection(kind: .range, length: 5, text: "hello"))
+        return app
+    }
+
+    func testPlatformDataReachesPerformCommandAndTheProvider() throws {
+        var commands: [CommandInvocation] = []
+        let app = try appWithHello { commands.append($0) }
         let provider = try client()
         var contexts: [[String: DBusValue]] = []
         try provider.registerProvider(ProviderInfo(id: "org.example.Translate", title: "Translate", role: .translate)) {
@@ -185,11 +191,8 @@ final class PresenterInfoTests: BusTestCase {
     /// The provider's replacement reaches the app as `replace-selection`
     /// with the choice's activation token and timestamp, as `undo` does.
     func testReplaceSelectionCarriesTheChoicesTokenAndTimestamp() throws {
-        let app = try app()
         var commands: [CommandInvocation] = []
-        app.onCommand = { commands.append($0) }
-        try app.publishContext("body", field, items: [])
-        try app.updateSelection("body", Selection(kind: .range, length: 5, text: "hello"))
+        let app = try appWithHello { commands.append($0) }
         let provider = try client()
         try provider.registerProvider(ProviderInfo(id: "org.example.Shout", title: "Shout", returnsText: true,
                                                    requiresEditable: true)) { text, _ in text.uppercased() }

@@ -101,10 +101,16 @@ final class TrustModelTests: BusTestCase {
 
     /// menubus-cli run as the Flatpak app `appId`.
     private func sandboxed(_ appId: String, _ arguments: [String]) throws -> RunningProcess {
+        try sandboxedCommand(appId, [Binaries.url("menubus-cli").path] + arguments, environment: ["NO_COLOR": "1"])
+    }
+
+    /// `command` run as the Flatpak app `appId`.
+    private func sandboxedCommand(_ appId: String, _ command: [String],
+                                  environment: [String: String] = [:]) throws -> RunningProcess {
         let process = Process()
         process.executableURL = Repository.root.appendingPathComponent("Tests/sandbox/run-sandboxed")
-        process.arguments = [appId, Binaries.url("menubus-cli").path] + arguments
-        process.environment = try bus.environment.merging(["NO_COLOR": "1"]) { $1 }
+        process.arguments = [appId] + command
+        process.environment = try bus.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -173,24 +179,6 @@ final class TrustModelTests: BusTestCase {
         let chosen = try sandboxed("org.example.Sandboxed", ["activate", "org.example.Sandboxed", "main", "rename"]).wait(timeout: 20)
         XCTAssertEqual(chosen.status, 0, chosen.stderr)
         XCTAssertTrue(eventually(timeout: 10) { own.stdoutText.contains("ActionInvoked main rename") }, own.stdoutText)
-    }
-
-    /// `command` run as the Flatpak app `appId`.
-    private func sandboxedCommand(_ appId: String, _ command: [String]) throws -> RunningProcess {
-        let process = Process()
-        process.executableURL = Repository.root.appendingPathComponent("Tests/sandbox/run-sandboxed")
-        process.arguments = [appId] + command
-        process.environment = try bus.environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let running = RunningProcess(process: process, stdout: out, stderr: err)
-        addTeardownBlock {
-            if running.isRunning { running.signal(SIGTERM); _ = try? running.wait(timeout: 5) }
-        }
-        return running
     }
 
     /// A sandboxed app reading another app's presented menu, in every
