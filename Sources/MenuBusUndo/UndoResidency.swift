@@ -160,6 +160,14 @@ final class UndoResidency {
         evict(keeping: keeping) { self.memoryBytes > self.limits.memoryBytes }
     }
 
+    /// Drops `appId`'s documents from memory, all but those with writes not
+    /// yet durable or disk work in flight; the bytes that left memory.
+    func dropFromMemory(appId: String) -> Int {
+        let before = memoryBytes(of: appId)
+        evict(keeping: nil, from: appId) { true }
+        return before - memoryBytes(of: appId)
+    }
+
     /// Drops the least recently used documents (of `appId`, or of any app)
     /// while `over` holds.
     private func evict(keeping: UndoDocumentKey?, from appId: String? = nil, while over: () -> Bool) {

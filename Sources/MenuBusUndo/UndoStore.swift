@@ -379,6 +379,18 @@ package final class UndoStore {
         return removed + residency.removeStalePending(isStale)
     }
 
+    /// An app's history leaves memory for its journals (its last connection
+    /// left): all of it but what is not durable yet; the bytes freed.
+    @discardableResult
+    package func release(appId: String) -> Int {
+        residency.dropFromMemory(appId: appId)
+    }
+
+    /// Undo bytes `appId` holds in memory.
+    package func memoryBytes(of appId: String) -> Int {
+        residency.memoryBytes(of: appId)
+    }
+
     /// Syncs and closes every journal (at shutdown).
     package func close() {
         settleAll()

@@ -224,6 +224,28 @@ final class UndoLazyLoadingTests: XCTestCase {
                        [payload(0, 0, bytes: 30 << 10)], "read back whole")
     }
 
+    /// An app whose last connection left keeps its history on disk, not in
+    /// memory: `release` drops what is durable, what is not yet stays until
+    /// synced, and another app's history is untouched; nothing is lost.
+    func testReleasingAnAppsHistoryLeavesOnlyWhatIsNotDurableYet() throws {
+        let directory = try TemporaryDirectory()
+        let store = UndoStore(stateDirectory: directory.path)
+        let other = "org.example.Other"
+        try store.perform(.register(actionName: "Typing", undo: payload(9, 0, bytes: 10 << 10), redo: [], mergeKey: ""),
+                          appId: other, documentId: "kept", now: Time.start)
+        for document in 0..<3 { try register(store, "doc-\(document)", payload(document, 0, bytes: 20 << 10)) }
+        XCTAssertTrue(store.sync())
+        try register(store, "doc-3", payload(3, 0, bytes: 20 << 10))
+        store.release(appId: app)
+        XCTAssertEqual(store.documents.keys.filter { $0.appId == app }.map(\.documentId), ["doc-3"], "not yet durable")
+        XCTAssertTrue(store.sync())
+        XCTAssertGreaterThan(store.release(appId: app), 0)
+        XCTAssertEqual(store.memoryBytes(of: app), 0)
+        XCTAssertGreaterThan(store.memoryBytes(of: other), 0, "another app's history stays")
+        XCTAssertEqual(try store.perform(.undo, appId: app, documentId: "doc-3", now: Time.start).move?.payloads,
+                       [payload(3, 0, bytes: 20 << 10)], "read back whole")
+    }
+
     /// One app over its own disk budget is refused, naming the budget and
     /// its flag; another app still writes.
     func testAnAppOverItsDiskBudgetIsRefusedNamingTheBudgetAndOthersStillWrite() throws {

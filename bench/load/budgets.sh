@@ -65,22 +65,22 @@ start_daemon() {
     STARTUP_MS=$(( $(now_ms) - begin ))
 }
 
-hostile() {  # hostile N: prints "start peak_during rss_full rss_after"
-    start_daemon "$TMP/state-hostile-$1"
+hostile() {  # hostile N [TAG]: prints "start peak_during rss_full rss_after"
+    start_daemon "$TMP/state-hostile-$1${2:-}"
     sleep 0.5
     local start; start=$(kib VmRSS)
-    mkfifo "$TMP/hold-$1"
-    "$PY" bench/load/hostile.py "$ADDR" "$1" <"$TMP/hold-$1" >"$TMP/hostile-$1.out" &
+    mkfifo "$TMP/hold-$1${2:-}"
+    "$PY" bench/load/hostile.py "$ADDR" "$1" <"$TMP/hold-$1${2:-}" >"$TMP/hostile-$1${2:-}.out" &
     local pid=$!
-    exec 7>"$TMP/hold-$1"
-    for _ in $(seq 1 1200); do grep -q FULL "$TMP/hostile-$1.out" 2>/dev/null && break; sleep 0.1; done
+    exec 7>"$TMP/hold-$1${2:-}"
+    for _ in $(seq 1 1200); do grep -q FULL "$TMP/hostile-$1${2:-}.out" 2>/dev/null && break; sleep 0.1; done
     local full; full=$(kib VmRSS)
     local peak; peak=$(kib VmHWM)
     exec 7>&-
     wait "$pid" || true
     sleep 2
     local after; after=$(kib VmRSS)
-    echo "$start $peak $full $after $(cat "$TMP/hostile-$1.out")"
+    echo "$start $peak $full $after $(cat "$TMP/hostile-$1${2:-}.out")"
     stop "$DAEMON_PID"; DAEMON_PID=""
 }
 
@@ -164,6 +164,8 @@ UNDO_ONLY=0; [ "${1:-}" = "--undo" ] && UNDO_ONLY=1
 if [ "$UNDO_ONLY" = 0 ]; then
     read -r s1 p1 f1 a1 rest1 < <(hostile 1)
     read -r s50 p50 f50 a50 rest50 < <(hostile 50)
+    # One that also fills its undo quota: 64 steps of 1 MiB in one document.
+    read -r su pu fu au restu < <(HOSTILE_UNDO_MIB=64 hostile 1 -undo)
     # Large calls refused once decoded (nothing stored, all of it freed),
     # and one call of 1.9 million tiny values within the byte limit.
     read -r sl pl al < <(calls_rss large-calls)
@@ -201,6 +203,8 @@ echo "| --- | --- |"
 | RSS at start (50 hostile run) | $((s50 / 1024)) MiB |
 | RSS, 50 hostile connections at their budgets | $((f50 / 1024)) MiB (peak $((p50 / 1024)) MiB; $rest50) |
 | RSS 2 s after they left | $((a50 / 1024)) MiB ($(( (a50 - s50) * 100 / s50 ))% over start) |
+| RSS, 1 hostile connection at its budget and its undo quota | $((fu / 1024)) MiB (start $((su / 1024)) MiB, peak $((pu / 1024)) MiB, $(( (pu - su) / 1024 )) MiB over start; $restu) |
+| RSS 2 s after it left | $((au / 1024)) MiB ($(( (au - su) * 100 / su ))% over start) |
 | RSS 2 s after five 2 MiB calls decoded and refused | $((al / 1024)) MiB (start $((sl / 1024)) MiB, peak $((pl / 1024)) MiB; $(( (al - sl) * 100 / sl ))% over start) |
 | RSS 2 s after one call of 1.9 million tiny values, refused | $((av / 1024)) MiB (start $((sv / 1024)) MiB, peak $((pv / 1024)) MiB) |
 TABLE

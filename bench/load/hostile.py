@@ -2,7 +2,9 @@
 """Hostile connections for bench/load/budgets.sh: each registers, publishes the
 largest contexts menubusd takes until it answers LimitExceeded, presents
 them until LimitExceeded, then prints FULL and holds everything until stdin
-closes. Usage: hostile.py ADDRESS CONNECTIONS
+closes. With HOSTILE_UNDO_MIB=N in the environment each also registers
+N undo steps of 1 MiB in one document (its undo quota), counted in FULL.
+Usage: hostile.py ADDRESS CONNECTIONS
        hostile.py ADDRESS large-calls   five 2 MiB Lint calls of 2,500 items,
                                         each refused (too many items) once
                                         menubusd has decoded it: nothing is
@@ -10,6 +12,7 @@ closes. Usage: hostile.py ADDRESS CONNECTIONS
        hostile.py ADDRESS many-values   one Lint call of 1.9 million tiny
                                         values (av of v(y), 8 MB on the wire,
                                         within the byte limit), refused"""
+import os
 import sys
 
 from gi.repository import Gio, GLib
@@ -59,7 +62,22 @@ def fill(conn, index):
             except GLib.Error as error:
                 refused(error)
                 break
-    return stored, presented, None
+    return stored, presented, fill_undo(conn)
+
+
+def fill_undo(conn):
+    """HOSTILE_UNDO_MIB steps of 1 MiB (512 KiB each way) in one document,
+    until menubusd says no; the MiB it took."""
+    half = b"u" * (512 << 10)
+    taken = 0
+    for step in range(int(os.environ.get("HOSTILE_UNDO_MIB", "0"))):
+        try:
+            call(conn, "RegisterUndo", "(ssayaya{sv})", ("journal", f"Step {step}", half, half, {}), "(u)")
+            taken += 1
+        except GLib.Error as error:
+            refused(error)
+            break
+    return taken
 
 
 def large_calls(address, flags):
@@ -91,14 +109,15 @@ def main():
     if sys.argv[2] == "many-values":
         return many_values(sys.argv[1], flags)
     address, count = sys.argv[1], int(sys.argv[2])
-    connections, totals = [], [0, 0]
+    connections, totals = [], [0, 0, 0]
     for index in range(count):
         conn = Gio.DBusConnection.new_for_address_sync(address, flags, None, None)
-        stored, presented, _ = fill(conn, index)
+        stored, presented, undo = fill(conn, index)
         totals[0] += stored
         totals[1] += presented
+        totals[2] += undo
         connections.append(conn)
-    print(f"FULL contexts={totals[0]} presentations={totals[1]}", flush=True)
+    print(f"FULL contexts={totals[0]} presentations={totals[1]} undo-mib={totals[2]}", flush=True)
     sys.stdin.read()
     for conn in connections:
         conn.close_sync(None)

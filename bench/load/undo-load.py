@@ -58,9 +58,15 @@ def register_step(conn, document, name, undo=MIB_VARIANT):
 
 
 def fill(address, documents, steps):
-    conn = connect(address)
-    call(conn, "Register", "(soa{sv})", ("org.example.Filler", "/c", {}))
+    """Eight documents an app, as many apps as it takes: one app may keep
+    only --undo-app-disk-budget (256 MiB) on disk."""
+    conn = None
     for d in range(documents):
+        if d % 8 == 0:
+            if conn is not None:
+                conn.close_sync(None)
+            conn = connect(address)
+            call(conn, "Register", "(soa{sv})", (f"org.example.Filler{d // 8}", "/c", {}))
         for s in range(steps):
             register_step(conn, f"doc{d}", f"Step {s}")
 

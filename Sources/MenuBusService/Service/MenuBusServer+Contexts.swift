@@ -246,7 +246,10 @@ extension MenuBusServer {
         }
         if let app = registeredApps.remove(uniqueName) {
             Log.debug("\(app.appId) (\(uniqueName)) left; dropped \(app.contexts.count) contexts")
-            if !apps.values.contains(where: { $0.appId == app.appId }) { closeOpenUndoGroups(appId: app.appId) }
+            if !apps.values.contains(where: { $0.appId == app.appId }) {
+                closeOpenUndoGroups(appId: app.appId)
+                releaseUndoMemory(of: app.appId)
+            }
         }
     }
 }

@@ -168,6 +168,23 @@ extension MenuBusServer {
         undoStateChanged(appId: app.appId, documentId: documentId, UndoStack().state)
     }
 
+    /// An app with no connection left keeps its history on disk, not in
+    /// memory: its documents leave memory now, and those not durable yet
+    /// after the next sync; the memory goes back to the system.
+    func releaseUndoMemory(of appId: String) {
+        guard !apps.values.contains(where: { $0.appId == appId }) else {
+            undoToRelease.remove(appId)
+            return
+        }
+        releasedMemory(undoStore.release(appId: appId))
+        if undoStore.memoryBytes(of: appId) > 0 {
+            undoToRelease.insert(appId)
+            scheduleUndoSync()
+        } else {
+            undoToRelease.remove(appId)
+        }
+    }
+
     /// Group commit: one fdatasync for everything written in the last
     /// interval, run off the loop so no call waits on the disk.
     func scheduleUndoSync() {
@@ -177,8 +194,10 @@ extension MenuBusServer {
             guard let self else { return }
             self.undoSyncScheduled = false
             self.undoStore.startSync { [weak self] in
-                self?.logStorageProblems()
-                self?.scheduleUndoSync()
+                guard let self else { return }
+                self.logStorageProblems()
+                for appId in self.undoToRelease { self.releaseUndoMemory(of: appId) }
+                self.scheduleUndoSync()
             }
         }
     }

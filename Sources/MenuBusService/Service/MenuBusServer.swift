@@ -131,6 +131,9 @@ package final class MenuBusServer {
     /// Undo documents and their journals.
     let undoStore: UndoStore
     var undoSyncScheduled = false
+    /// Apps whose last connection left while some of their undo was not yet
+    /// durable: it leaves memory after the next sync (`releaseUndoMemory`).
+    var undoToRelease: Set<String> = []
     /// Freed memory not yet handed back to the system (MenuBusServer+Budgets.swift).
     var memoryRelease = MemoryRelease()
 
