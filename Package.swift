@@ -58,6 +58,14 @@ let package = Package(
                            "menubus-example", "menubus-provider", "menubus-async-example"],
             exclude: ["Fixtures", "Golden"]
         ),
+        // Fuzzing (Fuzz/README.md): the targets' entry points, libFuzzer's
+        // executable (a replayer when built without -DFUZZING), and the test
+        // that replays every committed seed and finding through them.
+        .target(name: "MenuBusFuzzing",
+                dependencies: ["MenuBus", "MenuBusDBus", "MenuBusModel", "MenuBusProtocol", "MenuBusProviders",
+                               "MenuBusService", "MenuBusUndo"]),
+        .executableTarget(name: "menubus-fuzz", dependencies: ["MenuBusFuzzing"]),
+        .testTarget(name: "MenuBusFuzzTests", dependencies: ["MenuBusFuzzing"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,1 @@
+../../menubus-cli/MenuJSON.swift
