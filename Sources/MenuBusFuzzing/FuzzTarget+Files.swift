@@ -10,13 +10,29 @@ package func fuzzKeyFile(_ data: UnsafeRawBufferPointer) {
     let text = String(decoding: data, as: UTF8.self)
     _ = try? ProviderDeclaration.parse(text, file: "fuzz.provider", locales: ["sr_RS@latin", "sr_RS", "sr", "de"],
                                        isAvailable: { _, _ in true })
-    if let file = try? KeyFile(parsing: text) {
+    let read = keyFileSummary(text)
+    if case .success(let file) = Result(catching: { () throws(KeyFile.SyntaxError) in try KeyFile(parsing: text) }) {
         for group in file.groups {
             for entry in group.entries { _ = KeyFile.list(entry.value) }
         }
     }
+    // A file with CRLF line ends reads as with LF ones.
+    if !text.unicodeScalars.contains("\r") {
+        FuzzCheck.require(keyFileSummary(text.replacing("\n", with: "\r\n")) == read, "CRLF line ends read otherwise")
+    }
     guard let policy = try? ProviderPolicy(parsing: text) else { return }
     FuzzCheck.require((try? ProviderPolicy(parsing: policy.text)) == policy, "a policy does not read back what it wrote")
+}
+
+/// What a key file reads as (or the fault and its line), to compare two reads.
+private func keyFileSummary(_ text: String) -> [String] {
+    do throws(KeyFile.SyntaxError) {
+        return try KeyFile(parsing: text).groups.flatMap { group in
+            ["[\(group.name)] \(group.line)"] + group.entries.map { "\($0.key)[\($0.locale ?? "")]=\($0.value) \($0.line)" }
+        }
+    } catch {
+        return [error.description]
+    }
 }
 
 /// `undo`: any bytes as an undo journal. Loading cuts a torn or damaged

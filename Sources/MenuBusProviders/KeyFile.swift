@@ -47,7 +47,9 @@ struct KeyFile: Sendable {
     /// Parses `text`; throws at the first malformed line.
     init(parsing text: String) throws(SyntaxError) {
         var number = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character in Swift, so splitting on "\n" alone would
+        // make a file with CRLF line ends one line.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             number += 1
             var line = Substring(rawLine)
             if line.last == "\r" { line = line.dropLast() }
@@ -157,7 +159,7 @@ struct KeyFile: Sendable {
             if index > 0 { text += "\n" }
             text += "[\(group.name)]\n"
             for entry in group.entries {
-                text += "\(entry.key)=\(entry.value.replacing("\\", with: "\\\\").replacing("\n", with: "\\n"))\n"
+                text += "\(entry.key)=\(escape(entry.value))\n"
             }
         }
         return text
@@ -167,6 +169,24 @@ struct KeyFile: Sendable {
     /// `ja_JP.UTF-8`, `de:fr`), most specific first.
     static func locales(of locale: String) -> [String] {
         locales(environment: ["LANGUAGE": locale, "LANG": String(locale.split(separator: ":").first ?? "")])
+    }
+
+    /// `value` as `unescape` reads it back: backslashes, line ends and tabs
+    /// escaped, and a leading space (which reading skips) as `\s`.
+    static func escape(_ value: String) -> String {
+        var out = ""
+        for character in value {
+            switch character {
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\r\n": out += "\\r\\n"
+            case "\t": out += "\\t"
+            case " " where out.isEmpty: out += "\\s"
+            default: out.append(character)
+            }
+        }
+        return out
     }
 
     /// The locale names to try for translated keys, most specific first, from

@@ -65,9 +65,11 @@ package struct ProviderPolicy: Equatable, Sendable {
 
     /// The file's text.
     package var text: String {
+        // A ';' inside an id is written '\;', as `KeyFile.list` reads it.
+        func list(_ ids: [String]) -> String { ids.map { $0.replacing(";", with: "\\;") + ";" }.joined() }
         var providers: [(key: String, value: String)] = []
-        if !disabled.isEmpty { providers.append(("Disabled", disabled.joined(separator: ";") + ";")) }
-        if !order.isEmpty { providers.append(("Order", order.joined(separator: ";") + ";")) }
+        if !disabled.isEmpty { providers.append(("Disabled", list(disabled))) }
+        if !order.isEmpty { providers.append(("Order", list(order))) }
         var groups: [(name: String, entries: [(key: String, value: String)])] = [("Providers", providers)]
         let roles = preferred.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
         if !roles.isEmpty { groups.append(("Roles", roles)) }
