@@ -9,6 +9,7 @@ import MenuBusModel
 /// --json`'s form) and reads back to the same elements.
 package func fuzzMenuJSON(_ data: UnsafeRawBufferPointer) {
     _ = JSONSyntax.error(in: Array(data))
+    defer { FuzzJSONFile.remove() }
     guard let path = FuzzJSONFile.write(data), let document = try? MenuJSON.read(file: path) else { return }
     let text = MenuJSON.write(document.items)
     guard let again = FuzzJSONFile.write(Array(text.utf8)).flatMap({ try? MenuJSON.read(file: $0) }) else {
@@ -27,6 +28,10 @@ enum FuzzJSONFile {
 
     static func write<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String? {
         FileManager.default.createFile(atPath: path, contents: Data(bytes)) ? path : nil
+    }
+
+    static func remove() {
+        unlink(path)
     }
 }
 #endif
