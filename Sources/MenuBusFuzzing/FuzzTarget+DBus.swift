@@ -15,9 +15,11 @@ package func fuzzMessageReader(_ data: UnsafeRawBufferPointer) {
         FuzzCheck.require(error is BusError, "the reader threw \(type(of: error)), not a BusError")
         return
     }
-    // Read under a limit on values: the same values or LimitExceeded.
-    let limited = try? message.arguments(named: [], maxValues: 3).values
-    FuzzCheck.require(limited == nil || limited! == values, "a limit on values changed what was read")
+    // Read under a limit on values: the same values or LimitExceeded. (As
+    // text: a NaN read twice is not == to itself.)
+    if let limited = try? message.arguments(named: [], maxValues: 3).values {
+        FuzzCheck.require("\(limited)" == "\(values)", "a limit on values changed what was read")
+    }
     guard !big, let again = try? Message.methodCall(destination: nil, path: "/a", interface: "org.example.I", member: "M"),
           (try? again.append(values)) != nil else { return }
     FuzzCheck.require(again.body.map { Array($0.dropFirst()) } == body, "the values read do not marshal back to the body")
