@@ -104,51 +104,54 @@ struct KeyFile: Sendable {
     }
 
     /// `\s`, `\n`, `\t`, `\r`, `\\` as the specification has them; `\;` is
-    /// kept for `list` to split on.
+    /// kept for `list` to split on. By Unicode scalar, as the escapes and
+    /// `escape` work: a combining mark after `\t` would make "t" another
+    /// Character.
     static func unescape(_ value: Substring) -> String {
-        guard value.contains("\\") else { return String(value) }
-        var out = ""
+        guard value.unicodeScalars.contains("\\") else { return String(value) }
+        var out = String.UnicodeScalarView()
         var escaped = false
-        for character in value {
+        for scalar in value.unicodeScalars {
             if escaped {
-                switch character {
+                switch scalar {
                 case "s": out.append(" ")
                 case "n": out.append("\n")
                 case "t": out.append("\t")
                 case "r": out.append("\r")
-                case ";": out.append("\\;")
-                default: out.append(character)
+                case ";": out.append(contentsOf: "\\;".unicodeScalars)
+                default: out.append(scalar)
                 }
                 escaped = false
-            } else if character == "\\" {
+            } else if scalar == "\\" {
                 escaped = true
             } else {
-                out.append(character)
+                out.append(scalar)
             }
         }
-        return out
+        return String(out)
     }
 
-    /// A `;`-separated list (a trailing `;` is allowed); `\;` is a literal `;`.
+    /// A `;`-separated list (a trailing `;` is allowed); `\;` is a literal
+    /// `;`. By Unicode scalar, as `unescape`.
     static func list(_ value: String) -> [String] {
         var items: [String] = []
-        var current = ""
+        var current = String.UnicodeScalarView()
         var escaped = false
-        for character in value {
+        for scalar in value.unicodeScalars {
             if escaped {
-                current.append(character == ";" ? ";" : "\\")
-                if character != ";" { current.append(character) }
+                current.append(scalar == ";" ? ";" : "\\")
+                if scalar != ";" { current.append(scalar) }
                 escaped = false
-            } else if character == "\\" {
+            } else if scalar == "\\" {
                 escaped = true
-            } else if character == ";" {
-                items.append(current)
-                current = ""
+            } else if scalar == ";" {
+                items.append(String(current))
+                current = String.UnicodeScalarView()
             } else {
-                current.append(character)
+                current.append(scalar)
             }
         }
-        if !current.isEmpty { items.append(current) }
+        if !current.isEmpty { items.append(String(current)) }
         return items.filter { !$0.isEmpty }
     }
 
@@ -174,19 +177,18 @@ struct KeyFile: Sendable {
     /// `value` as `unescape` reads it back: backslashes, line ends and tabs
     /// escaped, and a leading space (which reading skips) as `\s`.
     static func escape(_ value: String) -> String {
-        var out = ""
-        for character in value {
-            switch character {
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\r\n": out += "\\r\\n"
-            case "\t": out += "\\t"
-            case " " where out.isEmpty: out += "\\s"
-            default: out.append(character)
+        var out = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
+            case "\n": out.append(contentsOf: "\\n".unicodeScalars)
+            case "\r": out.append(contentsOf: "\\r".unicodeScalars)
+            case "\t": out.append(contentsOf: "\\t".unicodeScalars)
+            case " " where out.isEmpty: out.append(contentsOf: "\\s".unicodeScalars)
+            default: out.append(scalar)
             }
         }
-        return out
+        return String(out)
     }
 
     /// The locale names to try for translated keys, most specific first, from
