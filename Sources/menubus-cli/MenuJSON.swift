@@ -355,7 +355,7 @@ enum MenuJSON {
                 let options = MenuElement.MenuOption.allCases.filter { element.has($0) }
                 if !options.isEmpty { fields.append("\"options\": [\(options.map { quote($0.rawValue) }.joined(separator: ", "))]") }
                 if let size = element.elementSize { fields.append("\"element-size\": \(quote(size.rawValue))") }
-                if element.kind == .deferred && !element.cached { fields.append("\"cached\": false") }
+                if !element.cached { fields.append("\"cached\": false") }  // as the wire writes it, valid or not
                 if children[element.id] != nil {
                     fields.append("\"children\": " + render(element.id, pad + indent + indent))
                 }
