@@ -118,25 +118,35 @@ final class UndoResidency {
     /// Bytes of `appId`'s journals: those in memory, dropped and not read
     /// yet (by the prefix of their names).
     func diskBytes(of appId: String) -> Int {
-        var bytes = 0
-        for (key, document) in documents where key.appId == appId { bytes += document.journal.size }
-        for (key, gone) in evicted where key.appId == appId { bytes += gone.size }
+        diskUsage(of: appId).app
+    }
+
+    /// Bytes of every journal and of `appId`'s, in one pass over the
+    /// documents (every new step asks).
+    private func diskUsage(of appId: String) -> (all: Int, app: Int) {
+        var all = evictedBytes + pendingBytes, app = 0
+        for (key, document) in documents {
+            all += document.journal.size
+            if key.appId == appId { app += document.journal.size }
+        }
+        for (key, gone) in evicted where key.appId == appId { app += gone.size }
         let prefix = UndoFileName.prefix(of: appId)
         if pendingByPrefix[prefix] != nil {
-            for journal in pending.values.joined() where journal.prefix == prefix { bytes += journal.size }
+            for journal in pending.values.joined() where journal.prefix == prefix { app += journal.size }
         }
-        return bytes
+        return (all, app)
     }
 
     /// Refuses a write of `key`'s app that would take the journals past the
     /// daemon's disk budget or the app's.
     func checkDiskBudget(adding bytes: Int, for key: UndoDocumentKey, field: String) throws(UndoError) {
-        let used = diskBytes + appendingBytes
+        let usage = diskUsage(of: key.appId)
+        let used = usage.all + appendingBytes
         if used + bytes > limits.diskBytes {
             throw UndoError(kind: .limitExceeded(.diskBytes), field: field,
                             message: "\(used + bytes) is over menubusd's budget of \(limits.diskBytes) \(UndoLimits.Bound.diskBytes.rawValue) (--undo-disk-budget); nothing was stored, clear some undo documents first")
         }
-        let appUsed = diskBytes(of: key.appId)
+        let appUsed = usage.app
         if appUsed + bytes > limits.appDiskBytes {
             throw UndoError(kind: .limitExceeded(.appDiskBytes), field: field,
                             message: "\(appUsed + bytes) is over the budget of \(limits.appDiskBytes) \(UndoLimits.Bound.appDiskBytes.rawValue) (--undo-app-disk-budget) of \(key.appId); nothing was stored, clear some of its undo documents first")
