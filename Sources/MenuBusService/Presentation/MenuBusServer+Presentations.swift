@@ -16,10 +16,7 @@ extension MenuBusServer {
         try ServiceValidation.optionCount(options, field: "options")
         let presentOptions = try PresentationOptions(wire: options)
         let textDirection = try TextDirection.from(options: options)
-        let (ownerName, context) = try resolveOwner(owner, caller: caller, contextId: contextId)
-        guard context.info.enabled else {
-            throw BusError(.nothingToShow, "contextId: '\(contextId)' has enabled false; it offers no menu now")
-        }
+        let (ownerName, context) = try resolveMenuContext(owner, caller: caller, contextId: contextId)
         try presentations.checkRoom(for: caller)
         let cost = presentationCost(of: context)
         try checkBudget(adding: cost, for: caller, field: "contextId")

@@ -181,15 +181,21 @@ extension MenuBusServer {
         }
     }
 
+    /// `resolveOwner` for a menu: a context with `enabled` false offers
+    /// none, presented or read.
+    func resolveMenuContext(_ owner: String, caller: String, contextId: String) throws -> (String, PublishedContext) {
+        let (unique, context) = try resolveOwner(owner, caller: caller, contextId: contextId)
+        guard context.info.enabled else {
+            throw BusError(.nothingToShow, "contextId: '\(contextId)' has enabled false; it offers no menu now")
+        }
+        return (unique, context)
+    }
+
     package func composedMenu(_ kind: MenuKind, caller: String, owner: String, contextId: String,
                       options: DBusValue) throws -> (UInt32, [MenuElement], ComposedMenuReplies.Key) {
         try ServiceValidation.optionCount(options, field: "options")
         let read = try PresentationOptions(wire: options)
-        let (unique, context) = try resolveOwner(owner, caller: caller, contextId: contextId)
-        // As `PresentMenu`: a disabled context offers no menu, in any read.
-        guard context.info.enabled else {
-            throw BusError(.nothingToShow, "contextId: '\(contextId)' has enabled false; it offers no menu now")
-        }
+        let (unique, context) = try resolveMenuContext(owner, caller: caller, contextId: contextId)
         // A one-off read: cached deferred content shows, others are left out
         // (nothing is asked of the app for a menu nobody presents).
         let composed = compose(kind, context, appId: apps[unique]?.appId ?? "",
