@@ -56,6 +56,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
 }
 
 /// A broken invariant: a trap libFuzzer records as a crash with its input.
+/// Only the fuzzing executable and its regression test link this module
+/// (SourceLayoutTests keeps it so): nothing menubusd or a client runs can
+/// reach it.
 enum FuzzCheck {
     static func require(_ condition: Bool, _ message: @autoclosure () -> String,
                         file: StaticString = #fileID, line: UInt = #line) {

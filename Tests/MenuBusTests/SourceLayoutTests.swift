@@ -14,6 +14,20 @@ final class SourceLayoutTests: XCTestCase {
         XCTAssertEqual(long, [])
     }
 
+    /// The fuzzing harness stops its process on a broken invariant, as
+    /// libFuzzer wants: only its executable and its regression test may
+    /// link it, never the daemon, the command line or the client library.
+    func testOnlyTheFuzzingHarnessLinksItsTraps() throws {
+        let manifest = try String(contentsOf: Repository.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        // Each line naming the module, but its own declaration: the target on it, or the line itself.
+        let dependents = manifest.split(separator: "\n")
+            .filter { $0.contains("\"MenuBusFuzzing\"") && !$0.contains("name: \"MenuBusFuzzing\"") }
+            .map { line in line.firstRange(of: #/name: "([^"]+)"/#).map { String(line[$0]) } ?? String(line) }
+        XCTAssertEqual(dependents.sorted(), [#"name: "MenuBusFuzzTests""#, #"name: "menubus-fuzz""#])
+        let users = try OneTransportTests.sources().filter { $0.text.contains("import MenuBusFuzzing") }.map(\.path)
+        XCTAssertTrue(users.allSatisfy { $0.hasPrefix("Sources/menubus-fuzz/") }, "\(users)")
+    }
+
     /// The menu rules and the values they work on need no bus: MenuBusModel
     /// imports neither libdbus nor the layers built on it.
     func testTheModelLinksNoLibdbus() throws {
