@@ -4,11 +4,13 @@
 // stay in their own modules.
 
 @_exported import struct MenuBusModel.ContextInfo
+@_exported import struct MenuBusModel.ContextPreview
 @_exported import struct MenuBusModel.LintFinding
 @_exported import struct MenuBusModel.MenuElement
 @_exported import struct MenuBusModel.ProviderInfo
 @_exported import enum MenuBusModel.ProviderRole
 @_exported import enum MenuBusModel.MenuKind
+@_exported import enum MenuBusModel.MenuAppearance
 @_exported import struct MenuBusModel.Rect
 @_exported import struct MenuBusModel.Selection
 @_exported import enum MenuBusModel.StandardCommand

@@ -49,6 +49,9 @@ package enum MenuBusAPI {
             in: arg("owner", String.self), arg("contextId", String.self), arg("kind", String.self),
             arg("options", signature: dict),
             out: arg("menu", ObjectPath.self))
+        package static let activatePrimaryAction = declareMethod(
+            name, "ActivatePrimaryAction",
+            in: arg("owner", String.self), arg("contextId", String.self), arg("platformData", signature: dict))
         package static let lint = declareMethod(
             name, "Lint", in: arg("kind", String.self), arg("items", signature: elements),
             out: arg("findings", signature: "a(sss)"))

@@ -103,12 +103,14 @@ extension MenuBusClient {
 
     /// Presents a menu; it stays live until dismissed, chosen from, or its owner leaves.
     /// `anchor` is where the presenter places it (passed through as the
-    /// menu's `Anchor`); `locale` as for `editMenu`.
+    /// menu's `Anchor`); `locale` as for `editMenu`; `appearance` whether
+    /// the presenter draws the context's preview (`preview(of:)`).
     public func present(owner: String = "", contextId: String, kind: MenuKind, anchor: Rect? = nil,
-                        locale: String? = nil) throws -> PresentedMenu {
+                        locale: String? = nil, appearance: MenuAppearance = .rich) throws -> PresentedMenu {
         var options: [String: DBusValue] = [:]
         if let anchor { options["anchor"] = WireValue.rectValue(anchor) }
         if let locale { options["locale"] = .string(locale) }
+        if appearance != .rich { options["appearance"] = .string(appearance.rawValue) }
         let path = try callManager(MenuBusAPI.Manager.presentMenu, owner, contextId, kind.rawValue, options.dbusValue)
         replay.presented.insert(path)
         return PresentedMenu(path: path)

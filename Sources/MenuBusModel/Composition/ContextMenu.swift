@@ -30,6 +30,7 @@ package enum ContextMenu {
 
     package static func compose(context: ContextInfo, items: [MenuElement], providers: [ProviderInfo],
                         selection: Selection = Selection(), titles: SystemTitles = .english) -> [MenuElement] {
+        if context.kind.isButton { return ButtonMenu.compose(context: context, items: items) }
         var menu = AppItems.arranged(items)
         let offer = AppOffer(menu, titles: titles, extra: providers.filter { $0.role == nil }.map(\.title))
         let section = ElementID.suggestions
@@ -131,6 +132,7 @@ package enum ContextMenu {
         case .text: selection.hasSelectedContent
         case .image, .file, .url: true
         case .item: !context.contentTypes.isEmpty
+        case .button, .history: false
         }
     }
 }

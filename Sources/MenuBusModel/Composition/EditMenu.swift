@@ -32,6 +32,7 @@ package enum EditMenu {
     package static func compose(context: ContextInfo, selection: Selection, undo: UndoSummary?,
                         providers: [ProviderInfo], appItems: [MenuElement],
                         titles: SystemTitles = .english) -> [MenuElement] {
+        if context.kind.isButton { return ButtonMenu.compose(context: context, items: appItems) }
         let app = AppItems.arranged(appItems, under: ElementID.section(4))
         let undoTitles = undo.map { [titles.undo($0.undoActionName), titles.redo($0.redoActionName)] } ?? []
         let offer = AppOffer(app, titles: titles, extra: undoTitles + providers.filter { $0.role == nil }.map(\.title))

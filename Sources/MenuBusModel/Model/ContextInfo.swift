@@ -4,9 +4,19 @@ public struct ContextInfo: Hashable, Sendable {
     /// What sort of item the context is.
     public enum Kind: String, CaseIterable, Hashable, Sendable {
         case text, image, file, url, item
+        /// A button (a toolbar's): its menu is the app's items alone, with
+        /// an optional primary action (`primaryAction`).
+        case button
+        /// A back or forward button's history: its menu lists visited
+        /// places, most recent first, filled by a deferred element that is
+        /// asked for at every presentation.
+        case history
+
+        /// A button or a history button: no suggestions, a primary action.
+        public var isButton: Bool { self == .button || self == .history }
     }
 
-    /// Text, image, file, URL or item (default).
+    /// Text, image, file, URL, item (default), button or history.
     public var kind: Kind
     /// MIME types of the content; for a text context, what Paste accepts.
     /// Empty means the default for `kind` (see `effectiveContentTypes`).
@@ -27,13 +37,25 @@ public struct ContextInfo: Hashable, Sendable {
     /// False: the item offers no menu now (UIKit's
     /// `contextMenuInteractionEnabled`); `PresentMenu` refuses.
     public var enabled: Bool
+    /// What a presenter may show above the menu (`PresentMenu`'s `Preview`).
+    public var preview: ContextPreview?
+    /// For a button: the id of the app's item a tap runs
+    /// (`ActivatePrimaryAction`); it may be `hidden`, so it is not also in the menu.
+    public var primaryAction: String?
+    /// For a button: a tap shows the menu, as UIKit's
+    /// `showsMenuAsPrimaryAction`; then there is no other primary action.
+    public var menuIsPrimaryAction: Bool
 
     /// A context; every property has the API's default.
     public init(
         kind: Kind = .item, contentTypes: [String] = [], editable: Bool = false,
         hasContent: Bool = false, richText: Bool = false, document: String? = nil,
-        supportedCommands: Set<StandardCommand>? = nil, title: String? = nil, enabled: Bool = true
+        supportedCommands: Set<StandardCommand>? = nil, title: String? = nil, enabled: Bool = true,
+        preview: ContextPreview? = nil, primaryAction: String? = nil, menuIsPrimaryAction: Bool = false
     ) {
+        self.preview = preview
+        self.primaryAction = primaryAction
+        self.menuIsPrimaryAction = menuIsPrimaryAction
         self.kind = kind
         self.contentTypes = contentTypes
         self.editable = editable
@@ -64,7 +86,7 @@ public struct ContextInfo: Hashable, Sendable {
         case .text: return ["text/plain"]
         case .image: return ["image/*"]
         case .file, .url: return ["text/uri-list"]
-        case .item: return []
+        case .item, .button, .history: return []
         }
     }
 
@@ -86,11 +108,27 @@ public struct ContextInfo: Hashable, Sendable {
         switch kind {
         case .text: true
         case .image, .file, .url, .item: command == .copy || command == .share
+        case .button, .history: false
         }
     }
 
-    /// Checks strings and lists against `Limits`; `field` names the dict.
+    /// Checks strings and lists against `Limits`, the preview, and that
+    /// only a button has a primary action; `field` names the dict.
     package func validate(field: String = "context") throws(ModelError) {
+        try preview?.validate(field: field + ".preview")
+        if let primaryAction {
+            try ElementID.check(primaryAction, field: field + ".primary-action")
+            guard kind.isButton else {
+                throw .invalid(field + ".primary-action", "only a button or history context has a primary action")
+            }
+            guard !menuIsPrimaryAction else {
+                throw .invalid(field + ".primary-action",
+                               "a button whose menu is its primary action (menu-is-primary-action) has no other")
+            }
+        }
+        if menuIsPrimaryAction && !kind.isButton {
+            throw .invalid(field + ".menu-is-primary-action", "only a button or history context has a primary action")
+        }
         try StringCheck.list(contentTypes, field: field + ".content-types", maxCount: Limits.maxContentTypes)
         if let document { try StringCheck.length(document, field: field + ".document") }
         if let title { try StringCheck.length(title, field: field + ".title") }

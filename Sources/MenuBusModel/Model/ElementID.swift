@@ -6,6 +6,14 @@
 /// - `menubus:<command>` (`menubus:copy`, `menubus:translate`): a standard command.
 /// - `menubus:format`: the edit menu's Format submenu.
 /// - `menubus:provider:<provider id>`: a provider's own item.
+/// - `menubus:preview`: the menu's preview, which a presenter `Activate`s
+///   when it is chosen; the owner hears `ActionInvoked` of this id.
+/// - `menubus:primary-action`: a button's primary action, which a
+///   presenter `Activate`s for a tap; the owner hears `ActionInvoked` of
+///   the primary item's own id.
+///
+/// The last two are never elements of a layout: they name what the menu
+/// carries beside its items.
 package enum ElementID {
     /// Ids starting with this belong to MenuBus; apps may not use them.
     static let reservedPrefix = "menubus:"
@@ -13,6 +21,8 @@ package enum ElementID {
     static let sectionPrefix = "menubus:section:"
     package static let format = "menubus:format"
     static let suggestions = "menubus:section:suggestions"
+    package static let preview = "menubus:preview"
+    package static let primaryAction = "menubus:primary-action"
 
     /// `menubus:section:<group>`; the edit menu's four as literals.
     package static func section(_ group: Int) -> String {

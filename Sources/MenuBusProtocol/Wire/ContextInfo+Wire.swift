@@ -4,7 +4,8 @@ import MenuBusDBus
 extension ContextInfo {
     /// Decodes the context `a{sv}` of `PublishContext`: `kind`,
     /// `content-types`, `editable`, `has-content`, `rich-text`, `document`,
-    /// `supported-commands`, `title`, `enabled`; unknown keys are ignored.
+    /// `supported-commands`, `title`, `enabled`, `preview`, `primary-action`,
+    /// `menu-is-primary-action`; unknown keys are ignored.
     package init(wire value: DBusValue, field: String = "context") throws(BusError) {
         do throws(ModelError) {
             self.init()
@@ -23,6 +24,9 @@ extension ContextInfo {
                         value, StandardCommand.self, field: path(), maxCount: Limits.maxSupportedCommands))
                 case "title": title = try WireValue.string(value, field: path())
                 case "enabled": enabled = try WireValue.bool(value, field: path())
+                case "preview": preview = try ContextPreview(wire: value, field: path())
+                case "primary-action": primaryAction = try WireValue.string(value, field: path())
+                case "menu-is-primary-action": menuIsPrimaryAction = try WireValue.bool(value, field: path())
                 default: continue
                 }
             }
@@ -47,6 +51,9 @@ extension ContextInfo {
         }
         if let title { entries.append(WireValue.entry("title", .string(title))) }
         if !enabled { entries.append(WireValue.entry("enabled", .boolean(false))) }
+        if let preview { entries.append(WireValue.entry("preview", preview.wireValue)) }
+        if let primaryAction { entries.append(WireValue.entry("primary-action", .string(primaryAction))) }
+        if menuIsPrimaryAction { entries.append(WireValue.entry("menu-is-primary-action", .boolean(true))) }
         return .array("{sv}", entries)
     }
 }

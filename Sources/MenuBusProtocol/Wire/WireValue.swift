@@ -65,7 +65,7 @@ package enum WireValue {
     }
 
     /// An `s` that must be one of `E`'s raw values.
-    static func enumeration<E: RawRepresentable & CaseIterable>(
+    package static func enumeration<E: RawRepresentable & CaseIterable>(
         _ value: DBusValue, _ type: E.Type, field: @autoclosure () -> String
     ) throws(ModelError) -> E where E.RawValue == String {
         try parse(try string(value, field: field()), type, field: field())

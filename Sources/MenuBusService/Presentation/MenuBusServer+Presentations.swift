@@ -32,7 +32,8 @@ extension MenuBusServer {
         // An empty menu is not presented and closes (UIKit shows none when
         // there is nothing in it); a waiting deferred element shows
         // "Loading…", so nothing was asked of the owner for a menu refused here.
-        guard presentation.presented(title: context.info.title ?? "", selectionRect: context.selection.rect) else {
+        guard presentation.presented(title: context.info.title ?? "", selectionRect: context.selection.rect,
+                                     preview: context.info.preview) else {
             presentations.remove(presentation.number)
             throw BusError(.nothingToShow, "contextId: the \(menuKind.rawValue) menu of '\(contextId)' has nothing to show now")
         }
@@ -93,6 +94,13 @@ extension MenuBusServer {
         menu.property("Kind", String.self, emitsValue: false) { [unowned self] in
             self.presentations[number]?.kind.rawValue ?? ""
         }
+        // A PNG may be large: a change invalidates it, and who draws it reads it.
+        menu.property("Preview", signature: "a{sv}", emitsValue: false) { [unowned self] in
+            self.presentations[number]?.shownPreview?.wireValue ?? .array("{sv}", [])
+        }
+        menu.property("Appearance", String.self, emitsValue: false) { [unowned self] in
+            self.presentations[number]?.options.appearance.rawValue ?? ""
+        }
         return menu
     }
 
@@ -140,7 +148,8 @@ extension MenuBusServer {
     /// `Title` and `SelectionRect` follow the context; a change is signalled
     /// once the object is exported.
     private func updateShownProperties(_ presentation: Presentation, _ context: PublishedContext) {
-        let changed = presentation.show(title: context.info.title ?? "", selectionRect: context.selection.rect)
+        let changed = presentation.show(title: context.info.title ?? "", selectionRect: context.selection.rect,
+                                        preview: context.info.preview)
         if !changed.isEmpty && presentation.phase.isSignalled {
             connection.propertiesChanged(presentation.path, MenuBusNames.menuInterface, changed,
                                          destinations: presentations.exports(presentation.number)?.signalTargets(.menu)
@@ -258,6 +267,10 @@ extension MenuBusServer {
         try presentation.checkChoosable()
         try ServiceValidation.optionCount(platformData, field: "platformData")
         bringUpToDate(presentation)
+        if let context = apps[presentation.owner]?.contexts[presentation.contextId],
+           let reserved = try ReservedChoice(itemId, shownPreview: presentation.shownPreview, context: context) {
+            return chooseReserved(reserved, in: presentation, platformData: platformData)
+        }
         guard let element = presentation.element(itemId) else {
             throw BusError(.noSuchItem, "itemId: this menu has no item '\(itemId)'")
         }
@@ -282,6 +295,33 @@ extension MenuBusServer {
             if !keepsOpen, let live = self.presentations[presentation.number] {
                 self.closePresentation(live)
             }
+        }
+    }
+
+    /// The preview or a button's primary action, chosen in a menu: it
+    /// closes the menu, and the owner hears `ActionInvoked` after the reply.
+    private func chooseReserved(_ choice: ReservedChoice, in presentation: Presentation, platformData: DBusValue) {
+        presentation.choose()
+        let owner = presentation.owner, contextId = presentation.contextId
+        loop.addTimer(after: 0) { [weak self] in
+            guard let self else { return }
+            if let app = self.apps[owner] {
+                self.callClient(app, MenuBusAPI.Client.actionInvoked, contextId, choice.invokedId, platformData)
+            }
+            if let live = self.presentations[presentation.number] { self.closePresentation(live) }
+        }
+    }
+
+    /// `ActivatePrimaryAction`: a tap on a button context runs its primary
+    /// action with no menu presented; whoever may present the context's
+    /// menu may tap it. The owner hears `ActionInvoked` after the reply.
+    package func activatePrimaryAction(caller: String, owner: String, contextId: String, platformData: DBusValue) throws {
+        try ServiceValidation.optionCount(platformData, field: "platformData")
+        let (ownerName, context) = try resolveMenuContext(owner, caller: caller, contextId: contextId)
+        let item = try ReservedChoice.primaryItem(of: context, field: "contextId")
+        loop.addTimer(after: 0) { [weak self] in
+            guard let self, let app = self.apps[ownerName] else { return }
+            self.callClient(app, MenuBusAPI.Client.actionInvoked, contextId, item.id, platformData)
         }
     }
 

@@ -65,6 +65,10 @@ package final class Presentation {
     /// the object's properties (`Title`, `SelectionRect`).
     package private(set) var shownTitle = ""
     package private(set) var shownSelectionRect: Rect?
+    /// The context's preview as last published on `Preview`: nil when it
+    /// has none or the presenter asked for the `compact` appearance. It
+    /// shares the context's storage (a PNG is not copied).
+    package private(set) var shownPreview: ContextPreview?
     /// Grows with every change of `elements`; never goes back.
     package private(set) var revision: UInt32 = 1
     /// The layout as last composed, deferred elements resolved.
@@ -138,7 +142,7 @@ package final class Presentation {
     /// deferred element still loading): an empty menu is not presented
     /// (UIKit shows none) and closes instead.
     @discardableResult
-    func presented(title: String, selectionRect: Rect?) -> Bool {
+    func presented(title: String, selectionRect: Rect?, preview: ContextPreview? = nil) -> Bool {
         guard phase == .composing else { return false }
         guard elements.contains(where: { $0.kind == .action || $0.isSubmenu }) else {
             phase = .closed
@@ -147,6 +151,7 @@ package final class Presentation {
         phase = .presented
         shownTitle = title
         shownSelectionRect = selectionRect
+        shownPreview = shown(preview)
         lastSignalRevision = revision
         return true
     }
@@ -187,10 +192,20 @@ package final class Presentation {
         composition = .stale
     }
 
-    /// The context's title and selection as composed: the names of the
-    /// properties that changed (signalled only once `phase.isSignalled`).
-    func show(title: String, selectionRect: Rect?) -> [String] {
+    /// The context's preview as this presentation serves it: none in the
+    /// `compact` appearance.
+    private func shown(_ preview: ContextPreview?) -> ContextPreview? {
+        options.appearance == .rich ? preview : nil
+    }
+
+    /// The context's title, selection and preview as composed: the names
+    /// of the properties that changed (signalled only once `phase.isSignalled`).
+    func show(title: String, selectionRect: Rect?, preview: ContextPreview? = nil) -> [String] {
         var changed: [String] = []
+        if shown(preview) != shownPreview {
+            shownPreview = shown(preview)
+            changed.append("Preview")
+        }
         if title != shownTitle {
             shownTitle = title
             changed.append("Title")

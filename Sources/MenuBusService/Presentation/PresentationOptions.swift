@@ -12,13 +12,16 @@ import MenuBusProtocol
 ///   `de:fr`), instead of the session's;
 /// - `omit-commands` as: standard commands whose items the menu leaves out
 ///   because the presenter's toolkit shows them already
-///   (`CommandOmission`), at most `maxOmittedCommands`.
+///   (`CommandOmission`), at most `maxOmittedCommands`;
+/// - `appearance` s: `rich` (default), the context's preview served as the
+///   menu's `Preview`, or `compact`, no preview (`MenuAppearance`).
 ///
 /// `GetEditMenu` and `GetContextMenu` read `locale` and `omit-commands`.
 package struct PresentationOptions: Hashable, Sendable {
     package var anchor: Rect?
     package var locale: String?
     package var omittedCommands: Set<StandardCommand>
+    package var appearance = MenuAppearance.rich
 
     /// Entries in `omit-commands`, as in `supported-commands`.
     static let maxOmittedCommands = Limits.maxSupportedCommands
@@ -45,6 +48,7 @@ package struct PresentationOptions: Hashable, Sendable {
                     locale = text.isEmpty ? nil : text
                 case "omit-commands":
                     omittedCommands = try Self.standardCommands(value, field: path())
+                case "appearance": appearance = try WireValue.enumeration(value, MenuAppearance.self, field: path())
                 default: continue
                 }
             }

@@ -58,9 +58,10 @@ extension MenuBusServer {
     }
 
     /// What a presentation of `context` is charged: the context and its
-    /// cached content, in each of its forms.
+    /// cached content, in each of its forms; not the preview's PNG, which
+    /// the presentation shares with the context.
     func presentationCost(of context: PublishedContext, provided: Int = 0) -> Int {
-        (context.heldBytes + provided + 4096) * Budgets.presentationFactor
+        (context.heldBytes - (context.info.preview?.imageBytes ?? 0) + provided + 4096) * Budgets.presentationFactor
     }
 
     /// Hands freed memory back to the system once a mebibyte or more was

@@ -45,6 +45,7 @@ extension MenuBusServer {
                                releasing: (old?.infoBytes ?? 0) + (old?.itemsBytes ?? 0), field: "items")
         let info = try Wire.decodeContext(context, field: "context")
         let elements = try Wire.decodeElements(items, field: "items", previous: old?.items)
+        do { try ButtonMenu.validate(context: info, items: elements) } catch { throw error.busError }
         if var existing = app.contexts[contextId] {
             existing.info = info
             existing.items = elements

@@ -91,6 +91,9 @@ extension MenuBusServer {
         manager.method(API.presentMenu) { [unowned self] call, owner, contextId, kind, options in
             try self.present(caller: call.sender, owner: owner, contextId: contextId, kind: kind, options: options)
         }
+        manager.method(API.activatePrimaryAction) { [unowned self] call, owner, contextId, platformData in
+            try self.activatePrimaryAction(caller: call.sender, owner: owner, contextId: contextId, platformData: platformData)
+        }
         manager.method(API.lint) { [unowned self] _, kind, items in
             try self.lint(kind: kind, items: items)
         }
