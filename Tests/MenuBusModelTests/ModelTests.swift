@@ -84,7 +84,7 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(MenuElement.MenuOption.allCases.map(\.rawValue),
                        ["inline", "destructive", "single-selection", "palette"])
         XCTAssertEqual(MenuElement.ElementSize.allCases.map(\.rawValue), ["small", "medium", "large"])
-        XCTAssertEqual(ContextInfo.Kind.allCases.map(\.rawValue), ["text", "image", "file", "url", "item"])
+        XCTAssertEqual(ContextInfo.Kind.allCases.map(\.rawValue), ["text", "image", "file", "url", "item", "button", "history"])
         XCTAssertEqual(Selection.Kind.allCases.map(\.rawValue), ["none", "caret", "range", "all"])
         XCTAssertEqual(Selection.TextAttribute.allCases.map(\.rawValue), ["bold", "italic", "underline"])
         XCTAssertEqual(LintFinding.Severity.allCases.map(\.rawValue), ["error", "warning", "info"])
