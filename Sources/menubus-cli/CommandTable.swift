@@ -52,6 +52,8 @@ enum CommandTable {
 
     static let json = Option(name: "--json", value: nil, kind: .text, help: "print data as JSON")
     static let edit = Option(name: "--edit", value: nil, kind: .text, help: "the edit menu for the current selection, not the context menu")
+    static let locale = Option(name: "--locale", value: "LOCALE", kind: .text,
+                               help: "title MenuBus's own items in LOCALE (ru, de_DE.UTF-8), not the session's language")
     static let seconds = Option(name: "--for", value: "SECONDS", kind: .text, help: "run for SECONDS, then stop")
     static let fill = Option(name: "--fill", value: "ID=FILE", kind: .file,
                              help: "answer deferred element ID with the items of FILE", repeats: true)
@@ -72,15 +74,18 @@ enum CommandTable {
         "status": Entry(operands: [], options: [json]),
         "contexts": Entry(operands: [], options: [json]),
         "menu": Entry(operands: [Operand(name: "APP", kind: .app), Operand(name: "CONTEXT", kind: .context)],
-                      options: [edit, json]),
+                      options: [edit, locale, json]),
         "present": Entry(operands: [Operand(name: "APP", kind: .app), Operand(name: "CONTEXT", kind: .context)],
-                         options: [edit, Option(name: "--changes", value: "N", kind: .text, help: "stop after N changes"),
+                         options: [edit, locale,
+                                   Option(name: "--compact", value: nil, kind: .text,
+                                          help: "the compact appearance: no preview above the items"),
+                                   Option(name: "--changes", value: "N", kind: .text, help: "stop after N changes"),
                                    Option(name: "--follow", value: nil, kind: .text, help: "present again after menubusd restarts"),
                                    Option(name: "--wait-result", value: "SECONDS", kind: .text,
                                           help: "after the menu closes, wait up to SECONDS for a provider's result"),
                                    json]),
         "activate": Entry(operands: [Operand(name: "APP", kind: .app), Operand(name: "CONTEXT", kind: .context),
-                                     Operand(name: "ITEM", kind: .item)], options: [edit, json]),
+                                     Operand(name: "ITEM", kind: .item)], options: [edit, locale, json]),
         "monitor": Entry(operands: [], options: [Option(name: "--count", value: "N", kind: .text, help: "stop after N messages"), json]),
         "lint": Entry(operands: [Operand(name: "FILE", kind: .file)], options: [edit, fill, json]),
         "publish": Entry(operands: [Operand(name: "FILE", kind: .file)], options: [

@@ -1,16 +1,21 @@
 import MenuBus
 import MenuBusModel
 
-/// `menubus-cli menu APP CONTEXT [--edit]`: the composed menu.
+/// `menubus-cli menu APP CONTEXT [--edit] [--locale L]`: the composed menu.
 enum MenuCommand {
     static let command = CommandLineTool.Command(
         name: "menu", summary: "print the composed context (or edit) menu of a context",
         usage: """
-            Usage: menubus-cli menu APP CONTEXT [--edit] [--json]
+            Usage: menubus-cli menu APP CONTEXT [--edit] [--locale LOCALE] [--json]
 
             Prints the menu menubusd composes for CONTEXT of APP (an app id such as
             org.example.Editor, or a unique bus name): the context menu, or with
-            --edit the edit menu for the current selection. --json prints the
+            --edit the edit menu for the current selection; --locale titles
+            MenuBus's own items in LOCALE (ru, de_DE.UTF-8) instead of the
+            session's language. Above the items it prints the context's preview
+            (what a presenter draws there; choosing it is menubus:preview) and,
+            for a button, what a tap runs (its primary action, or the menu
+            itself). --json prints the
             context as its app published it, in the nested JSON form that
             'publish' and 'lint' read ("app", "context-id", "kind", "revision",
             "context", "selection", "items", deferred elements included), and the
@@ -22,11 +27,13 @@ enum MenuCommand {
 
     static func run(_ arguments: inout Arguments, _ options: CommandLineTool.Options) throws -> Int32 {
         let edit = arguments.remove("--edit")
+        let locale = try arguments.option("--locale")
         let app = try arguments.required("APP")
         let context = try arguments.required("CONTEXT")
         try arguments.finish()
         let client = try CommandLineTool.connect(options)
-        let menu = edit ? try client.editMenu(owner: app, contextId: context) : try client.contextMenu(owner: app, contextId: context)
+        let menu = edit ? try client.editMenu(owner: app, contextId: context, locale: locale)
+            : try client.contextMenu(owner: app, contextId: context, locale: locale)
         if options.json {
             let published = try client.publishedContext(owner: app, contextId: context)
             // A unique name stands for its app: print the app id, which 'publish' registers as.
@@ -43,6 +50,9 @@ enum MenuCommand {
                 """)
         } else {
             Output.out(Output.styled("\(edit ? "Edit" : "Context") menu of \(app) › \(context)", .bold) + Output.styled("  (revision \(menu.revision))", .dim) + "\n")
+            let published = try client.publishedContext(owner: app, contextId: context)
+            if let preview = published.context.preview { Output.out(ContextHeader.preview(preview)) }
+            Output.out(ContextHeader.primaryAction(published.context, items: published.items))
             Output.out(MenuDrawing.draw(menu.elements))
         }
         return 0

@@ -233,7 +233,8 @@ enum MenuJSON {
         soft {
             if let kind = try string(dict["kind"], "context.kind") {
                 guard let value = ContextInfo.Kind(rawValue: kind) else {
-                    throw FieldError(field: "context.kind", message: "'\(kind)' is not text, image, file, url or item")
+                    let kinds = ContextInfo.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw FieldError(field: "context.kind", message: "'\(kind)' is not one of \(kinds)")
                 }
                 info.kind = value
             }
@@ -250,6 +251,9 @@ enum MenuJSON {
             }
         }
         soft { info.enabled = try bool(dict["enabled"], "context.enabled") ?? true }
+        soft { if let value = dict["preview"] { info.preview = try preview(value) } }
+        soft { info.primaryAction = try string(dict["primary-action"], "context.primary-action") }
+        soft { info.menuIsPrimaryAction = try bool(dict["menu-is-primary-action"], "context.menu-is-primary-action") ?? false }
         for key in dict.keys.sorted() where !contextKeys.contains(key) {
             problems.append(FieldError(field: "context.\(key)", message: "unknown key (expected \(contextKeys.joined(separator: ", ")))"))
         }
@@ -257,7 +261,31 @@ enum MenuJSON {
     }
 
     static let contextKeys = ["kind", "content-types", "editable", "has-content", "rich-text", "document",
-                              "supported-commands", "title", "enabled"]
+                              "supported-commands", "title", "enabled", "preview", "primary-action",
+                              "menu-is-primary-action"]
+    static let previewKeys = ["title", "subtitle", "image-uri", "icon", "image-png"]
+
+    /// A context's `preview`: its `a{sv}` keys, a PNG as base64.
+    private static func preview(_ object: Any) throws -> ContextPreview {
+        guard let dict = object as? [String: Any] else { throw FieldError(field: "context.preview", message: "expected an object") }
+        for key in dict.keys.sorted() where !previewKeys.contains(key) {
+            problems.append(FieldError(field: "context.preview.\(key)",
+                                       message: "unknown key (expected \(previewKeys.joined(separator: ", ")))"))
+        }
+        guard let title = try string(dict["title"], "context.preview.title") else {
+            throw FieldError(field: "context.preview.title", message: "a preview needs a title")
+        }
+        var preview = ContextPreview(title: title, subtitle: try string(dict["subtitle"], "context.preview.subtitle"))
+        if let uri = try string(dict["image-uri"], "context.preview.image-uri") { preview.image = .uri(uri) }
+        if let icon = try string(dict["icon"], "context.preview.icon") { preview.image = .icon(icon) }
+        if let png = try string(dict["image-png"], "context.preview.image-png") {
+            guard let bytes = Data(base64Encoded: png) else {
+                throw FieldError(field: "context.preview.image-png", message: "expected the PNG's bytes in base64")
+            }
+            preview.image = .png([UInt8](bytes))
+        }
+        return preview
+    }
     static let selectionKeys = ["kind", "length", "text", "attributes", "pasteboard-types", "rect"]
 
     private static func selectionInfo(_ object: Any) throws -> Selection {
@@ -380,7 +408,23 @@ enum MenuJSON {
         }
         if let title = info.title { fields.append("\"title\": \(quote(title))") }
         if !info.enabled { fields.append("\"enabled\": false") }
+        if let preview = info.preview { fields.append("\"preview\": " + write(preview)) }
+        if let primaryAction = info.primaryAction { fields.append("\"primary-action\": \(quote(primaryAction))") }
+        if info.menuIsPrimaryAction { fields.append("\"menu-is-primary-action\": true") }
         return "{" + fields.joined(separator: ", ") + "}"
+    }
+
+    /// A preview's keys, a PNG as base64.
+    static func write(_ preview: ContextPreview) -> String {
+        var keys = ["\"title\": \(quote(preview.title))"]
+        if let subtitle = preview.subtitle { keys.append("\"subtitle\": \(quote(subtitle))") }
+        switch preview.image {
+        case .uri(let uri): keys.append("\"image-uri\": \(quote(uri))")
+        case .icon(let name): keys.append("\"icon\": \(quote(name))")
+        case .png(let bytes): keys.append("\"image-png\": \(quote(Data(bytes).base64EncodedString()))")
+        case nil: break
+        }
+        return "{" + keys.joined(separator: ", ") + "}"
     }
 
     /// The selection's keys, those that differ from the defaults but `kind`, in a fixed order.

@@ -6,7 +6,8 @@ enum Present {
     static let command = CommandLineTool.Command(
         name: "present", summary: "present a menu and print it on every change",
         usage: """
-            Usage: menubus-cli present APP CONTEXT [--edit] [--changes N] [--follow]
+            Usage: menubus-cli present APP CONTEXT [--edit] [--locale LOCALE] [--compact]
+                                       [--changes N] [--follow]
 
             Presents the context (or edit) menu of CONTEXT as a live menu object,
             prints its path and layout, then prints every LayoutChanged until the
@@ -15,7 +16,13 @@ enum Present {
             ITEM' presents a menu of its own and chooses from it. When
             menubusd leaves the bus the menu is reported closed; with --follow
             the menu is presented again once menubusd is back and the app has
-            published CONTEXT again.
+            published CONTEXT again. --locale titles MenuBus's own items in
+            LOCALE, as for 'menu'.
+
+            Above the items it prints the menu's preview, as a presenter draws
+            it (choose it with 'menubus-cli activate APP CONTEXT menubus:preview'),
+            unless --compact asks for the compact appearance (no preview), and
+            for a button what a tap runs (menubus:primary-action).
 
             A provider chosen from the menu whose answer cannot go into the app
             (Translate on read-only text) answers this command: its
@@ -29,6 +36,8 @@ enum Present {
     static func run(_ arguments: inout Arguments, _ options: CommandLineTool.Options) throws -> Int32 {
         let edit = arguments.remove("--edit")
         let follow = arguments.remove("--follow")
+        let locale = try arguments.option("--locale")
+        let appearance: MenuAppearance = arguments.remove("--compact") ? .compact : .rich
         let limit = try arguments.option("--changes").map { value -> Int in
             guard let n = Int(value), n >= 0 else { throw UsageError("--changes needs a whole number") }
             return n
@@ -73,12 +82,22 @@ enum Present {
             client.stopRunning()
         })
         func presentOnce() throws {
-            let menu = try client.present(owner: app, contextId: context, kind: edit ? .edit : .context)
+            let menu = try client.present(owner: app, contextId: context, kind: edit ? .edit : .context,
+                                          locale: locale, appearance: appearance)
             presented = menu
             presentedMenus.insert(menu)
             let first = try client.layout(of: menu)
             lastLayout = first.elements
-            print(first, path: menu.path.rawValue, options: options, heading: "Presented")
+            let preview = try client.preview(of: menu)
+            let header: String
+            if options.json {
+                header = ContextHeader.jsonFields(preview: preview, appearance: appearance)
+            } else {
+                let published = try client.publishedContext(owner: app, contextId: context)
+                header = (preview.map(ContextHeader.preview) ?? "")
+                    + ContextHeader.primaryAction(published.context, items: published.items)
+            }
+            print(first, path: menu.path.rawValue, options: options, heading: "Presented", header: header)
         }
         try presentOnce()
         guard limit != 0 else { return 0 }
@@ -123,11 +142,13 @@ enum Present {
         }
     }
 
-    static func print(_ layout: Menu, path: String, options: CommandLineTool.Options, heading: String) {
+    /// `header`: what goes above the items (text), or more fields (JSON).
+    static func print(_ layout: Menu, path: String, options: CommandLineTool.Options, heading: String, header: String = "") {
         if options.json {
-            Output.out("{\"event\": \(MenuJSON.quote(heading)), \"path\": \(MenuJSON.quote(path)), \"revision\": \(layout.revision), \"items\": \(MenuJSON.write(layout.elements, indent: nil))}\n")
+            Output.out("{\"event\": \(MenuJSON.quote(heading)), \"path\": \(MenuJSON.quote(path)), \"revision\": \(layout.revision)\(header), \"items\": \(MenuJSON.write(layout.elements, indent: nil))}\n")
         } else {
             Output.out(Output.styled("\(heading) \(path)", .bold) + Output.styled("  (revision \(layout.revision))", .dim) + "\n")
+            Output.out(header)
             Output.out(MenuDrawing.draw(layout.elements))
         }
     }
