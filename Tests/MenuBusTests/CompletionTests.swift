@@ -62,7 +62,7 @@ final class CompletionTests: BusTestCase {
         XCTAssertTrue(try complete(["menubus-cli", ""], script: script).contains("undo-state"))
         XCTAssertEqual(try complete(["menubus-cli", "help", "pu"], script: script), ["publish"])
         // Options per command, as the table (and so the help) has them.
-        XCTAssertEqual(Set(try complete(["menubus-cli", "menu", "--"], script: script)), ["--edit", "--json", "--help"])
+        XCTAssertEqual(Set(try complete(["menubus-cli", "menu", "--"], script: script)), ["--edit", "--locale", "--json", "--help"])
         XCTAssertFalse(try complete(["menubus-cli", "menu", "--"], script: script).contains("--changes"))
         XCTAssertTrue(try complete(["menubus-cli", "present", "--"], script: script).contains("--changes"))
         for command in ["status", "menu", "present", "monitor", "lint", "publish", "provider", "undo-state", "integrate"] {
