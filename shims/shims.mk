@@ -146,10 +146,11 @@ $(GTK4_PC): shims/gtk4/menubus-gtk4.pc.in
 
 # The example, as an app would build it, against the library in the build
 # folder; it finds the library beside itself.
-$(GTK4_EXAMPLE): examples/gtk4-editor/main.c shims/gtk4/menubus-gtk4.h $(GTK4_LINKS)
+$(GTK4_EXAMPLE): examples/gtk4-editor/main.c examples/gtk4-editor/toolbar.c examples/gtk4-editor/toolbar.h \
+		shims/gtk4/menubus-gtk4.h $(GTK4_LINKS)
 	$(GTK4_REQUIRED)
 	$(CC) $(CPPFLAGS) $(SHIM_CFLAGS) $(CFLAGS) -Wall -Wextra -Ishims/gtk4 $(shell pkg-config --cflags gtk4) \
-		-o $@ examples/gtk4-editor/main.c $(LDFLAGS) -L$(GTK4_BUILD) -lmenubus-gtk4 -Wl,-rpath,'$$ORIGIN' \
+		-o $@ examples/gtk4-editor/main.c examples/gtk4-editor/toolbar.c $(LDFLAGS) -L$(GTK4_BUILD) -lmenubus-gtk4 -Wl,-rpath,'$$ORIGIN' \
 		$(shell pkg-config --libs gtk4)
 
 # Under sudo the shims are built as the user who ran it, as the binaries

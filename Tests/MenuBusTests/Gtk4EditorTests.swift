@@ -155,4 +155,63 @@ final class Gtk4EditorTests: DesktopProgramTestCase {
         XCTAssertTrue(daemon.isRunning)
         assertQuiet(driver)
     }
+
+    // MARK: The toolbar's Back button
+
+    private func waitForTitle(_ driver: GtkAppDriver, endingWith place: String) throws -> String {
+        var title = ""
+        _ = try eventually(timeout: 10) {
+            title = try driver.title()
+            return title.hasSuffix("— " + place)
+        }
+        return title
+    }
+
+    /// Visits `places` from the search field (Return goes to what it holds).
+    private func visit(_ driver: GtkAppDriver, _ places: [String]) throws {
+        try driver.focus("search")
+        for place in places {
+            try driver.type(place)
+            try driver.key("Return")
+            _ = try waitForTitle(driver, endingWith: place)
+        }
+    }
+
+    /// The Back button is a MenuBus `history` button: a tap runs its
+    /// primary action (menubusd sends `go-back` back as ActionInvoked), a
+    /// right click and press and hold present its menu, whose deferred
+    /// element lists the places visited before, most recent first, asked
+    /// for at every presentation; choosing one goes there.
+    func testGtk4EditorBackButtonTapsBackAndHoldsItsHistory() throws {
+        try requirements()
+        _ = try startMenubusd()
+        let driver = try launch()
+        XCTAssertTrue(try waitForTitle(driver, endingWith: "Home").hasPrefix("MenuBus GTK 4 Editor"))
+        try visit(driver, ["News", "Weather", "Sports"])
+
+        try driver.click("Back")
+        XCTAssertTrue(try waitForTitle(driver, endingWith: "Weather").hasSuffix("Weather"), "a tap went back one place")
+
+        try driver.target("Back")
+        var menu = try driver.openMenu("right-click")
+        _ = try eventually(timeout: 10) {
+            menu = try driver.shownMenu()
+            return menu.labels == ["News", "Home"]
+        }
+        XCTAssertEqual(menu.labels, ["News", "Home"], "the places before Weather, most recent first: \(menu)")
+        try driver.choose("Home")
+        XCTAssertTrue(try waitForTitle(driver, endingWith: "Home").hasSuffix("Home"), "the chosen place")
+
+        // Asked again at the next presentation: the history as it is now.
+        try visit(driver, ["Maps", "Music"])
+        var held = try driver.hold("Back")
+        _ = try eventually(timeout: 10) {
+            held = try driver.shownMenu()
+            return held.labels == ["Maps", "Home"]
+        }
+        XCTAssertEqual(held.labels, ["Maps", "Home"], "press and hold: \(held)")
+        try driver.closeMenu()
+        XCTAssertTrue(try driver.title().hasSuffix("Music"), "holding is not also a tap")
+        assertQuiet(driver)
+    }
 }

@@ -195,6 +195,16 @@ final class GtkAppDriver {
     /// Menus open on (and `doubleClick` clicks) the widget of that
     /// accessible name, without giving it the focus.
     func target(_ name: String) throws { try send("target \(name)") }
+    /// A click on the middle of the widget of that accessible name (a tap).
+    func click(_ name: String) throws { try send("click \(name)") }
+    /// Press and hold on the widget of that accessible name until a menu shows.
+    func hold(_ name: String) throws -> OpenedMenu {
+        let answer = try send("hold \(name)")
+        return OpenedMenu(way: "hold", milliseconds: (answer["ms"] as? NSNumber)?.doubleValue ?? -1,
+                          items: (answer["items"] as? [[String: Any]] ?? []).map(Item.init))
+    }
+    /// The program's window title, read through AT-SPI.
+    func title() throws -> String { try send("title")["title"] as? String ?? "" }
     /// A double click near the start of the target: the focus, and the word there selected.
     func doubleClick() throws { try send("double-click") }
 

@@ -201,8 +201,9 @@ final class InstalledPackageTests: BusTestCase {
         _ = try installedFiles("libmenubus-gtk4-dev")
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-gtk4-editor-\(UUID().uuidString)").path
         addTeardownBlock { try? FileManager.default.removeItem(atPath: output) }
-        let source = Repository.root.appendingPathComponent("examples/gtk4-editor/main.c").path
-        let build = try shell("cc -Wall -o '\(output)' '\(source)' $(pkg-config --cflags --libs menubus-gtk4)",
+        let folder = Repository.root.appendingPathComponent("examples/gtk4-editor")
+        let source = ["main.c", "toolbar.c"].map { "'" + folder.appendingPathComponent($0).path + "'" }.joined(separator: " ")
+        let build = try shell("cc -Wall -o '\(output)' \(source) $(pkg-config --cflags --libs menubus-gtk4)",
                               environment: ["PKG_CONFIG_PATH": ""])
         XCTAssertEqual(build.status, 0, build.stderr)
         let dynamic = try shell("readelf -d '\(output)'").stdout

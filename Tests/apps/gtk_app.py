@@ -873,6 +873,35 @@ class Session:
                 return {"widget": name, "role": accessible.getRoleName()}
         raise Failure("no widget named %r on screen" % name)
 
+    def command_click(self, name):
+        """A click (button 1) on the middle of the widget of that
+        accessible name, as a tap on a toolbar button."""
+        self.command_target(name)
+        x, y, width, height = self.target.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        self.xdotool("mousemove", "--sync", str(x + width // 2), str(y + height // 2))
+        self.xdotool("click", "1")
+        return {"clicked": name}
+
+    def command_hold(self, name):
+        """Press and hold (button 1) on the widget of that accessible name
+        until a menu shows, then release."""
+        self.command_target(name)
+        x, y, width, height = self.target.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        self.xdotool("mousemove", "--sync", str(x + width // 2), str(y + height // 2))
+        started = now_ms()
+        self.xdotool("mousedown", "1")
+        try:
+            menu = poll(self.popup, self.timeout)
+        finally:
+            self.xdotool("mouseup", "1")
+        if menu is None:
+            raise Failure("no menu showed while %r was held" % name)
+        return {"ms": round(now_ms() - started, 1), "items": self.read_menu(menu)}
+
+    def command_title(self):
+        """The program's window title."""
+        return {"title": self.frame.name or ""}
+
     def command_attributes(self, argument):
         """The text attributes at the start of the widget's selection (or
         its caret), as AT-SPI gives them: name -> value."""
@@ -964,6 +993,9 @@ class Session:
             "set-stalled-clipboard":
                 lambda: self.command_set_clipboard(line.strip()[len("set-stalled-clipboard "):], stalled=True),
             "double-click": self.command_double_click,
+            "click": lambda: self.command_click(argument),
+            "hold": lambda: self.command_hold(argument),
+            "title": self.command_title,
             "ping": self.command_ping,
             "dump": self.command_dump,
         }

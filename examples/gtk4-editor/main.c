@@ -2,15 +2,25 @@
  * items (Make Uppercase, Search Web, Translate, …) in their context menus,
  * after GTK's own Cut, Copy, Paste, Delete and Select All.
  *
- * The whole of MenuBus here is the two menubus_gtk4_attach calls. */
+ * For the text widgets, the whole of MenuBus is the two menubus_gtk4_attach
+ * calls. The toolbar's Back button (toolbar.c) is a MenuBus button: a tap
+ * goes back, press and hold shows the places visited (Return in the search
+ * field visits what it holds). */
 #include <gtk/gtk.h>
 #include <menubus-gtk4.h>
+#include "toolbar.h"
+
+static void
+search_activated (GtkEntry *search, Toolbar *toolbar)
+{
+    toolbar_visit (toolbar, gtk_editable_get_text (GTK_EDITABLE (search)));
+    gtk_editable_set_text (GTK_EDITABLE (search), "");
+}
 
 static void
 activate (GtkApplication *app, G_GNUC_UNUSED gpointer data)
 {
     GtkWidget *window = gtk_application_window_new (app);
-    gtk_window_set_title (GTK_WINDOW (window), "MenuBus GTK 4 Editor");
     gtk_window_set_default_size (GTK_WINDOW (window), 640, 420);
 
     GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
@@ -19,10 +29,12 @@ activate (GtkApplication *app, G_GNUC_UNUSED gpointer data)
     gtk_widget_set_margin_top (box, 6);
     gtk_widget_set_margin_bottom (box, 6);
 
+    GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
     GtkWidget *search = gtk_entry_new ();
     gtk_entry_set_placeholder_text (GTK_ENTRY (search), "Search");
     gtk_accessible_update_property (GTK_ACCESSIBLE (search), GTK_ACCESSIBLE_PROPERTY_LABEL, "Search", -1);
-    gtk_box_append (GTK_BOX (box), search);
+    gtk_widget_set_hexpand (search, TRUE);
+    gtk_box_append (GTK_BOX (box), bar);
 
     GtkWidget *view = gtk_text_view_new ();
     gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);
@@ -34,8 +46,14 @@ activate (GtkApplication *app, G_GNUC_UNUSED gpointer data)
 
     /* MenuBus: one call a widget. FALSE only means no MenuBus items (turned
      * off with MENUBUS_DISABLE=1); the editor works the same. */
-    menubus_gtk4_attach (view);
+    gboolean attached = menubus_gtk4_attach (view);
     menubus_gtk4_attach (search);
+
+    Toolbar *toolbar = toolbar_new (GTK_WINDOW (window), g_application_get_application_id (G_APPLICATION (app)),
+                                    "Home", attached);
+    gtk_box_append (GTK_BOX (bar), toolbar_back_button (toolbar));
+    gtk_box_append (GTK_BOX (bar), search);
+    g_signal_connect (search, "activate", G_CALLBACK (search_activated), toolbar);
 
     gtk_window_set_child (GTK_WINDOW (window), box);
     gtk_window_present (GTK_WINDOW (window));
