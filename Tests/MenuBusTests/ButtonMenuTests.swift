@@ -22,12 +22,6 @@ final class ButtonMenuTests: BusTestCase {
         MenuElement(id: "new-window", title: "New Window"),
     ]
 
-    private func pump(_ app: MenuBusClient, until condition: () throws -> Bool) rethrows -> Bool {
-        try eventually(timeout: 5) {
-            _ = app.run(until: { false }, timeout: 0.02)
-            return try condition()
-        }
-    }
 
     func testAButtonsMenuIsTheAppsItemsAloneWhicheverKindIsAsked() throws {
         let app = try app("org.example.Files")

@@ -17,12 +17,6 @@ final class PreviewCommandLineTests: BusTestCase {
         try bus.run("menubus-cli", arguments, timeout: 20, extraEnvironment: noColour)
     }
 
-    private func pump(_ app: MenuBusClient, until condition: () -> Bool) -> Bool {
-        eventually(timeout: 10) {
-            _ = app.run(until: { false }, timeout: 0.02)
-            return condition()
-        }
-    }
 
     private static let png = PreviewTests.png(40)
 

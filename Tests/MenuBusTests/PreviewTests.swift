@@ -25,13 +25,6 @@ final class PreviewTests: BusTestCase {
         ContextInfo(kind: .image, title: "Beach.png", preview: preview)
     }
 
-    /// Runs the app's loop until `condition` holds.
-    private func pump(_ app: MenuBusClient, until condition: () throws -> Bool) rethrows -> Bool {
-        try eventually(timeout: 5) {
-            _ = app.run(until: { false }, timeout: 0.02)
-            return try condition()
-        }
-    }
 
     func testThePreviewIsThePresentedMenusPropertyAndChoosingItIsHeardByTheOwner() throws {
         let app = try app("org.example.Photos")
