@@ -5,7 +5,11 @@
 # while one client hangs on 100 deferred calls, and RegisterUndo throughput
 # with the journal on (in a temporary state directory).
 #
-#   bench/roundtrips/menus.sh [-n ITERATIONS] [--no-build]
+#   bench/roundtrips/menus.sh [-n ITERATIONS] [--mode MODE]... [--no-build]
+#
+# MODE is one of compose, calls, deferred, isolation, memory, undo, preview
+# (PresentMenu with a 256 KiB PNG preview against one without); all of
+# them by default.
 #
 # Builds menubusd and menubus-bench (release), starts a private dbus-daemon
 # and menubusd on it, runs every mode of menubus-bench, prints markdown.
@@ -14,11 +18,13 @@ set -euo pipefail
 
 ITERATIONS=5000
 BUILD=1
+MODES=""
 while [ $# -gt 0 ]; do
     case "$1" in
         -n) ITERATIONS="${2:?-n needs a value}"; shift 2 ;;
         --no-build) BUILD=0; shift ;;
-        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --mode) MODES="${MODES:+$MODES }${2:?--mode needs a value}"; shift 2 ;;
+        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "menus.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -68,10 +74,10 @@ done
 
 echo "## Menu service (issues: menus; deferred, live menus and providers)"
 echo
-echo "- command: bench/roundtrips/menus.sh -n $ITERATIONS"
+echo "- command: bench/roundtrips/menus.sh -n $ITERATIONS${MODES:+ --mode ${MODES// / --mode }}"
 echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "- menubusd: $(.build/release/menubusd --version), release build of $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
 echo
-for mode in compose calls deferred isolation memory undo; do
+for mode in ${MODES:-compose calls deferred isolation memory undo preview}; do
     timeout 600 .build/release/menubus-bench --address "$ADDR" --iterations "$ITERATIONS" --mode "$mode"
 done
