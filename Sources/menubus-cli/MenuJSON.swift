@@ -6,7 +6,8 @@ import MenuBusModel
 /// `{"id", "title", "type", "icon", "attributes", "state", "options", "children": [...]}`
 /// (also "subtitle", "shortcut", "command", "element-size", "cached").
 /// A file is that array, or an object with "items" and optionally
-/// "context-id", "context" (the `a{sv}` keys as JSON), "selection", "app"
+/// "context-id", "context" (the `a{sv}` keys as JSON, a preview's PNG in
+/// base64), "selection", "app"
 /// and what `menu --json` adds ("kind", "revision", "composed", read and
 /// ignored but for "kind", which `lint` checks by). A deferred element may
 /// carry its content inline as "provides": an array of elements.
