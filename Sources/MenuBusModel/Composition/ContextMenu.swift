@@ -25,6 +25,8 @@
 /// (its last section, or its last run of items), before any destructive
 /// item there; their icons follow that group's. Suggestions never join a
 /// single-selection or palette section: then there are none.
+///
+/// A button or history context's menu is `ButtonMenu`'s: its items alone.
 package enum ContextMenu {
     static let maxSections = 3
 

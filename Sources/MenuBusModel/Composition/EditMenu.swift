@@ -24,7 +24,8 @@
 /// title one of the app's items already has is left out.
 ///
 /// A command the context does not support never shows; what is unavailable
-/// is left out, not dimmed.
+/// is left out, not dimmed. A button or history context has no edit menu:
+/// asked for one, it gets its `ButtonMenu`.
 package enum EditMenu {
     /// The roles of group 3, in menu order.
     static let roleOrder: [ProviderRole] = [.lookup, .translate, .searchWeb, .share]
