@@ -54,6 +54,11 @@ enum Completions {
                   let menu = try? edit ? client.editMenu(owner: app, contextId: contextId)
                                        : client.contextMenu(owner: app, contextId: contextId) else { return 0 }
             names = menu.elements.filter { $0.kind == .action && $0.attributes.isDisjoint(with: [.disabled, .hidden]) }.map(\.id)
+            // And what the menu carries beside its items: its preview, a button's tap.
+            if let context = try? client.publishedContext(owner: app, contextId: contextId).context {
+                if context.preview != nil { names.append(ElementID.preview) }
+                if context.primaryAction != nil { names.append(ElementID.primaryAction) }
+            }
         default:
             guard let contexts = try? client.listContexts() else { return 0 }
             let own = contexts.filter { $0.appId == app || $0.owner == app }

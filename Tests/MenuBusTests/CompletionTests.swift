@@ -156,6 +156,16 @@ final class CompletionTests: BusTestCase {
         XCTAssertEqual(chosen.status, 0, chosen.stderr)
         XCTAssertEqual(try complete(["menubus-cli", "undo-state", "org.example.Notes", ""], script: script, environment: env),
                        ["notes-doc"])
+        // What a menu carries beside its items: a preview, a button's tap.
+        try app.publishContext("photo", ContextInfo(kind: .image, preview: ContextPreview(title: "Beach.png")),
+                               items: [MenuElement(id: "rename", title: "Rename")])
+        try app.publishContext("new", ContextInfo(kind: .button, primaryAction: "blank"),
+                               items: [MenuElement(id: "blank", title: "Blank", attributes: [.hidden]),
+                                       MenuElement(id: "letter", title: "Letter")])
+        XCTAssertEqual(try complete(["menubus-cli", "activate", "org.example.Notes", "photo", ""], script: script,
+                                    environment: env).sorted(), ["menubus:copy", "menubus:preview", "rename"])
+        XCTAssertEqual(try complete(["menubus-cli", "activate", "org.example.Notes", "new", ""], script: script,
+                                    environment: env).sorted(), ["letter", "menubus:primary-action"])
         XCTAssertEqual(try complete(base + [""], script: script, environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"]),
                        [], "no daemon, nothing offered")
     }
