@@ -81,6 +81,19 @@ final class PreviewTests: BusTestCase {
         XCTAssertTrue(try eventually { try presenter.preview(of: menu) == moved })
     }
 
+    /// A presentation shares the context's PNG: 32 menus of a context with
+    /// the largest preview stay within the presenter's 8 MiB budget, which
+    /// 32 copies (16 MiB, each counted in its three forms) would not.
+    func testPresentationsShareThePreviewsBytesWithinThePresentersBudget() throws {
+        let app = try app("org.example.Photos")
+        let largest = ContextPreview(title: "Big", image: .png(Self.png(ContextPreview.maxPNGBytes)))
+        try app.publishContext("photo", photo(largest), items: items)
+        let presenter = try client()
+        let menus = try (0..<32).map { _ in try presenter.present(owner: "org.example.Photos", contextId: "photo", kind: .context) }
+        XCTAssertEqual(try presenter.preview(of: menus[31]), largest)
+        for menu in menus { try presenter.dismiss(menu) }
+    }
+
     func testAnUnknownAppearanceIsRefusedNamingTheOption() throws {
         let app = try app("org.example.Photos")
         try app.publishContext("photo", photo(nil), items: items)
