@@ -81,6 +81,23 @@ final class PreviewTests: BusTestCase {
         XCTAssertTrue(try eventually { try presenter.preview(of: menu) == moved })
     }
 
+    func testAChangedPreviewIsInvalidatedNotSent() throws {
+        let app = try app("org.example.Photos")
+        try app.publishContext("photo", photo(ContextPreview(title: "Beach.png")), items: items)
+        let presenter = try client()
+        let menu = try presenter.present(owner: "org.example.Photos", contextId: "photo", kind: .context)
+        var changes: [[DBusValue]] = []
+        try presenter.observeAllSignals { signal in
+            if signal.path == menu.path.rawValue, signal.member == "PropertiesChanged" { changes.append(signal.arguments) }
+        }
+        try app.publishContext("photo", photo(ContextPreview(title: "Dune.png", image: .png(Self.png(4096)))), items: items)
+        XCTAssertTrue(pump(presenter) { !changes.isEmpty })
+        let change = try XCTUnwrap(changes.first)
+        XCTAssertEqual(change.first, .string(MenuBusNames.menuInterface))
+        XCTAssertEqual(change.last, .array("s", [.string("Preview")]), "named as invalidated")
+        XCTAssertEqual(change.count == 3 ? change[1] : nil, .array("{sv}", []), "the PNG is not in the signal")
+    }
+
     /// A presentation shares the context's PNG: 32 menus of a context with
     /// the largest preview stay within the presenter's 8 MiB budget, which
     /// 32 copies (16 MiB, each counted in its three forms) would not.
