@@ -2,22 +2,23 @@ import XCTest
 @testable import MenuBusModel
 import MenuBusModelFixtures
 
+/// A finding as the composition tests compare it: counts in the message do
+/// not make it another one.
+struct FindingKey: Hashable, CustomStringConvertible {
+    let severity: LintFinding.Severity
+    let id: String
+    let message: String
+    init(_ finding: LintFinding) {
+        severity = finding.severity
+        id = finding.elementId
+        message = String(finding.message.filter { !$0.isNumber })
+    }
+    var description: String { "\(severity) \(id): \(message)" }
+}
+
 /// Composition never adds a Lint finding the app's own items did not have:
 /// every menu of a corpus, in every context, through both compositions.
 final class CompositionLintTests: XCTestCase {
-    /// A finding as compared here: counts in the message do not make it another one.
-    private struct Key: Hashable, CustomStringConvertible {
-        let severity: LintFinding.Severity
-        let id: String
-        let message: String
-        init(_ finding: LintFinding) {
-            severity = finding.severity
-            id = finding.elementId
-            message = String(finding.message.filter { !$0.isNumber })
-        }
-        var description: String { "\(severity) \(id): \(message)" }
-    }
-
     private static let contexts: [(String, ContextInfo, Selection)] = [
         ("text with a range", Fixtures.richField,
          Selection(kind: .range, length: 4, text: "word", pasteboardTypes: ["text/plain", "text/html"])),
@@ -99,7 +100,7 @@ final class CompositionLintTests: XCTestCase {
         return menu
     }
 
-    private static let sectionsMessage = Lint.check(kind: .context, elements: (1...4).flatMap {
+    static let sectionsMessage = Lint.check(kind: .context, elements: (1...4).flatMap {
         [Fixtures.section("s\($0)"), Fixtures.action("a\($0)", parent: "s\($0)", title: "Do \($0)")]
     }).first { $0.elementId == "" }?.message ?? "sections"
 
@@ -108,24 +109,24 @@ final class CompositionLintTests: XCTestCase {
         for (name, items) in Self.corpus {
             for (contextName, context, selection) in Self.contexts {
                 for providers in Self.providerSets {
-                    var before = Set(Lint.check(kind: .context, elements: items).map(Key.init))
+                    var before = Set(Lint.check(kind: .context, elements: items).map(FindingKey.init))
                     // Destructive items that are not last get moved to the end,
                     // which may split a run of the app's items in two: the one
                     // finding that move may trade for is the section count.
                     if before.contains(where: { $0.message.contains("not last") }) {
-                        before.insert(Key(LintFinding(severity: .warning, elementId: "", message: Self.sectionsMessage)))
+                        before.insert(FindingKey(LintFinding(severity: .warning, elementId: "", message: Self.sectionsMessage)))
                     }
                     let contextMenu = ContextMenu.compose(context: context, items: items, providers: providers,
                                                           selection: selection)
-                    let added = Set(Lint.check(kind: .context, elements: contextMenu, composed: true).map(Key.init)).subtracting(before)
+                    let added = Set(Lint.check(kind: .context, elements: contextMenu, composed: true).map(FindingKey.init)).subtracting(before)
                     XCTAssertEqual(added, [], "context menu of \(name) in \(contextName): \(contextMenu.ids)")
                     XCTAssertNoThrow(try ElementValidation.validate(contextMenu, allowReserved: true), name)
 
-                    let editBefore = Set(Lint.check(kind: .edit, elements: items).map(Key.init)).union(before)
+                    let editBefore = Set(Lint.check(kind: .edit, elements: items).map(FindingKey.init)).union(before)
                     for undo in Self.undoStates {
                         let editMenu = EditMenu.compose(context: context, selection: selection, undo: undo,
                                                         providers: providers, appItems: items)
-                        let editAdded = Set(Lint.check(kind: .edit, elements: editMenu, composed: true).map(Key.init)).subtracting(editBefore)
+                        let editAdded = Set(Lint.check(kind: .edit, elements: editMenu, composed: true).map(FindingKey.init)).subtracting(editBefore)
                         XCTAssertEqual(editAdded, [], "edit menu of \(name) in \(contextName): \(editMenu.ids)")
                         checked += 1
                     }

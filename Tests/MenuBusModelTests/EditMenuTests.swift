@@ -150,8 +150,9 @@ final class EditMenuTests: XCTestCase {
             "menubus:section:2", "menubus:undo", "menubus:redo", "menubus:cut", "menubus:copy", "menubus:paste", "menubus:paste-and-match-style",
             "menubus:delete", "menubus:select-all",
             "menubus:section:3", "menubus:format", "menubus:bold", "menubus:italic", "menubus:underline",
-            "menubus:lookup", "menubus:translate", "menubus:search-web", "menubus:share",
-            "menubus:provider:org.example.Upper",
+            // Five provider suggestions: the first three, then Services with the rest.
+            "menubus:lookup", "menubus:translate", "menubus:search-web",
+            "menubus:services", "menubus:share", "menubus:provider:org.example.Upper",
             "menubus:section:4", "define",
         ])
         XCTAssertEqual(menu.element("menubus:undo")?.title, "Undo Typing")

@@ -12,7 +12,12 @@
 /// - Look Up, Translate, Search Web, Share…, each when the context
 ///   supports the command and a provider with that role matches the
 ///   context;
-/// - the items of providers without a role that match the context.
+/// - the items of providers without a role that match the context;
+///
+/// the provider suggestions (the last two kinds) arranged by
+/// `ProviderSuggestions`: a few, the rest in one Services submenu. Nothing
+/// the system adds takes the level past `Lint.maxItemsPerLevel` items: when
+/// the app's own items leave no room, there are no suggestions.
 ///
 /// In a text context providers need selected text, as in the edit menu.
 /// A suggestion whose command or title one of the app's own items already
@@ -30,28 +35,31 @@
 package enum ContextMenu {
     static let maxSections = 3
 
+    /// - Parameter usage: times this user chose each provider, by id
+    ///   (`ProviderSuggestions`).
     package static func compose(context: ContextInfo, items: [MenuElement], providers: [ProviderInfo],
-                        selection: Selection = Selection(), titles: SystemTitles = .english) -> [MenuElement] {
+                                selection: Selection = Selection(), titles: SystemTitles = .english,
+                                usage: [String: Int] = [:]) -> [MenuElement] {
         if context.kind.isButton { return ButtonMenu.compose(context: context, items: items) }
         var menu = AppItems.arranged(items)
         let offer = AppOffer(menu, titles: titles, extra: providers.filter { $0.role == nil }.map(\.title))
         let section = ElementID.suggestions
+        // What the app's own items leave of the level's item limit.
+        var room = Lint.maxItemsPerLevel - ProviderSuggestions.levelCount(menu)
         var suggestions: [MenuElement] = []
-        func suggest(_ command: StandardCommand, icon: String? = nil) {
-            let title = titles.title(command)
-            guard context.supports(command), !offer.covers(command, title: title) else { return }
-            suggestions.append(.system(command, parent: section, title: title, icon: icon))
+        if room > 0 && hasCopyableContent(context: context, selection: selection) && context.supports(.copy) {
+            let title = titles.title(.copy)
+            if !offer.covers(.copy, title: title) {
+                suggestions.append(.system(.copy, parent: section, title: title))
+                room -= 1
+            }
         }
-
-        if hasCopyableContent(context: context, selection: selection) { suggest(.copy) }
         if (context.kind != .text || selection.hasSelectedContent) && !providers.isEmpty {
             let matching = MatchingProviders(providers, context: context, selection: selection)
-            for role in EditMenu.roleOrder {
-                if let provider = matching.provider(for: role) { suggest(role.command, icon: provider.icon) }
-            }
-            for provider in matching.ownItems where !offer.covers(nil, title: provider.title) {
-                suggestions.append(.providerItem(provider, parent: section))
-            }
+            let candidates = ProviderSuggestions.candidates(matching, context: context, offer: offer, titles: titles,
+                                                            parent: section, shortcut: false)
+            suggestions += ProviderSuggestions.arrange(candidates, usage: usage, room: room, parent: section,
+                                                       titles: titles, offer: offer)
         }
         guard !suggestions.isEmpty else { return menu }
         place(suggestions, into: &menu)
@@ -104,7 +112,10 @@ package enum ContextMenu {
     }
 
     private static func moveUnder(_ parent: String, _ suggestions: inout [MenuElement], siblings: [MenuElement]) {
-        for index in suggestions.indices { suggestions[index].parent = parent }
+        // The Services submenu's items stay in it.
+        for index in suggestions.indices where suggestions[index].parent == ElementID.suggestions {
+            suggestions[index].parent = parent
+        }
         let withIcon = siblings.filter { $0.icon != nil }.count
         // No sibling actions: the suggestions keep their own icons, uniform.
         let fit: Bool? = siblings.isEmpty ? true : withIcon == 0 ? false : withIcon == siblings.count ? true : nil

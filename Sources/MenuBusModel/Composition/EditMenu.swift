@@ -15,7 +15,9 @@
 ///    when the selection has the style); Look Up, Translate, Search Web,
 ///    Share… (range or all, L > 0, and a provider with that role that
 ///    matches the context); then providers without a role that match the
-///    context, when something is selected.
+///    context, when something is selected. These provider suggestions are
+///    arranged by `ProviderSuggestions`: a few, the rest in one Services
+///    submenu, none past the level's item limit.
 /// 4. The app's own items, arranged as `AppItems` describes.
 ///
 /// When all four groups have items, group 1 joins group 2 (three sections
@@ -30,9 +32,11 @@ package enum EditMenu {
     /// The roles of group 3, in menu order.
     static let roleOrder: [ProviderRole] = [.lookup, .translate, .searchWeb, .share]
 
+    /// - Parameter usage: times this user chose each provider, by id
+    ///   (`ProviderSuggestions`).
     package static func compose(context: ContextInfo, selection: Selection, undo: UndoSummary?,
                         providers: [ProviderInfo], appItems: [MenuElement],
-                        titles: SystemTitles = .english) -> [MenuElement] {
+                        titles: SystemTitles = .english, usage: [String: Int] = [:]) -> [MenuElement] {
         if context.kind.isButton { return ButtonMenu.compose(context: context, items: appItems) }
         let app = AppItems.arranged(appItems, under: ElementID.section(4))
         let undoTitles = undo.map { [titles.undo($0.undoActionName), titles.redo($0.redoActionName)] } ?? []
@@ -75,12 +79,13 @@ package enum EditMenu {
         if selected && !providers.isEmpty {
             let matching = MatchingProviders(providers, contextTypes: selection.offeredContentTypes(contextTypes),
                                              editable: context.takesReplacement)
-            for role in roleOrder where context.supports(role.command) {
-                if let provider = matching.provider(for: role) { add(3, role.command, icon: provider.icon) }
-            }
-            for provider in matching.ownItems where !offer.covers(nil, title: provider.title) {
-                groups[2].append(.providerItem(provider, parent: ElementID.section(3)))
-            }
+            let candidates = ProviderSuggestions.candidates(matching, context: context, offer: offer, titles: titles,
+                                                            parent: ElementID.section(3), shortcut: true)
+            // The room the other items leave of the level's item limit.
+            let others = groups[0].count + groups[1].count + ProviderSuggestions.levelCount(groups[2], parent: ElementID.section(3))
+                + ProviderSuggestions.levelCount(app, parent: ElementID.section(4))
+            groups[2] += ProviderSuggestions.arrange(candidates, usage: usage, room: Lint.maxItemsPerLevel - others,
+                                                     parent: ElementID.section(3), titles: titles, offer: offer)
         }
 
         // Four groups are one more than a menu should have (Lint's section

@@ -98,24 +98,9 @@ package enum Lint {
         let elements = structure.elements
         let children = structure.children(of: container).filter { !elements[$0].has(.hidden) }
         guard !children.isEmpty else { return }
-        let containerName = container < 0 ? "The menu" : "Menu \(quoted(elements[container].title ?? elements[container].id))"
 
-        // Sections: each inline section, and each run of other items between them.
         if container < 0 || elements[container].isSubmenu {
-            var sections = 0
-            var inRun = false
-            for child in children {
-                if elements[child].isSection {
-                    sections += 1
-                    inRun = false
-                } else if !inRun {
-                    sections += 1
-                    inRun = true
-                }
-            }
-            if sections > 3 {
-                add(container, .warning, "\(containerName) has \(sections) sections; more than three makes it hard to scan, so merge related sections or move some items into a submenu.")
-            }
+            checkSections(of: container, structure: structure, add: add)
         }
 
         // Icons on some sibling actions but not all; a submenu needs no
@@ -142,9 +127,58 @@ package enum Lint {
         if container >= 0 && elements[container].has(.singleSelection) {
             let on = children.filter { elements[$0].state == .on }.count
             if on > 1 {
-                add(container, .warning, "\(containerName) is single-selection but \(on) of its items are on; turn on at most one.")
+                add(container, .warning, "\(containerName(container, structure)) is single-selection but \(on) of its items are on; turn on at most one.")
             }
         }
+    }
+
+    /// The size rules alone, of the top level and every submenu: more than
+    /// three sections, more than `maxItemsPerLevel` items at one level. An
+    /// app's own excess, which composition does not repair but menubusd
+    /// reports.
+    package static func excess(_ elements: [MenuElement]) -> [LintFinding] {
+        var findings: [LintFinding] = []
+        func add(_ index: Int, _ severity: LintFinding.Severity, _ message: String) {
+            findings.append(LintFinding(severity: severity, elementId: index < 0 ? "" : elements[index].id, message: message))
+        }
+        let structure = Structure(elements)
+        for container in structure.containers where container < 0 || (structure.isVisible(container) && elements[container].isSubmenu) {
+            checkSections(of: container, structure: structure, add: add)
+            checkItemCount(of: container, items: structure.levelItems(of: container), structure: structure, add: add)
+        }
+        return findings
+    }
+
+    /// Sections: each inline section, and each run of other items between them.
+    private static func checkSections(of container: Int, structure: Structure,
+                                      add: (Int, LintFinding.Severity, String) -> Void) {
+        let elements = structure.elements
+        var sections = 0
+        var inRun = false
+        for child in structure.children(of: container) where !elements[child].has(.hidden) {
+            if elements[child].isSection {
+                sections += 1
+                inRun = false
+            } else if !inRun {
+                sections += 1
+                inRun = true
+            }
+        }
+        if sections > 3 {
+            add(container, .warning, "\(containerName(container, structure)) has \(sections) sections; more than three makes it hard to scan, so merge related sections or move some items into a submenu.")
+        }
+    }
+
+    private static func checkItemCount(of container: Int, items: [Int], structure: Structure,
+                                       add: (Int, LintFinding.Severity, String) -> Void) {
+        let own = items.filter { !ElementID.isReserved(structure.elements[$0].id) }.count
+        if own > maxItemsPerLevel {
+            add(container, .warning, "\(containerName(container, structure)) shows \(own) items at one level; a menu should offer only the commands people use most, so keep it to \(maxItemsPerLevel) or fewer and move the rest into a submenu or the app's main menu.")
+        }
+    }
+
+    private static func containerName(_ container: Int, _ structure: Structure) -> String {
+        container < 0 ? "The menu" : "Menu \(quoted(structure.elements[container].title ?? structure.elements[container].id))"
     }
 
     /// Rules about everything shown at one level (the top or a submenu,
@@ -153,11 +187,7 @@ package enum Lint {
                                    add: (Int, LintFinding.Severity, String) -> Void) {
         let elements = structure.elements
         let items = structure.levelItems(of: container)
-        let containerName = container < 0 ? "The menu" : "Menu \(quoted(elements[container].title ?? elements[container].id))"
-        let own = items.filter { !ElementID.isReserved(elements[$0].id) }.count
-        if own > maxItemsPerLevel {
-            add(container, .warning, "\(containerName) shows \(own) items at one level; a menu should offer only the commands people use most, so keep it to \(maxItemsPerLevel) or fewer and move the rest into a submenu or the app's main menu.")
-        }
+        checkItemCount(of: container, items: items, structure: structure, add: add)
         var seen: [String: Int] = [:]
         for index in items {
             guard let title = elements[index].title, let key = TitleStyle.comparable(title) else { continue }

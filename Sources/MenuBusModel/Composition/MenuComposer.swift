@@ -16,4 +16,11 @@ package enum MenuComposer {
     package static func lint(kind: MenuKind, elements: [MenuElement], composed: Bool = false) -> [LintFinding] {
         Lint.check(kind: kind, elements: elements, composed: composed)
     }
+
+    /// The size rules an app's own `elements` break (more than three
+    /// sections, too many items at one level): what composition does not
+    /// repair and menubusd reports.
+    package static func excess(elements: [MenuElement]) -> [LintFinding] {
+        Lint.excess(elements)
+    }
 }

@@ -1,5 +1,5 @@
 /// The titles of the items MenuBus adds, in one language: the standard
-/// commands, "Format", "Loading…", and the formats "Undo %s" / "Redo %s"
+/// commands, "Format", "Services", "Loading…", and the formats "Undo %s" / "Redo %s"
 /// (a format, since word order differs: ja "%sを取り消す").
 ///
 /// A plain value the rules take, so composing stays a function of its
@@ -8,8 +8,9 @@
 package struct SystemTitles: Hashable, Sendable {
     /// The English source strings (gettext msgids) of every title.
     static let sourceStrings: [String] = StandardCommand.allCases.map(\.title)
-        + [formatTitle, loadingTitle, undoFormat, redoFormat]
+        + [formatTitle, servicesTitle, loadingTitle, undoFormat, redoFormat]
     static let formatTitle = "Format"
+    static let servicesTitle = "Services"
     package static let loadingTitle = "Loading…"
     static let undoFormat = "Undo %s"
     static let redoFormat = "Redo %s"
@@ -21,8 +22,8 @@ package struct SystemTitles: Hashable, Sendable {
     let translations: [String: String]
     /// The language is written right to left.
     package let rightToLeft: Bool
-    /// `TitleStyle.comparable` of every title MenuBus adds (the commands
-    /// and Format, in this language), and their first characters: what app
+    /// `TitleStyle.comparable` of every title MenuBus adds (the commands,
+    /// Format and Services, in this language), and their first characters: what app
     /// items are compared against to leave out a system item they repeat.
     package let keys: Set<String>
     let keyStarts: Set<Character>
@@ -34,7 +35,7 @@ package struct SystemTitles: Hashable, Sendable {
         self.translations = translations
         self.rightToLeft = rightToLeft
         var keys: Set<String> = []
-        for source in StandardCommand.allCases.map(\.title) + [Self.formatTitle] {
+        for source in StandardCommand.allCases.map(\.title) + [Self.formatTitle, Self.servicesTitle] {
             if let key = TitleStyle.comparable(translations[source] ?? source) { keys.insert(key) }
         }
         self.keys = keys
@@ -53,6 +54,7 @@ package struct SystemTitles: Hashable, Sendable {
     }
 
     package var format: String { text(Self.formatTitle) }
+    package var services: String { text(Self.servicesTitle) }
     package var loading: String { text(Self.loadingTitle) }
 
     /// "Undo Typing", or "Undo" when the step has no name.

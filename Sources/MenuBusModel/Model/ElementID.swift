@@ -5,6 +5,8 @@
 ///   `menubus:section:suggestions`: the context menu's system section.
 /// - `menubus:<command>` (`menubus:copy`, `menubus:translate`): a standard command.
 /// - `menubus:format`: the edit menu's Format submenu.
+/// - `menubus:services`: the submenu gathering the provider suggestions
+///   beyond the first few (`ProviderSuggestions`).
 /// - `menubus:provider:<provider id>`: a provider's own item.
 /// - `menubus:preview`: the menu's preview, which a presenter `Activate`s
 ///   when it is chosen; the owner hears `ActionInvoked` of this id.
@@ -20,6 +22,7 @@ package enum ElementID {
     static let providerPrefix = "menubus:provider:"
     static let sectionPrefix = "menubus:section:"
     package static let format = "menubus:format"
+    package static let services = "menubus:services"
     static let suggestions = "menubus:section:suggestions"
     package static let preview = "menubus:preview"
     package static let primaryAction = "menubus:primary-action"

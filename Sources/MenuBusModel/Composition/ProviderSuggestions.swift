@@ -1,0 +1,100 @@
+/// The suggestions providers add to a composed menu (docs/DESIGN.md,
+/// "Provider suggestions"): the items of the roles (Look Up, Translate,
+/// Search Web, Share…) and the providers' own items, kept within the
+/// limits `Lint` checks.
+///
+/// At most `shownAtTop` of them show at the menu's level: the ones this user
+/// chooses most often (`usage`), ties in the stable order the candidates
+/// come in, and those few in that same order, so an item moves only when
+/// another overtakes it. The rest go into one submenu, "Services"
+/// (`menubus:services`), in the stable order, as macOS gathers its
+/// Services. One left over shows beside the others instead: a submenu of
+/// one item is a detour that saves no room.
+///
+/// No more than `room` items are added at the menu's level, so the
+/// daemon's additions never take a level past `Lint.maxItemsPerLevel`;
+/// the submenu holds at most that many too.
+package enum ProviderSuggestions {
+    /// Provider suggestions shown at the menu's own level. The HIG asks for
+    /// "a small number of menu items" in a context menu, since a long one
+    /// "can be difficult to scan and scroll", and warns against
+    /// "overwhelming people with too many custom commands" in an edit menu:
+    /// three, so that with Copy and the submenu MenuBus adds five items at
+    /// most, however many providers there are.
+    package static let shownAtTop = 3
+
+    /// A suggestion before arranging: its element and the provider whose
+    /// choices rank it.
+    struct Candidate {
+        var element: MenuElement
+        let providerId: String
+    }
+
+    /// The role items, in `EditMenu.roleOrder`, and the providers' own
+    /// items, in the providers' order, that `context` supports and the
+    /// app's own items do not already offer; every one under `parent`.
+    static func candidates(_ matching: MatchingProviders, context: ContextInfo, offer: AppOffer,
+                           titles: SystemTitles, parent: String, shortcut: Bool) -> [Candidate] {
+        var result: [Candidate] = []
+        for role in EditMenu.roleOrder where context.supports(role.command) {
+            guard let provider = matching.provider(for: role) else { continue }
+            let title = titles.title(role.command)
+            guard !offer.covers(role.command, title: title) else { continue }
+            result.append(Candidate(element: .system(role.command, parent: parent, title: title, icon: provider.icon,
+                                                     shortcut: shortcut),
+                                    providerId: provider.id))
+        }
+        for provider in matching.ownItems where !offer.covers(nil, title: provider.title) {
+            result.append(Candidate(element: .providerItem(provider, parent: parent), providerId: provider.id))
+        }
+        return result
+    }
+
+    /// `candidates` as they show: up to `shownAtTop` under `parent` (fewer
+    /// when `room` is smaller), then the Services submenu with the rest;
+    /// nothing when `room` is not positive. `usage`: times this user chose
+    /// each provider, by id.
+    static func arrange(_ candidates: [Candidate], usage: [String: Int], room: Int, parent: String,
+                        titles: SystemTitles, offer: AppOffer) -> [MenuElement] {
+        guard room > 0, !candidates.isEmpty else { return [] }
+        let limit = min(shownAtTop, room)
+        // A single one left over shows as itself, in the place its submenu would take.
+        if candidates.count <= limit || (candidates.count == limit + 1 && limit < room) {
+            return candidates.map(\.element)
+        }
+        // The app's own "Services" would make two items with one title: then only the few.
+        let gathers = !offer.covers(nil, title: titles.services)
+        let top = gathers ? min(shownAtTop, room - 1) : limit
+        let ranked = candidates.indices.sorted {
+            let (left, right) = (usage[candidates[$0].providerId] ?? 0, usage[candidates[$1].providerId] ?? 0)
+            return left != right ? left > right : $0 < $1
+        }
+        let shown = Set(ranked.prefix(top))
+        var result = candidates.indices.filter { shown.contains($0) }.map { candidates[$0].element }
+        guard gathers else { return result }
+        let gathered = ranked.dropFirst(top).prefix(Lint.maxItemsPerLevel).sorted()
+        var submenu = gathered.map { index in
+            var element = candidates[index].element
+            element.parent = ElementID.services
+            return element
+        }
+        AppOffer.fitIcons(&submenu, parent: ElementID.services, siblingsHaveIcons: true)
+        result.append(MenuElement(id: ElementID.services, parent: parent, kind: .menu, title: titles.services))
+        return result + submenu
+    }
+
+    /// Actions and submenus an arranged menu shows at the level of `parent`
+    /// (through its inline sections), as `Lint` counts them for its item limit.
+    static func levelCount(_ arranged: [MenuElement], parent: String = "") -> Int {
+        var containers: Set<String> = [parent]
+        var count = 0
+        for element in arranged where containers.contains(element.parent) {
+            if element.isSection {
+                containers.insert(element.id)
+            } else if element.kind == .action || element.isSubmenu {
+                count += 1
+            }
+        }
+        return count
+    }
+}
