@@ -49,12 +49,16 @@ enum Lint {
             Output.out("[" + items.joined(separator: ",\n ") + "]\n")
         } else {
             for (menu, finding) in findings {
-                let style: Output.Style = finding.severity == .error ? .red : finding.severity == .warning ? .yellow : .blue
-                let marker = menu == "composed" ? "composed " : ""
-                Output.out(Output.styled(finding.severity.rawValue, style) + " \(marker)\(finding.elementId): \(finding.message)\n")
+                Output.out(line(finding, marker: menu == "composed" ? "composed " : ""))
             }
             if findings.isEmpty { Output.out("\(file): clean\n") }
         }
         return findings.contains { $0.finding.severity != .info } ? 3 : 0
+    }
+
+    /// "warning id: message", the severity coloured on a terminal.
+    static func line(_ finding: LintFinding, marker: String = "") -> String {
+        let style: Output.Style = finding.severity == .error ? .red : finding.severity == .warning ? .yellow : .blue
+        return Output.styled(finding.severity.rawValue, style) + " \(marker)\(finding.elementId): \(finding.message)\n"
     }
 }

@@ -20,7 +20,9 @@ enum MenuCommand {
             'publish' and 'lint' read ("app", "context-id", "kind", "revision",
             "context", "selection", "items", deferred elements included), and the
             composed menu as "composed"; publishing that output and printing it
-            again gives the same bytes.
+            again gives the same bytes. Without --json, findings of the app's own
+            items that MenuBus serves as published (more than three sections,
+            more than fifteen items at one level) follow the menu.
 
             """,
         run: run)
@@ -54,6 +56,12 @@ enum MenuCommand {
             if let preview = published.context.preview { Output.out(ContextHeader.preview(preview)) }
             Output.out(ContextHeader.primaryAction(published.context, items: published.items))
             Output.out(MenuDrawing.draw(menu.elements))
+            // What menubusd serves as published and logs: the app's own excess.
+            let excess = MenuComposer.excess(elements: try client.publishedContext(owner: app, contextId: context).items)
+            if !excess.isEmpty {
+                Output.out(Output.styled("The app's own items break the size rules; MenuBus serves them as published:", .bold) + "\n")
+                for finding in excess { Output.out(Lint.line(finding)) }
+            }
         }
         return 0
     }

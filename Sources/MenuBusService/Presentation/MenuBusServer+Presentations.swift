@@ -341,12 +341,14 @@ extension MenuBusServer {
         guard let app = apps[owner], let context = app.contexts[contextId] else { return }
         if let providerId = ElementID.providerId(in: element.id) {
             if let provider = provider(id: providerId) {
+                providerUsage.record(providerId)
                 runProvider(provider, app: app, context: context, platformData: platformData, answer: answer)
             }
         } else if let command = ElementID.command(in: element.id) {
             if let role = ProviderRole.allCases.first(where: { $0.command == command }),
                let info = MatchingProviders(providerInfos, context: context.info, selection: context.selection).provider(for: role),
                let provider = provider(id: info.id) {
+                providerUsage.record(info.id)
                 runProvider(provider, app: app, context: context, platformData: platformData, answer: answer)
             } else {
                 callClient(app, MenuBusAPI.Client.performCommand, contextId, command.rawValue,

@@ -171,14 +171,16 @@ extension MenuBusServer {
     package func compose(_ kind: MenuKind, _ context: PublishedContext, appId: String, titles: SystemTitles,
                          locale: String? = nil) -> [MenuElement] {
         let providers = providerInfos(locale: locale)
+        menuExcess.check(appId: appId, contextId: context.id, revision: context.revision, items: context.items)
         switch kind {
         case .edit:
             return EditMenu.compose(context: context.info, selection: context.selection,
                                     undo: undoSummary(appId: appId, context: context),
-                                    providers: providers, appItems: context.items, titles: titles)
+                                    providers: providers, appItems: context.items, titles: titles,
+                                    usage: providerUsage.counts)
         case .context:
             return ContextMenu.compose(context: context.info, items: context.items, providers: providers,
-                                       selection: context.selection, titles: titles)
+                                       selection: context.selection, titles: titles, usage: providerUsage.counts)
         }
     }
 

@@ -126,6 +126,10 @@ package final class MenuBusServer {
     /// registrations and the catalog it was derived from.
     var offeredProvidersCache: (registered: Int, catalog: Int, infos: [ProviderInfo])?
     var catalogReloadScheduled = false
+    /// How often this user chose each provider (ProviderUsage.swift).
+    package let providerUsage: ProviderUsage
+    /// Apps' own menus past the size rules, logged once (MenuExcessReports.swift).
+    let menuExcess = MenuExcessReports()
     /// `ProvideElements` calls made so far (for tests and diagnostics).
     var deferredCallsStarted = 0
     /// Undo documents and their journals.
@@ -162,6 +166,9 @@ package final class MenuBusServer {
         undoLimits.appMemoryBytes = configuration.undoAppMemoryBytes
         undoLimits.appDiskBytes = configuration.undoAppDiskBytes
         undoStore = UndoStore(stateDirectory: configuration.stateDirectory, limits: undoLimits)
+        providerUsage = ProviderUsage(stateDirectory: configuration.stateDirectory) { [loop] delay, work in
+            _ = loop.addTimer(after: delay, work)
+        }
         #if DEBUG
         // Tests run debug builds; a release menubusd never fails its journal on purpose.
         if let faults = getenv("MENUBUS_UNDO_FAULTS").map({ String(cString: $0) }), !faults.isEmpty {
@@ -238,6 +245,7 @@ package final class MenuBusServer {
     package func shutdown() {
         undoStore.settleAll()
         if undoStore.hasUnsyncedWrites { _ = undoStore.sync() }
+        providerUsage.flush()
         if ownsName, connection.isConnected {
             try? connection.releaseName(MenuBusNames.busName)
             ownsName = false

@@ -1,0 +1,114 @@
+import MenuBusModel
+import MenuBusSupport
+
+/// How often this user chose each provider, so the suggestions they choose
+/// most stay among the few a menu shows (`ProviderSuggestions`), after a
+/// restart too: `<state folder>/provider-usage`, one `count<TAB>id` line
+/// per provider.
+///
+/// Budget: at most `maxEntries` providers (the least chosen goes when a new
+/// one comes), counts up to `maxCount` (when one reaches it every count
+/// halves, which keeps their order), a file of at most `maxFileBytes`.
+/// Written whole and atomically (`Files.writeAtomically`), at most once per
+/// `writeDelay` and at shutdown. A file it cannot read is left alone and
+/// counting starts afresh; lines it cannot parse are skipped. Either way
+/// one warning says so.
+package final class ProviderUsage {
+    static let fileName = "provider-usage"
+    package static let maxEntries = 256
+    static let maxCount = 1 << 20
+    static let maxFileBytes = 64 << 10
+    /// Choices within this many seconds are written together.
+    static let writeDelay = 1.0
+
+    package let path: String
+    /// Times each provider was chosen, by id.
+    package private(set) var counts: [String: Int] = [:]
+    private var dirty = false
+    private var writeScheduled = false
+    /// Runs a closure after a delay in seconds (the daemon's loop).
+    private let schedule: (Double, @escaping () -> Void) -> Void
+
+    package init(stateDirectory: String, schedule: @escaping (Double, @escaping () -> Void) -> Void) {
+        path = stateDirectory + "/" + Self.fileName
+        self.schedule = schedule
+        load()
+    }
+
+    /// Counts one choice of `providerId` and schedules the write.
+    package func record(_ providerId: String) {
+        guard !providerId.isEmpty, providerId.utf8.count <= Limits.maxProviderIdBytes else { return }
+        if counts[providerId] == nil, counts.count >= Self.maxEntries, let least = leastChosen() {
+            counts[least] = nil
+        }
+        let count = (counts[providerId] ?? 0) + 1
+        counts[providerId] = count
+        if count >= Self.maxCount {
+            for (id, value) in counts { counts[id] = value / 2 }
+        }
+        dirty = true
+        guard !writeScheduled else { return }
+        writeScheduled = true
+        schedule(Self.writeDelay) { [weak self] in
+            guard let self else { return }
+            self.writeScheduled = false
+            self.flush()
+        }
+    }
+
+    /// Writes the counts if they changed since the last write.
+    package func flush() {
+        guard dirty else { return }
+        dirty = false
+        let text = counts.sorted { $0.key < $1.key }.map { "\($0.value)\t\($0.key)\n" }.joined()
+        do throws(Files.FileError) {
+            try Files.makeDirectories(Files.parent(of: path))
+            try Files.writeAtomically(Array(text.utf8), to: path)
+        } catch {
+            Log.rateLimitedWarning("provider-usage-write", "cannot write \(path): \(error.problem)")
+        }
+    }
+
+    /// The entry to drop for a new one: the fewest choices, then the
+    /// greatest id, so the choice does not depend on hashing.
+    private func leastChosen() -> String? {
+        counts.min { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+    }
+
+    private func load() {
+        let bytes: [UInt8]?
+        do throws(Files.FileError) {
+            bytes = try Files.contents(path, maxBytes: Self.maxFileBytes)
+        } catch {
+            Log.warning("\(path): \(error.problem); provider choices are counted afresh")
+            return
+        }
+        guard let bytes else { return }
+        counts = Self.parse(String(decoding: bytes, as: UTF8.self)) { line in
+            Log.warning("\(path): line \(line) is not 'count<TAB>provider id'; skipped lines like it")
+        }
+    }
+
+    /// The counts in `text`; `skipped` hears the first line that does not
+    /// parse. Keeps at most `maxEntries`, the most chosen.
+    static func parse(_ text: String, skipped: (Int) -> Void = { _ in }) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        var reported = false
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count == 2, let count = Int(fields[0]), count > 0, count <= maxCount,
+                  !fields[1].isEmpty, fields[1].utf8.count <= Limits.maxProviderIdBytes,
+                  !fields[1].contains(where: { $0.isWhitespace })
+            else {
+                if !reported { skipped(number + 1) }
+                reported = true
+                continue
+            }
+            let id = String(fields[1])
+            counts[id] = max(counts[id] ?? 0, count)
+        }
+        guard counts.count > maxEntries else { return counts }
+        let kept = counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(maxEntries)
+        return Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+    }
+}
