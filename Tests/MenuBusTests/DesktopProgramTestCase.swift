@@ -72,7 +72,20 @@ class DesktopProgramTestCase: BusTestCase {
     }
 
     func startMenubusd() throws -> RunningProcess {
-        try startDaemon(["--provider-start-timeout", "10"], extraEnvironment: try daemonEnvironment)
+        try seedProviderUsage()
+        return try startDaemon(["--provider-start-timeout", "10"], extraEnvironment: try daemonEnvironment)
+    }
+
+    /// The tests choose Make Uppercase and find Translate and Search Web: a
+    /// user who chooses these most, so they are the few suggestions a menu
+    /// shows at its level, the other transforms under Services.
+    private func seedProviderUsage() throws {
+        guard let stateHome = try bus.environment["XDG_STATE_HOME"] else { return }
+        let state = URL(fileURLWithPath: stateHome).appendingPathComponent("menubus")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let usage = ["org.menubus.TextTransforms.Uppercase", "org.menubus.Translate", "org.menubus.SearchWeb"]
+            .map { "1000\t\($0)\n" }.joined()
+        try usage.write(to: state.appendingPathComponent("provider-usage"), atomically: true, encoding: .utf8)
     }
 
     /// Skips, naming the Debian package, when the driver's tools, `programs`

@@ -8,7 +8,7 @@ import MenuBusSupport
 ///
 /// Budget: at most `maxEntries` providers (the least chosen goes when a new
 /// one comes), counts up to `maxCount` (when one reaches it every count
-/// halves, which keeps their order), a file of at most `maxFileBytes`.
+/// halves, which keeps their order; a count of one goes), a file of at most `maxFileBytes`.
 /// Written whole and atomically (`Files.writeAtomically`), at most once per
 /// `writeDelay` and at shutdown. A file it cannot read is left alone and
 /// counting starts afresh; lines it cannot parse are skipped. Either way
@@ -44,7 +44,7 @@ package final class ProviderUsage {
         let count = (counts[providerId] ?? 0) + 1
         counts[providerId] = count
         if count >= Self.maxCount {
-            for (id, value) in counts { counts[id] = value / 2 }
+            for (id, value) in counts { counts[id] = value / 2 == 0 ? nil : value / 2 }
         }
         dirty = true
         guard !writeScheduled else { return }
