@@ -78,7 +78,7 @@ while !argumentList.isEmpty {
     case "--iterations": iterations = Int(argumentList.isEmpty ? "" : argumentList.removeFirst()) ?? iterations
     case "--mode": mode = argumentList.isEmpty ? mode : argumentList.removeFirst()
     default:
-        print("usage: menubus-bench [--address ADDRESS] [--iterations N] [--mode all|calls|compose|memory|deferred|isolation|undo|preview]")
+        print("usage: menubus-bench [--address ADDRESS] [--iterations N] [--mode all|calls|compose|memory|deferred|isolation|undo|preview|providers]")
         exit(2)
     }
 }
@@ -140,6 +140,38 @@ if mode == "all" || mode == "calls" {
     let copyTitle = japanese.elements.first { $0.id == "menubus:copy" }?.title ?? "?"
     print("(locale ja: Copy reads '\(copyTitle)'\(copyTitle == "Copy" ? "; NO CATALOGUE FOUND, the row measured English" : ""))")
     print("GetLayout p50 / Ping p50 = \(format(getLayout.p50 / ping.p50))x (target <= 3x)\n")
+}
+
+if mode == "providers" {
+    // Not part of "all": bench/providers/context-menu.sh runs it against a
+    // menubusd that declares the providers.
+    let app = try MenuBusClient(address: address)
+    try app.register(appId: "org.menubus.Bench")
+    let note = [MenuElement(id: "pin", title: "Pin Note"), MenuElement(id: "rename", title: "Rename"),
+                MenuElement(id: "delete", title: "Delete", attributes: [.destructive])]
+    try app.publishContext("note", text, items: note)
+    try app.updateSelection("note", Selection(kind: .range, length: 12, text: "twelve chars"))
+    let presenter = try MenuBusClient(address: address)
+    let composed = try presenter.contextMenu(owner: "org.menubus.Bench", contextId: "note").elements
+    let suggested = composed.filter { $0.id.hasPrefix("menubus:provider:") }
+    let gathered = suggested.filter { $0.parent == "menubus:services" }.count
+    var ping = Samples(), contextMenu = Samples()
+    for _ in 0..<500 {
+        try presenter.ping()
+        _ = try presenter.contextMenu(owner: "org.menubus.Bench", contextId: "note")
+    }
+    // Interleaved, so drift on a shared machine hits both calls alike.
+    for _ in 0..<iterations {
+        try ping.time { try presenter.ping() }
+        try contextMenu.time { _ = try presenter.contextMenu(owner: "org.menubus.Bench", contextId: "note") }
+    }
+    print("## GetContextMenu with declared providers\n")
+    print("| call | p50 µs | p99 µs | samples |\n| --- | --- | --- | --- |")
+    row("Peer.Ping", ping)
+    row("GetContextMenu (\(suggested.count) provider items: \(suggested.count - gathered) shown, \(gathered) under Services)",
+        contextMenu)
+    print("")
+    print("GetContextMenu p50 / Ping p50 = \(format(contextMenu.p50 / ping.p50))x (target <= 2x)\n")
 }
 
 if mode == "all" || mode == "memory" {
