@@ -94,6 +94,19 @@ final class HIGExampleMenusTests: XCTestCase {
         ContextMenu.sectionCount(menu.filter { $0.parent.isEmpty && !$0.has(.hidden) }.map(\.isSection))
     }
 
+    /// `menu` has no finding beyond `appFindings`, no more sections and items
+    /// at its level than three, fifteen or what it had `before` MenuBus's
+    /// additions, and a Services submenu of fifteen at most.
+    private func assertWithinLimits(_ menu: [MenuElement], kind: MenuKind, before: [MenuElement],
+                                    appFindings: Set<FindingKey>, _ name: String) {
+        let added = Set(Lint.check(kind: kind, elements: menu, composed: true).map(FindingKey.init)).subtracting(appFindings)
+        XCTAssertEqual(added, [], "\(name): \(menu.ids)")
+        XCTAssertLessThanOrEqual(sections(menu), max(3, sections(before)), name)
+        XCTAssertLessThanOrEqual(ProviderSuggestions.levelCount(menu),
+                                 max(Lint.maxItemsPerLevel, ProviderSuggestions.levelCount(before)), "\(name): \(menu.ids)")
+        XCTAssertLessThanOrEqual(menu.filter { $0.parent == ElementID.services }.count, Lint.maxItemsPerLevel, name)
+    }
+
     func testNoExampleLeavesANewFindingAndAdditionsStayWithinTheLimits() {
         var checked = 0
         for example in Self.examples {
@@ -105,26 +118,13 @@ final class HIGExampleMenusTests: XCTestCase {
                     let name = "\(example.name), \(providers.count) providers, usage \(usage)"
                     let menu = ContextMenu.compose(context: example.context, items: example.items, providers: providers,
                                                    selection: example.selection, usage: usage)
-                    let added = Set(Lint.check(kind: .context, elements: menu, composed: true).map(FindingKey.init))
-                        .subtracting(appFindings)
-                    XCTAssertEqual(added, [], "context menu, \(name): \(menu.ids)")
-                    XCTAssertLessThanOrEqual(sections(menu), max(3, sections(arranged)), name)
-                    XCTAssertLessThanOrEqual(ProviderSuggestions.levelCount(menu),
-                                             max(Lint.maxItemsPerLevel, ProviderSuggestions.levelCount(arranged)),
-                                             "context menu, \(name): \(menu.ids)")
-                    XCTAssertLessThanOrEqual(menu.filter { $0.parent == ElementID.services }.count, Lint.maxItemsPerLevel)
+                    assertWithinLimits(menu, kind: .context, before: arranged, appFindings: appFindings, "context menu, \(name)")
 
                     let plain = EditMenu.compose(context: example.context, selection: example.selection, undo: nil,
                                                  providers: [], appItems: example.items)
                     let edit = EditMenu.compose(context: example.context, selection: example.selection, undo: nil,
                                                 providers: providers, appItems: example.items, usage: usage)
-                    let editAdded = Set(Lint.check(kind: .edit, elements: edit, composed: true).map(FindingKey.init))
-                        .subtracting(editAppFindings)
-                    XCTAssertEqual(editAdded, [], "edit menu, \(name): \(edit.ids)")
-                    XCTAssertLessThanOrEqual(sections(edit), max(3, sections(plain)), name)
-                    XCTAssertLessThanOrEqual(ProviderSuggestions.levelCount(edit),
-                                             max(Lint.maxItemsPerLevel, ProviderSuggestions.levelCount(plain)),
-                                             "edit menu, \(name): \(edit.ids)")
+                    assertWithinLimits(edit, kind: .edit, before: plain, appFindings: editAppFindings, "edit menu, \(name)")
                     let suggested = edit.filter {
                         $0.parent == ElementID.section(3) && $0.id != ElementID.format
                     }.count
