@@ -6,6 +6,9 @@ struct AppOffer {
     private var commands: Set<StandardCommand> = []
     /// The comparable titles of app items that one of the candidates has.
     private var titles: Set<String> = []
+    /// Their heads (`TitleStyle.comparableHead`), to answer most `covers`
+    /// without building the asked title's comparable form.
+    private var titleHeads: [UInt32] = []
 
     /// - Parameters:
     ///   - titles: the system titles of this composition (their keys are
@@ -14,30 +17,51 @@ struct AppOffer {
     ///     provider's own title.
     /// Only an app title starting like a candidate (its first four letters
     /// and digits, or its first character when not ASCII) is compared in full,
-    /// so composing stays cheap for menus of many items.
+    /// so composing stays cheap for menus of many items; the extra titles'
+    /// comparable forms are built only when an app title starts like one.
     init(_ arranged: [MenuElement], titles system: SystemTitles, extra: [String] = []) {
         // The few extra keys sit beside the language's set rather than in a
-        // copy of it.
+        // copy of it. An extra title with an ASCII head waits in `pending`
+        // until an app title has that head, or one has no head at all.
         var extraKeys: [String] = [], extraStarts: [Character] = [], extraHeads: [UInt32] = []
-        for title in extra {
-            guard let key = TitleStyle.comparable(title), let first = key.first else { continue }
+        var pending: [String] = []
+        func addKey(_ title: String) {
+            guard let key = TitleStyle.comparable(title), let first = key.first else { return }
             extraKeys.append(key)
             extraStarts.append(first)
             if let head = TitleStyle.comparableHead(key) { extraHeads.append(head) }
+        }
+        for title in extra {
+            if let head = TitleStyle.comparableHead(title) {
+                pending.append(title)
+                extraHeads.append(head)
+            } else {
+                addKey(title)
+            }
         }
         for element in arranged where element.kind == .action || element.isSubmenu {
             if let command = element.command { commands.insert(command) }
             guard let title = element.title else { continue }
             // Most titles are ruled out by their head (ASCII) or first character.
             if let head = TitleStyle.comparableHead(title) {
-                guard system.keyHeads.mayContain(head) || extraHeads.contains(head) else { continue }
+                let extraMayHave = extraHeads.contains(head)
+                guard system.keyHeads.mayContain(head) || extraMayHave else { continue }
+                if extraMayHave && !pending.isEmpty {
+                    pending.forEach(addKey)
+                    pending = []
+                }
             } else {
+                // Starts are known only of built keys: build the pending ones.
+                if !pending.isEmpty {
+                    pending.forEach(addKey)
+                    pending = []
+                }
                 guard let first = TitleStyle.comparableStart(title),
                       system.keyStarts.contains(first) || extraStarts.contains(first) else { continue }
             }
             guard let key = TitleStyle.comparable(title), system.keys.contains(key) || extraKeys.contains(key)
             else { continue }
-            titles.insert(key)
+            if titles.insert(key).inserted, let head = TitleStyle.comparableHead(key) { titleHeads.append(head) }
         }
     }
 
@@ -45,7 +69,11 @@ struct AppOffer {
     /// system title or one of the extra titles given at init).
     func covers(_ command: StandardCommand?, title: String) -> Bool {
         if let command, commands.contains(command) { return true }
-        guard !titles.isEmpty, let key = TitleStyle.comparable(title) else { return false }
+        guard !titles.isEmpty else { return false }
+        // A title and its comparable form have one head: a head none of the
+        // covered titles has rules it out.
+        if let head = TitleStyle.comparableHead(title), !titleHeads.contains(head) { return false }
+        guard let key = TitleStyle.comparable(title) else { return false }
         return titles.contains(key)
     }
 

@@ -42,7 +42,7 @@ package enum ContextMenu {
                                 usage: [String: Int] = [:]) -> [MenuElement] {
         if context.kind.isButton { return ButtonMenu.compose(context: context, items: items) }
         var menu = AppItems.arranged(items)
-        let offer = AppOffer(menu, titles: titles, extra: providers.filter { $0.role == nil }.map(\.title))
+        let offer = AppOffer(menu, titles: titles, extra: providers.compactMap { $0.role == nil ? $0.title : nil })
         let section = ElementID.suggestions
         // What the app's own items leave of the level's item limit.
         var room = Lint.maxItemsPerLevel - ProviderSuggestions.levelCount(menu)

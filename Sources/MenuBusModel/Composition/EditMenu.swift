@@ -40,7 +40,7 @@ package enum EditMenu {
         if context.kind.isButton { return ButtonMenu.compose(context: context, items: appItems) }
         let app = AppItems.arranged(appItems, under: ElementID.section(4))
         let undoTitles = undo.map { [titles.undo($0.undoActionName), titles.redo($0.redoActionName)] } ?? []
-        let offer = AppOffer(app, titles: titles, extra: undoTitles + providers.filter { $0.role == nil }.map(\.title))
+        let offer = AppOffer(app, titles: titles, extra: undoTitles + providers.compactMap { $0.role == nil ? $0.title : nil })
         var groups: [[MenuElement]] = [[], [], []]
         func add(_ group: Int, _ command: StandardCommand, title: String? = nil, icon: String? = nil,
                  state: MenuElement.State = .off) {
