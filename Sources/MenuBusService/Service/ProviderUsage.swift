@@ -8,11 +8,12 @@ import MenuBusSupport
 ///
 /// Budget: at most `maxEntries` providers (the least chosen goes when a new
 /// one comes), counts up to `maxCount` (when one reaches it every count
-/// halves, which keeps their order; a count of one goes), a file of at most `maxFileBytes`.
-/// Written whole and atomically (`Files.writeAtomically`), at most once per
-/// `writeDelay` and at shutdown. A file it cannot read is left alone and
-/// counting starts afresh; lines it cannot parse are skipped. Either way
-/// one warning says so.
+/// halves, which keeps their order; a count of one goes), a file of at
+/// most `maxFileBytes`. Written whole and atomically
+/// (`Files.writeAtomically`), at most once per `writeDelay` and at
+/// shutdown. A file it cannot read costs one warning and counting starts
+/// afresh (the next write replaces it); lines it cannot parse cost one
+/// warning and are skipped.
 package final class ProviderUsage {
     static let fileName = "provider-usage"
     package static let maxEntries = 256
