@@ -227,10 +227,14 @@ def menu_items(menu, shown=True):
 def gtk4_menu_items(menu):
     """The items of a GTK 4 GtkPopoverMenu as AT-SPI gives them (GTK 4.8):
     menu items and separators nested in panels (its sections), in order;
-    only what is visible (the popover keeps other pages, hidden)."""
-    items = []
+    only what is visible. The popover's pages are panels named
+    GtkStackPage, all VISIBLE: the first is the menu, each other one a
+    submenu, whose first item is its title (the way back); its items become
+    the children of the menu's item of that title, and a page no item
+    leads to (its item went) is left out."""
+    pages = []
 
-    def visit(node):
+    def visit(node, into):
         for child in children(node):
             try:
                 role = child.getRole()
@@ -239,19 +243,35 @@ def gtk4_menu_items(menu):
                 continue
             if not states.contains(pyatspi.STATE_VISIBLE):
                 continue
-            if role == pyatspi.ROLE_SEPARATOR:
-                items.append({"name": "", "label": "", "role": "separator", "sensitive": True})
+            if role == pyatspi.ROLE_PANEL and child.name == "GtkStackPage":
+                pages.append(child)
+            elif role == pyatspi.ROLE_SEPARATOR:
+                into.append({"name": "", "label": "", "role": "separator", "sensitive": True})
             elif role in ROLE_NAMES and role != pyatspi.ROLE_MENU:
                 name = child.name or ""
                 item = {"name": name, "label": label_of(name), "role": ROLE_NAMES[role],
                         "sensitive": states.contains(pyatspi.STATE_SENSITIVE)}
                 if role in (pyatspi.ROLE_CHECK_MENU_ITEM, pyatspi.ROLE_RADIO_MENU_ITEM):
                     item["checked"] = states.contains(pyatspi.STATE_CHECKED)
-                items.append(item)
+                into.append(item)
             else:
-                visit(child)
+                visit(child, into)
 
-    visit(menu)
+    items = []
+    visit(menu, items)
+    if pages:
+        visit(pages[0], items)
+        for page in pages[1:]:
+            inner = []
+            visit(page, inner)
+            if not inner:
+                continue
+            title, rest = inner[0]["label"], [item for item in inner[1:] if item["role"] != "separator"]
+            for item in items:
+                if item["label"] == title and item["role"] != "separator" and "children" not in item:
+                    item["role"] = ROLE_NAMES[pyatspi.ROLE_MENU]
+                    item["children"] = rest
+                    break
     # GTK draws a separator before each section but the first one shown.
     while items and items[0]["role"] == "separator":
         items.pop(0)
