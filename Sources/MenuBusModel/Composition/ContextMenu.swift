@@ -57,7 +57,7 @@ package enum ContextMenu {
         if (context.kind != .text || selection.hasSelectedContent) && !providers.isEmpty {
             let matching = MatchingProviders(providers, context: context, selection: selection)
             let candidates = ProviderSuggestions.candidates(matching, context: context, offer: offer, titles: titles,
-                                                            parent: section, shortcut: false)
+                                                            shortcut: false)
             suggestions += ProviderSuggestions.arrange(candidates, usage: usage, room: room, parent: section,
                                                        titles: titles, offer: offer)
         }

@@ -80,7 +80,7 @@ package enum EditMenu {
             let matching = MatchingProviders(providers, contextTypes: selection.offeredContentTypes(contextTypes),
                                              editable: context.takesReplacement)
             let candidates = ProviderSuggestions.candidates(matching, context: context, offer: offer, titles: titles,
-                                                            parent: ElementID.section(3), shortcut: true)
+                                                            shortcut: true)
             // The room the other items leave of the level's item limit.
             let others = groups[0].count + groups[1].count + ProviderSuggestions.levelCount(groups[2], parent: ElementID.section(3))
                 + ProviderSuggestions.levelCount(app, parent: ElementID.section(4))

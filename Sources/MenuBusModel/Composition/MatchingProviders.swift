@@ -29,8 +29,9 @@ package struct MatchingProviders {
         return nil
     }
 
-    /// Matching providers that show an item of their own (no role).
-    var ownItems: [ProviderInfo] {
-        matching.compactMap { all[$0].role == nil ? all[$0] : nil }
+    /// Each matching provider that shows an item of their own (no role), in
+    /// order, without copying the list.
+    func forEachOwnItem(_ body: (ProviderInfo) -> Void) {
+        for index in matching where all[index].role == nil { body(all[index]) }
     }
 }

@@ -16,10 +16,4 @@ extension MenuElement {
         section.insert(.inline)
         return section
     }
-
-    /// The item of a provider without a role: `menubus:provider:<id>`, its
-    /// own title and icon.
-    static func providerItem(_ provider: ProviderInfo, parent: String) -> MenuElement {
-        MenuElement(id: ElementID.provider(provider.id), parent: parent, title: provider.title, icon: provider.icon)
-    }
 }

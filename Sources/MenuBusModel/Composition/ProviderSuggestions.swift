@@ -23,29 +23,43 @@ package enum ProviderSuggestions {
     /// most, however many providers there are.
     package static let shownAtTop = 3
 
-    /// A suggestion before arranging: its element and the provider whose
-    /// choices rank it.
+    /// A suggestion before arranging: what its element will be, and the
+    /// provider whose choices rank it. The element is made once, when its
+    /// place (the menu's level or the submenu) is known.
     struct Candidate {
-        var element: MenuElement
+        /// The role's command, or nil for a provider's own item.
+        let command: StandardCommand?
+        let title: String
+        let icon: String?
         let providerId: String
+        let shortcut: Bool
+
+        func element(parent: String) -> MenuElement {
+            // A provider's own item: `menubus:provider:<id>`, its title and icon.
+            guard let command else {
+                return MenuElement(id: ElementID.provider(providerId), parent: parent, title: title, icon: icon)
+            }
+            return .system(command, parent: parent, title: title, icon: icon, shortcut: shortcut)
+        }
     }
 
     /// The role items, in `EditMenu.roleOrder`, and the providers' own
     /// items, in the providers' order, that `context` supports and the
-    /// app's own items do not already offer; every one under `parent`.
+    /// app's own items do not already offer.
     static func candidates(_ matching: MatchingProviders, context: ContextInfo, offer: AppOffer,
-                           titles: SystemTitles, parent: String, shortcut: Bool) -> [Candidate] {
+                           titles: SystemTitles, shortcut: Bool) -> [Candidate] {
         var result: [Candidate] = []
         for role in EditMenu.roleOrder where context.supports(role.command) {
             guard let provider = matching.provider(for: role) else { continue }
             let title = titles.title(role.command)
             guard !offer.covers(role.command, title: title) else { continue }
-            result.append(Candidate(element: .system(role.command, parent: parent, title: title, icon: provider.icon,
-                                                     shortcut: shortcut),
-                                    providerId: provider.id))
+            result.append(Candidate(command: role.command, title: title, icon: provider.icon, providerId: provider.id,
+                                    shortcut: shortcut))
         }
-        for provider in matching.ownItems where !offer.covers(nil, title: provider.title) {
-            result.append(Candidate(element: .providerItem(provider, parent: parent), providerId: provider.id))
+        matching.forEachOwnItem { provider in
+            guard !offer.covers(nil, title: provider.title) else { return }
+            result.append(Candidate(command: nil, title: provider.title, icon: provider.icon, providerId: provider.id,
+                                    shortcut: false))
         }
         return result
     }
@@ -60,7 +74,7 @@ package enum ProviderSuggestions {
         let limit = min(shownAtTop, room)
         // A single one left over shows as itself, in the place its submenu would take.
         if candidates.count <= limit || (candidates.count == limit + 1 && limit < room) {
-            return candidates.map(\.element)
+            return candidates.map { $0.element(parent: parent) }
         }
         // The app's own "Services" would make two items with one title: then only the few.
         let gathers = !offer.covers(nil, title: titles.services)
@@ -70,14 +84,10 @@ package enum ProviderSuggestions {
             return left != right ? left > right : $0 < $1
         }
         let shown = Set(ranked.prefix(top))
-        var result = candidates.indices.filter { shown.contains($0) }.map { candidates[$0].element }
+        var result = candidates.indices.filter { shown.contains($0) }.map { candidates[$0].element(parent: parent) }
         guard gathers else { return result }
         let gathered = ranked.dropFirst(top).prefix(Lint.maxItemsPerLevel).sorted()
-        var submenu = gathered.map { index in
-            var element = candidates[index].element
-            element.parent = ElementID.services
-            return element
-        }
+        var submenu = gathered.map { candidates[$0].element(parent: ElementID.services) }
         AppOffer.fitIcons(&submenu, parent: ElementID.services, siblingsHaveIcons: true)
         result.append(MenuElement(id: ElementID.services, parent: parent, kind: .menu, title: titles.services))
         return result + submenu
