@@ -92,6 +92,8 @@ final class PeerLogTests: BusTestCase {
             ("MenuBusServer+Undo.swift", "undo journal: ", "at start, one line per damaged journal file"),
             ("GMenuExport.swift", "org.gtk.Actions.Changed built with", "a programming error, not input"),
             ("ProviderCatalog.swift", "\\(path): \\(message)", "the user's key files, not bus input; read at start and on change"),
+            ("ProviderUsage.swift", "provider choices are counted afresh", "the state folder's file, read once at start"),
+            ("ProviderUsage.swift", "is not 'count<TAB>provider id'", "the state folder's file, read once at start; one line for all bad ones"),
             ("Connection.swift", "cannot queue", "out of memory in libdbus"),
             ("Connection.swift", "cannot build", "a message menubusd builds itself"),
             ("Connection.swift", "AddMatch", "one match rule per name menubusd watches, once per peer"),
