@@ -79,9 +79,10 @@ package enum ProviderSuggestions {
         // The app's own "Services" would make two items with one title: then only the few.
         let gathers = !offer.covers(nil, title: titles.services)
         let top = gathers ? min(shownAtTop, room - 1) : limit
-        let ranked = candidates.indices.sorted {
-            let (left, right) = (usage[candidates[$0].providerId] ?? 0, usage[candidates[$1].providerId] ?? 0)
-            return left != right ? left > right : $0 < $1
+        // Each count looked up once; with none, the stable order is the ranking.
+        let counts = usage.isEmpty ? [] : candidates.map { usage[$0.providerId] ?? 0 }
+        let ranked = counts.isEmpty ? Array(candidates.indices) : candidates.indices.sorted {
+            counts[$0] != counts[$1] ? counts[$0] > counts[$1] : $0 < $1
         }
         let shown = Set(ranked.prefix(top))
         var result = candidates.indices.filter { shown.contains($0) }.map { candidates[$0].element(parent: parent) }
