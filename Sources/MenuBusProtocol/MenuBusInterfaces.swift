@@ -60,7 +60,7 @@ package enum MenuBusAPI {
             in: arg("providerId", String.self), arg("providerPath", ObjectPath.self), arg("properties", signature: dict))
         package static let unregisterProvider = declareMethod(name, "UnregisterProvider", in: arg("providerId", String.self))
 
-        // Undo (MenuBusServer+Undo.swift).
+        // Undo (Undo.swift).
         static let document = arg("documentId", String.self)
         package static let registerUndo = declareMethod(
             name, "RegisterUndo",

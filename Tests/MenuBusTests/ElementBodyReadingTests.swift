@@ -315,17 +315,17 @@ final class ElementBodyReadingTests: XCTestCase {
             })
             for bigEndian in [false, true] {
                 let read = try message(items, bigEndian: bigEndian).withBodyCursor(maxValues: .max) {
-                    try MenuBusServer.readUpdateItems(&$0)
+                    try Contexts.readUpdateItems(&$0)
                 }
                 let (contextId, elements, bytes, _) = try XCTUnwrap(read, "\(count) elements")
                 XCTAssertEqual(contextId, "context")
                 XCTAssertEqual(elements, try Wire.decodeElements(items), "\(count) elements")
-                XCTAssertEqual(bytes, MenuBusServer.cost(items), "\(count) elements")
+                XCTAssertEqual(bytes, Ledger.cost(items), "\(count) elements")
                 // The context's held elements are reused where they read the same.
                 var held = elements
                 if count > 0 { held[count / 2].title = "Changed" }
                 let again = try message(items, bigEndian: bigEndian).withBodyCursor(maxValues: .max) { cursor in
-                    try MenuBusServer.readUpdateItems(&cursor) { $0 == "context" ? (held, nil) : ([], nil) }
+                    try Contexts.readUpdateItems(&cursor) { $0 == "context" ? (held, nil) : ([], nil) }
                 }
                 let reread = try XCTUnwrap(again?.1)
                 XCTAssertEqual(reread, elements)

@@ -39,4 +39,15 @@ final class SourceLayoutTests: XCTestCase {
         XCTAssertEqual(target.count, 1)
         XCTAssertFalse(target.first?.contains("DBus") ?? true, "\(target)")
     }
+
+    /// The daemon is components that own their state (contexts, providers,
+    /// undo, presented menus); `MenuBusServer` keeps the connection, the
+    /// loop, the lifecycle and the wiring, in at most three files.
+    func testMenuBusServerIsExtendedFromAtMostThreeFiles() throws {
+        let files = try OneTransportTests.sources()
+            .filter { $0.text.contains("class MenuBusServer") || $0.text.contains("extension MenuBusServer") }
+            .map(\.path)
+        XCTAssertTrue(files.contains("Sources/MenuBusService/Service/MenuBusServer.swift"), "\(files)")
+        XCTAssertLessThanOrEqual(files.count, 3, "\(files)")
+    }
 }

@@ -3,11 +3,11 @@ import MenuBusDBus
 
 /// One of the desktop's menu protocols a presentation is served in at its
 /// path besides `org.menubus.MenuBus1.Menu`. Every presentation holds one
-/// instance of each protocol in `MenuBusServer.menuExports`, inside its
+/// instance of each protocol in `PresentedMenus.menuExports`, inside its
 /// `PresentationExports`, which keeps what they share: the revision shown,
 /// its elements and title, the numbers handed out, whether it is closing.
 ///
-/// `MenuBusServer+Exports.swift` drives each protocol through the same steps:
+/// `PresentedMenus+Exports.swift` drives each protocol through the same steps:
 /// - **build**: `build` maps the shared revision, the first time a consumer
 ///   of this protocol reads it (`mapping(in:)`), never before; a revision
 ///   that changed only what some items show (`ElementPatch`) is instead
@@ -21,7 +21,7 @@ import MenuBusDBus
 /// - **peer left**: `peerLeft` drops what a connection held.
 ///
 /// A new protocol is one file (its conforming type and its interfaces) and
-/// one line in `MenuBusServer.menuExports`.
+/// one line in `PresentedMenus.menuExports`.
 protocol MenuExport: AnyObject {
     /// The protocol's form of one revision.
     associatedtype Mapping: Equatable
@@ -29,7 +29,7 @@ protocol MenuExport: AnyObject {
     init()
 
     /// The D-Bus interfaces of this protocol at presentation `number`'s path.
-    static func interfaces(_ server: MenuBusServer, _ number: UInt64) -> [Interface]
+    static func interfaces(_ menus: PresentedMenus, _ number: UInt64) -> [Interface]
 
     /// Maps a revision's elements and title, numbering new ones in `ids`;
     /// `previous` is the mapping consumers hold (none while the menu
@@ -69,7 +69,7 @@ protocol MenuExport: AnyObject {
 
 /// The circumstances of one signalled change.
 struct ExportChange {
-    let server: MenuBusServer
+    let menus: PresentedMenus
     /// The presentation's exports, at the revision consumers are taken to.
     let state: PresentationExports
     let path: ObjectPath
@@ -78,7 +78,7 @@ struct ExportChange {
     /// The menu closed: every item goes.
     let emptying: Bool
 
-    var connection: Connection { server.connection }
+    var connection: Connection { menus.connection }
 }
 
 extension MenuExport {
@@ -126,16 +126,16 @@ extension MenuExport {
 
     /// Signals the change from what consumers read to `state`'s revision
     /// (built now), if they read anything.
-    func signalChange(_ state: PresentationExports, server: MenuBusServer, path: ObjectPath, emptying: Bool) {
+    func signalChange(_ state: PresentationExports, menus: PresentedMenus, path: ObjectPath, emptying: Bool) {
         guard let old = shown else { return }
         let new = mapping(in: state)
         shown = nil
-        emitChanges(from: old, to: new, ExportChange(server: server, state: state, path: path,
+        emitChanges(from: old, to: new, ExportChange(menus: menus, state: state, path: path,
                                                      revision: state.revision, emptying: emptying))
     }
 }
 
-extension MenuBusServer {
+extension PresentedMenus {
     /// The menu protocols every presentation is served in, in the order
     /// their changes are signalled (and their mappings numbered).
     static var menuExports: [any MenuExport.Type] { [DBusMenuExport.self, GMenuExport.self] }

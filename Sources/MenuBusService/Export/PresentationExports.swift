@@ -50,7 +50,7 @@ package final class PresentationExports {
     /// items show changed (`ElementPatch`), so mappings can be patched.
     private(set) var patch: ElementPatch?
     private(set) var isClosing = false
-    /// One instance of each protocol in `MenuBusServer.menuExports`, in that order.
+    /// One instance of each protocol in `PresentedMenus.menuExports`, in that order.
     let protocols: [any MenuExport]
     /// When the last `org.gtk.Menus` subscription or a dbusmenu `closed`
     /// on the root was seen: the presentation ends if this still holds a
@@ -70,7 +70,7 @@ package final class PresentationExports {
         package let names: [String]
     }
 
-    init(owner: String = "", presenter: String = "", _ exports: [any MenuExport.Type] = MenuBusServer.menuExports) {
+    init(owner: String = "", presenter: String = "", _ exports: [any MenuExport.Type] = PresentedMenus.menuExports) {
         self.owner = owner
         self.presenter = presenter
         protocols = exports.map { $0.init() }
@@ -98,7 +98,7 @@ package final class PresentationExports {
         for export in protocols {
             if let match = export as? Export { return match }
         }
-        preconditionFailure("\(type) is not in MenuBusServer.menuExports")
+        preconditionFailure("\(type) is not in PresentedMenus.menuExports")
     }
 
     /// A new revision: each protocol keeps what its consumers read, to

@@ -7,7 +7,7 @@ import MenuBusProtocol
 ///
 /// Its layout is recomposed lazily: a change of the context or of the
 /// providers marks it stale, and the next `GetLayout` or signal flush
-/// composes it again. Signals are coalesced (see `MenuBusServer.scheduleSignal`).
+/// composes it again. Signals are coalesced (see `PresentedMenus.scheduleSignal`).
 ///
 /// It owns its states, and every change of them is one of its methods,
 /// which refuse what its state does not allow:
@@ -89,7 +89,7 @@ package final class Presentation {
     }
     /// Deferred elements asked of the owner in this presentation.
     package private(set) var deferred: [String: DeferredLoad] = [:]
-    /// Budget bytes of the provided content (MenuBusServer+Budgets.swift).
+    /// Budget bytes of the provided content (Ledger.swift).
     private(set) var providedBytes = 0
     /// Deferred elements shown as "Loading…" in the current layout.
     package private(set) var waiting: Set<String> = []

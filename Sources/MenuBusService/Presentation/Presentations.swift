@@ -9,10 +9,9 @@ import MenuBusProtocol
 /// (`PresentationExports`), which outlives the menu for a moment to show
 /// consumers an empty menu before its object goes.
 ///
-/// MenuBusServer keeps the connection, the loop and the lifecycle and
-/// wires events to these methods (a context changed →
-/// `markStale(owner:contextId:)`, then signals what they return); nothing
-/// else reads or writes this data.
+/// `PresentedMenus` drives these methods (a context changed →
+/// `markStale(owner:contextId:)`, then signals what they return); the
+/// `Ledger` reads the charges; nothing else reads or writes this data.
 package final class Presentations {
     /// Live presented menus by number.
     private var live: [UInt64: Presentation] = [:]

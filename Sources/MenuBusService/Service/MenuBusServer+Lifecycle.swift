@@ -13,7 +13,7 @@ extension MenuBusServer {
     /// Nothing depends on this daemon: no app, presented menu or provider.
     /// Undo documents do not count; they live in the journals.
     var isIdle: Bool {
-        apps.isEmpty && presentations.isEmpty && providers.isEmpty
+        contexts.byName.isEmpty && menus.presentations.isEmpty && providers.byId.isEmpty
     }
 
     /// The bus took a name from us: `org.menubus.MenuBus1` going to a
@@ -22,7 +22,7 @@ extension MenuBusServer {
         guard name == MenuBusNames.busName, ownsName else { return }
         ownsName = false
         Log.info("another menubusd took \(name); syncing the undo journals and leaving")
-        if undoStore.hasUnsyncedWrites { _ = undoStore.sync() }
+        undo.syncNow()
         stopReason = .replaced
         loop.stop()
     }

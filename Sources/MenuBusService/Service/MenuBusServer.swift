@@ -8,7 +8,9 @@ import MenuBusDBus
 import MenuBusProtocol
 import MenuBusSupport
 
-/// The daemon: one connection, one loop, the manager object and all state.
+/// The daemon: one connection, one loop, its lifecycle, and the components
+/// that own the state (contexts, providers, undo, presented menus), wired
+/// together (MenuBusServer+Wiring.swift).
 ///
 /// ```swift
 /// let server = try MenuBusServer(configuration: .init(address: nil))
@@ -102,54 +104,30 @@ package final class MenuBusServer {
     package let configuration: Configuration
     package let loop = MessageLoop()
     package let connection: Connection
-    /// Registered apps and their contexts (RegisteredApps.swift).
-    let registeredApps = RegisteredApps()
-    /// Registered apps by unique name.
-    package var apps: [String: App] { registeredApps.byName }
-    /// Presented menus: the live ones by number, their charges and their
-    /// exports in the desktop's menu protocols (Presentations.swift).
-    package let presentations = Presentations()
-    /// Marshalled GetContextMenu / GetEditMenu replies (ComposedMenuReplies.swift).
-    let composedReplies = ComposedMenuReplies()
-    /// The bytes the last `UpdateItems` of a few contexts was read from.
-    let heldItemSpans = HeldItemSpans()
-    /// Who each connection that called is, by unique name (MenuBusServer+Identity.swift).
-    var identities: [String: PeerIdentity] = [:]
-    /// Providers connections registered (RegisteredProviders.swift).
-    let registeredProviders = RegisteredProviders()
-    /// Registered providers by id.
-    package var providers: [String: RegisteredProvider] { registeredProviders.byId }
-    /// Declared providers and the user's policy (MenuBusServer+DeclaredProviders.swift).
-    let providerCatalog = ProviderCatalog()
-    var catalogWatcher: DirectoryWatcher?
-    /// `providerInfos` as last derived, with the generations of the
-    /// registrations and the catalog it was derived from.
-    var offeredProvidersCache: (registered: Int, catalog: Int, infos: [ProviderInfo])?
-    var catalogReloadScheduled = false
-    /// How often this user chose each provider (ProviderUsage.swift).
-    package let providerUsage: ProviderUsage
-    /// Apps' own menus past the size rules, logged once (MenuExcessReports.swift).
-    let menuExcess = MenuExcessReports()
-    /// `ProvideElements` calls made so far (for tests and diagnostics).
-    var deferredCallsStarted = 0
-    /// Undo documents and their journals.
-    let undoStore: UndoStore
-    var undoSyncScheduled = false
-    /// Apps whose last connection left while some of their undo was not yet
-    /// durable: it leaves memory after the next sync (`releaseUndoMemory`).
-    var undoToRelease: Set<String> = []
-    /// Freed memory not yet handed back to the system (MenuBusServer+Budgets.swift).
-    var memoryRelease = MemoryRelease()
+    /// Who each connection is, and what it may reach (Trust.swift).
+    let trust: Trust
+    /// Registered apps and their contexts (Contexts.swift).
+    let contexts: Contexts
+    /// What each connection makes menubusd hold, against the budgets (Ledger.swift).
+    let ledger: Ledger
+    /// Registered and declared providers (Providers.swift).
+    let providers: Providers
+    /// Undo documents and their journals (Undo.swift).
+    let undo: Undo
+    /// Menus composed by the rules, and the one-off reads (Composer.swift).
+    let composer: Composer
+    /// Presented menus and their exports in the desktop's menu protocols (PresentedMenus.swift).
+    let menus: PresentedMenus
 
     /// When the server was made (monotonic nanoseconds), for `Stats`' `uptime-seconds`.
     let startedAt = MessageLoop.now()
 
     package var stats: Stats {
-        Stats(startedAt: startedAt, apps: UInt32(apps.count),
-              contexts: UInt32(registeredApps.contextCount),
-              documents: UInt32(clamping: undoStore.documentCount),
-              presentations: UInt32(presentations.count),
-              providers: UInt32(providers.count))
+        Stats(startedAt: startedAt, apps: UInt32(contexts.byName.count),
+              contexts: UInt32(contexts.contextCount),
+              documents: UInt32(clamping: undo.documentCount),
+              presentations: UInt32(menus.presentations.count),
+              providers: UInt32(providers.byId.count))
     }
     var ownsName = false
     var stopReason: StopReason?
@@ -160,15 +138,6 @@ package final class MenuBusServer {
     /// Connects to the bus; throws `BusError` when it cannot.
     package init(configuration: Configuration) throws {
         self.configuration = configuration
-        var undoLimits = UndoLimits()
-        undoLimits.memoryBytes = configuration.undoMemoryBytes
-        undoLimits.diskBytes = configuration.undoDiskBytes
-        undoLimits.appMemoryBytes = configuration.undoAppMemoryBytes
-        undoLimits.appDiskBytes = configuration.undoAppDiskBytes
-        undoStore = UndoStore(stateDirectory: configuration.stateDirectory, limits: undoLimits)
-        providerUsage = ProviderUsage(stateDirectory: configuration.stateDirectory) { [loop] delay, work in
-            _ = loop.addTimer(after: delay, work)
-        }
         #if DEBUG
         // Tests run debug builds; a release menubusd never fails its journal on purpose.
         if let faults = getenv("MENUBUS_UNDO_FAULTS").map({ String(cString: $0) }), !faults.isEmpty {
@@ -177,8 +146,21 @@ package final class MenuBusServer {
         }
         #endif
         connection = try Connection(address: configuration.address, loop: loop)
+        let apps = RegisteredApps(), presentations = Presentations()
+        trust = Trust(connection: connection)
+        ledger = Ledger(budgets: configuration.budgets, loop: loop, apps: apps, presentations: presentations)
+        contexts = Contexts(apps: apps, trust: trust, ledger: ledger)
+        providers = Providers(connection: connection, loop: loop, contexts: contexts,
+                              startTimeout: configuration.providerStartTimeout,
+                              stateDirectory: configuration.stateDirectory)
+        undo = Undo(connection: connection, loop: loop, contexts: contexts, ledger: ledger, configuration: configuration)
+        composer = Composer(contexts: contexts, providers: providers, undo: undo)
+        menus = PresentedMenus(connection: connection, loop: loop, presentations: presentations, contexts: contexts,
+                               providers: providers, trust: trust, ledger: ledger, composer: composer,
+                               deferredTimeout: configuration.deferredTimeout)
+        wire()
         connection.maxCallBytes = configuration.budgets.maxCallBytes
-        connection.largeCallHandled = { [weak self] bytes in self?.releasedMemory(bytes) }
+        connection.largeCallHandled = { [weak self] bytes in self?.ledger.releasedMemory(bytes) }
         connection.maxCallValues = ServiceLimits.maxCallValues
         connection.limitIncomingQueue(bytes: 2 * configuration.budgets.maxCallBytes)
         connection.disconnected = { [unowned self] in
@@ -191,7 +173,7 @@ package final class MenuBusServer {
         }
         connection.trackPeers()
         connection.onNameLost { [unowned self] name in self.lostName(name) }
-        startProviderCatalog()
+        providers.startCatalog()
     }
 
     /// This connection's unique name on the bus.
@@ -207,7 +189,7 @@ package final class MenuBusServer {
         case .owned, .alreadyOwner:
             ownsName = true
             if let previous, previous != uniqueName { awaitDeparture(of: previous) }
-            loadUndoDocuments()
+            undo.loadDocuments()
         case .taken:
             throw NameTaken(name: MenuBusNames.busName)
         }
@@ -243,9 +225,8 @@ package final class MenuBusServer {
 
     /// Releases the name and closes the connection.
     package func shutdown() {
-        undoStore.settleAll()
-        if undoStore.hasUnsyncedWrites { _ = undoStore.sync() }
-        providerUsage.flush()
+        undo.settle()
+        providers.flushUsage()
         if ownsName, connection.isConnected {
             try? connection.releaseName(MenuBusNames.busName)
             ownsName = false

@@ -3,7 +3,7 @@ import MenuBusDBus
 import MenuBusProtocol
 
 /// The connections that called `Register` and the contexts they published
-/// (MenuBusServer+Contexts.swift): each app by unique name, in
+/// (Contexts.swift): each app by unique name, in
 /// registration order, and the daemon-wide counter context revisions
 /// come from. The budgets read what they hold from here.
 package final class RegisteredApps {

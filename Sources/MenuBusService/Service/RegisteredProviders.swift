@@ -2,14 +2,14 @@ import MenuBusModel
 import MenuBusDBus
 import MenuBusProtocol
 
-/// The providers connections registered (MenuBusServer+Providers.swift):
+/// The providers connections registered (Providers.swift):
 /// each by id with its owner, in registration order, within the limits of
 /// ServiceLimits. Only the registering connection changes or removes one.
 package final class RegisteredProviders {
     /// Registered providers by id.
     package private(set) var byId: [String: RegisteredProvider] = [:] { didSet { generation &+= 1 } }
     /// Changes with every change of `byId`: what menus offer is derived
-    /// from it once per change (`MenuBusServer.providerInfos`).
+    /// from it once per change (`Providers.infos`).
     private(set) var generation = 0
     /// The last registration number handed out.
     private var lastSequence: UInt64 = 0

@@ -5,8 +5,8 @@ import MenuBusProtocol
 /// `com.canonical.dbusmenu` as one presentation serves it: the layout
 /// consumers read, `GetLayout`'s marshalled replies of this revision, and
 /// the `AboutToShow` calls waiting for deferred elements. The interface is
-/// declared in `MenuBusServer+DBusMenu.swift`, the waits in
-/// `MenuBusServer+AboutToShow.swift`.
+/// declared in `PresentedMenus+DBusMenu.swift`, the waits in
+/// `PresentedMenus+AboutToShow.swift`.
 final class DBusMenuExport: MenuExport {
     var current: DBusMenuLayout?
     var shown: DBusMenuLayout?
@@ -19,15 +19,15 @@ final class DBusMenuExport: MenuExport {
     /// Queries prepared ahead of a refetch.
     static let maxPreparedQueries = 4
     /// dbusmenu `AboutToShow`/`AboutToShowGroup` calls waiting for deferred
-    /// elements (`MenuBusServer+AboutToShow.swift`).
+    /// elements (`PresentedMenus+AboutToShow.swift`).
     var aboutToShowWaiters: [AboutToShowWaiter] = []
     /// Calls that may wait at once; more are answered at once.
     static let maxAboutToShowWaiters = 32
 
     init() {}
 
-    static func interfaces(_ server: MenuBusServer, _ number: UInt64) -> [Interface] {
-        [server.dbusMenuInterface(number)]
+    static func interfaces(_ menus: PresentedMenus, _ number: UInt64) -> [Interface] {
+        [menus.dbusMenuInterface(number)]
     }
 
     static func build(_ elements: [MenuElement], title: String?, ids: inout ExportIDs,
@@ -67,7 +67,7 @@ final class DBusMenuExport: MenuExport {
     /// `ItemsPropertiesUpdated` and `LayoutUpdated` (to each connection that
     /// read the menu through dbusmenu, never to the whole bus); after a
     /// `LayoutUpdated`, the `GetLayout` replies consumers asked for before
-    /// are prepared (`MenuBusServer.prepareLayoutReplies`).
+    /// are prepared (`PresentedMenus.prepareLayoutReplies`).
     func emitChanges(from old: DBusMenuLayout, to new: DBusMenuLayout, _ change: ExportChange) {
         // A patched layout names the items it changed; it was patched from `old`.
         let changes = new.patchedItems == nil ? DBusMenuChanges(from: old, to: new)
@@ -85,7 +85,7 @@ final class DBusMenuExport: MenuExport {
                 change.connection.emit(DBusMenuAPI.layoutUpdated, at: change.path, change.revision, parent, destination: target)
             }
         }
-        if !changes.layoutParents.isEmpty, !change.emptying { change.server.prepareLayoutReplies(change.state) }
+        if !changes.layoutParents.isEmpty, !change.emptying { change.menus.prepareLayoutReplies(change.state) }
     }
 
     /// A deferred `AboutToShow` reply: sent once none of `pending` is

@@ -6,7 +6,7 @@ import MenuBusSupport
 /// GLib's menu-model export as one presentation serves it: `org.gtk.Menus`
 /// (its subscriptions and `Start`'s marshalled replies of this revision)
 /// and `org.gtk.Actions`, one mapping for both. The interfaces are
-/// declared in `MenuBusServer+GMenu.swift`, beside it in `Export/GMenu/`.
+/// declared in `PresentedMenus+GMenu.swift`, beside it in `Export/GMenu/`.
 final class GMenuExport: MenuExport {
     var current: GMenuLayout?
     var shown: GMenuLayout?
@@ -17,8 +17,8 @@ final class GMenuExport: MenuExport {
 
     init() {}
 
-    static func interfaces(_ server: MenuBusServer, _ number: UInt64) -> [Interface] {
-        [server.gtkMenusInterface(number), server.gtkActionsInterface(number)]
+    static func interfaces(_ menus: PresentedMenus, _ number: UInt64) -> [Interface] {
+        [menus.gtkMenusInterface(number), menus.gtkActionsInterface(number)]
     }
 
     static func build(_ elements: [MenuElement], title: String?, ids: inout ExportIDs,

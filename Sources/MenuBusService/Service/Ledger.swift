@@ -7,8 +7,23 @@ import MenuBusDBus
 import MenuBusProtocol
 
 /// Budgets (ServiceLimits.swift): what each connection makes menubusd hold,
-/// counted from the stores themselves so the count cannot drift.
-extension MenuBusServer {
+/// counted from the stores themselves (the apps' contexts, the presented
+/// menus) so the count cannot drift, and handing freed memory back.
+package final class Ledger {
+    private let budgets: Budgets
+    private unowned let loop: MessageLoop
+    private unowned let apps: RegisteredApps
+    private unowned let presentations: Presentations
+    /// Freed memory not yet handed back to the system.
+    private var memoryRelease = MemoryRelease()
+
+    init(budgets: Budgets, loop: MessageLoop, apps: RegisteredApps, presentations: Presentations) {
+        self.budgets = budgets
+        self.loop = loop
+        self.apps = apps
+        self.presentations = presentations
+    }
+
     /// The budget bytes of a value: its size on the wire.
     package static func cost(_ value: DBusValue) -> Int {
         (try? value.validate(checking: false)) ?? 0
@@ -17,21 +32,20 @@ extension MenuBusServer {
     /// Bytes `uniqueName` makes menubusd hold: its contexts and their caches,
     /// and the menus it presents.
     func heldBytes(by uniqueName: String) -> Int {
-        let contexts = registeredApps.heldBytes(by: uniqueName)
+        let contexts = apps.heldBytes(by: uniqueName)
         let presented = presentations.bytes(presentedBy: uniqueName)
         return contexts + presented
     }
 
     /// Bytes all connections make menubusd hold.
     var heldBytesTotal: Int {
-        registeredApps.totalBytes + presentations.totalBytes
+        apps.totalBytes + presentations.totalBytes
     }
 
     /// Refuses, before anything is stored, a change that adds `adding` bytes
     /// (and frees `releasing`) for `uniqueName` past either budget.
     func checkBudget(adding: Int, releasing: Int = 0, for uniqueName: String, field: String,
                      daemonGrowth: Int? = nil) throws {
-        let budgets = configuration.budgets
         let growth = adding - releasing
         guard growth > 0 else { return }
         let held = heldBytes(by: uniqueName)
@@ -60,7 +74,7 @@ extension MenuBusServer {
     /// What a presentation of `context` is charged: the context and its
     /// cached content, in each of its forms; not the preview's PNG, which
     /// the presentation shares with the context.
-    func presentationCost(of context: PublishedContext, provided: Int = 0) -> Int {
+    static func presentationCost(of context: PublishedContext, provided: Int = 0) -> Int {
         (context.heldBytes - (context.info.preview?.imageBytes ?? 0) + provided + 4096) * Budgets.presentationFactor
     }
 

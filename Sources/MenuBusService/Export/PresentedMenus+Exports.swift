@@ -17,7 +17,7 @@ import MenuBusProtocol
 ///
 /// A presentation that closes first empties itself in every protocol
 /// (`exportsClosing`), then its object goes `closingGrace` later.
-extension MenuBusServer {
+extension PresentedMenus {
 
     /// Seconds a closed presentation keeps serving its empty menu, so
     /// consumers that hold it can read it empty before the object goes.
@@ -31,7 +31,7 @@ extension MenuBusServer {
     /// Extra interfaces served at a presentation's path besides `org.menubus.MenuBus1.Menu`.
     func exportInterfaces(_ number: UInt64, owner: String, presenter: String) -> [Interface] {
         presentations.startExports(number, owner: owner, presenter: presenter)
-        return MenuBusServer.menuExports.flatMap { $0.interfaces(self, number) }
+        return PresentedMenus.menuExports.flatMap { $0.interfaces(self, number) }
     }
 
     /// The presentation's layout changed (a new revision): signal it in every protocol.
@@ -56,7 +56,7 @@ extension MenuBusServer {
             return
         }
         signalChanges(path, state, emptying: true)
-        loop.addTimer(after: MenuBusServer.closingGrace) { [weak self, weak state] in
+        loop.addTimer(after: PresentedMenus.closingGrace) { [weak self, weak state] in
             guard let self, let state, self.presentations.isCurrent(state, of: number) else { return }
             self.exportsGone(number, path)
         }
@@ -77,7 +77,7 @@ extension MenuBusServer {
     /// again (a dbusmenu `opened`, a new `org.gtk.Menus` subscription).
     func consumerClosed(_ number: UInt64) {
         guard let request = presentations.requestEnd(number) else { return }
-        loop.addTimer(after: MenuBusServer.consumerCloseDelay) { [weak self] in
+        loop.addTimer(after: PresentedMenus.consumerCloseDelay) { [weak self] in
             guard let self, self.presentations.isEndRequested(number, request),
                   let presentation = self.presentations[number] else { return }
             self.closePresentation(presentation)
@@ -120,7 +120,7 @@ extension MenuBusServer {
     /// removes every item of every menu consumers hold.
     private func signalChanges(_ path: ObjectPath, _ state: PresentationExports, emptying: Bool) {
         for export in state.protocols {
-            export.signalChange(state, server: self, path: path, emptying: emptying)
+            export.signalChange(state, menus: self, path: path, emptying: emptying)
         }
     }
 

@@ -11,7 +11,23 @@ import MenuBusSupport
 /// the owner or of an unsandboxed presenter. A sandboxed app is known by the
 /// id its sandbox gives it, may register only that id, and reaches only its
 /// own contexts.
-extension MenuBusServer {
+///
+/// It keeps who each connection that called is, asked of the bus once
+/// per connection and forgotten when it leaves.
+final class Trust {
+    private unowned let connection: Connection
+    /// Who each connection that called is, by unique name.
+    private var identities: [String: PeerIdentity] = [:]
+
+    init(connection: Connection) {
+        self.connection = connection
+    }
+
+    /// The connection left the bus: who it was is forgotten.
+    func peerLeft(_ uniqueName: String) {
+        identities[uniqueName] = nil
+    }
+
     /// Who `uniqueName` is; asked of the bus once per connection.
     func identity(of uniqueName: String) -> PeerIdentity {
         if let known = identities[uniqueName] { return known }
@@ -29,8 +45,8 @@ extension MenuBusServer {
     }
 
     /// A sandboxed caller may register only its sandbox's id; an id a live
-    /// sandboxed app holds is not anyone else's to take.
-    func checkRegistration(caller: String, appId: String) throws {
+    /// sandboxed app holds (among `apps`) is not anyone else's to take.
+    func checkRegistration(caller: String, appId: String, apps: Dictionary<String, App>.Values) throws {
         switch identity(of: caller) {
         case .sandboxed(let own, let sandbox):
             guard appId == own else {
@@ -39,7 +55,7 @@ extension MenuBusServer {
         case .unidentified(let reason):
             throw BusError(.accessDenied, "appId: cannot tell which app this connection is: \(reason)")
         case .host:
-            if let holder = apps.values.first(where: { $0.appId == appId && identity(of: $0.uniqueName).sandboxAppId == appId }) {
+            if let holder = apps.first(where: { $0.appId == appId && identity(of: $0.uniqueName).sandboxAppId == appId }) {
                 throw BusError(.accessDenied, "appId: '\(appId)' is held by a sandboxed app (\(holder.uniqueName))")
             }
         }
@@ -56,24 +72,10 @@ extension MenuBusServer {
         }
     }
 
-    /// Who may call presented menu `number`'s object, through every
-    /// protocol and Properties: its presenter, and whoever may reach its
-    /// owner's contexts (`mayReach`). Each reader is noted per protocol, so
-    /// the menu's change signals go to its readers alone.
-    func menuAccess(_ number: UInt64) -> (_ sender: String, _ interface: String) -> BusError? {
-        { [unowned self] sender, interface in
-            guard let state = self.presentations.exports(number) else { return nil }
-            guard sender == state.presenter || self.mayReach(caller: sender, owner: state.owner) else {
-                return BusError(.accessDenied, "a sandboxed app may read only the menus it presented or its own app's, not this menu of \(self.apps[state.owner]?.appId ?? state.owner)")
-            }
-            if let kind = PresentationExports.Readership(interface: interface) { state.noteReader(sender, of: kind) }
-            return nil
-        }
-    }
-
-    func checkReach(caller: String, owner: String, contextId: String) throws {
+    /// Refuses `caller` the context `contextId` of `owner` (app id `appId`) out of its reach.
+    func checkReach(caller: String, owner: String, appId: String?, contextId: String) throws {
         guard mayReach(caller: caller, owner: owner) else {
-            throw BusError(.accessDenied, "owner: a sandboxed app may reach only its own contexts, not '\(contextId)' of \(apps[owner]?.appId ?? owner)")
+            throw BusError(.accessDenied, "owner: a sandboxed app may reach only its own contexts, not '\(contextId)' of \(appId ?? owner)")
         }
     }
 

@@ -4,64 +4,7 @@ import MenuBusDBus
 import MenuBusProtocol
 import MenuBusSupport
 
-extension MenuBusServer {
-
-    /// Declared providers in the catalog's order, then the other registered
-    /// ones in registration order (`offeredProviders`), under the
-    /// user's policy, as composition takes them: derived again only after
-    /// a registration or the catalog changed (every menu composed asks).
-    var providerInfos: [ProviderInfo] {
-        let registered = registeredProviders.generation, catalog = providerCatalog.generation
-        if let cache = offeredProvidersCache, cache.registered == registered, cache.catalog == catalog {
-            return cache.infos
-        }
-        let infos = offeredProviders(registered: registeredProviders.inOrder.map(\.info))
-        offeredProvidersCache = (registered, catalog, infos)
-        return infos
-    }
-
-    /// `providerInfos` with the titles of declared providers in `locale`
-    /// (their key files' `Title[xx]`), for a menu asked for in another
-    /// language than the session's; nil or "" is the session's.
-    func providerInfos(locale: String?) -> [ProviderInfo] {
-        let infos = providerInfos
-        guard let locale, !locale.isEmpty else { return infos }
-        let titles = providerCatalog.titles(in: locale)
-        guard !titles.isEmpty else { return infos }
-        return infos.map { info in
-            guard let title = titles[info.id] else { return info }
-            var translated = info
-            translated.title = title
-            return translated
-        }
-    }
-
-    package func registerProvider(caller: String, providerId: String, path: ObjectPath, properties: DBusValue) throws {
-        let info = try Wire.decodeProvider(id: providerId, properties)
-        try registeredProviders.register(providerId, info, owner: caller, path: path)
-        providersChanged()
-    }
-
-    package func unregisterProvider(caller: String, providerId: String) throws {
-        try registeredProviders.unregister(providerId, caller: caller)
-        providersChanged()
-    }
-
-    /// A provider's connection left: its items leave every menu, open ones too.
-    func providerOwnerLeft(_ uniqueName: String) {
-        guard registeredProviders.removeAll(ownedBy: uniqueName) else { return }
-        providersChanged()
-    }
-
-    /// Who hears a provider's answer that does not go into the app: the
-    /// presenter of the menu it was chosen from and the chooser (the
-    /// presenter or the owner), each only if it may see the selection.
-    func answerListeners(_ presentation: Presentation, chooser: String) -> [String] {
-        var names = [presentation.presenter]
-        if chooser != presentation.presenter { names.append(chooser) }
-        return names.filter { maySeeSelection($0, owner: presentation.owner) }
-    }
-
+extension Providers {
     /// `ProviderResult` on the menu's path, unicast to each listener: the
     /// answer of a provider that returns text for a context that is not
     /// editable (the text is ""  and `info` has `error` when it failed).
@@ -110,7 +53,7 @@ extension MenuBusServer {
             if case .array(let signature, var entries) = contextValue {
                 entries.append(.dictEntry(.string("app-id"), .variant(.string(app.appId))))
                 entries.append(.dictEntry(.string("context-id"), .variant(.string(contextId))))
-                entries += MenuBusServer.passedPlatformData(platformData)
+                entries += PlatformData.passed(platformData)
                 entries.append(.dictEntry(.string("content-type"), .variant(.string(contentType))))
                 contextValue = .array(signature, entries)
             }
@@ -139,13 +82,13 @@ extension MenuBusServer {
                         return
                     }
                     guard !replacement.isEmpty, provider.info.returnsText,
-                          let live = self.apps[app.uniqueName]?.contexts[contextId], live.info.takesReplacement else { return }
-                    self.callClient(app, MenuBusAPI.Client.performCommand,
+                          let live = self.contexts.context(contextId, of: app.uniqueName), live.info.takesReplacement else { return }
+                    self.connection.callClient(app, MenuBusAPI.Client.performCommand,
                         contextId, StandardCommand.replaceSelection.rawValue,
                         .array("{sv}", [.dictEntry(.string("text"), .variant(.string(replacement))),
                                         .dictEntry(.string("provider"), .variant(.string(provider.info.id))),
                                         .dictEntry(.string("undo-name"), .variant(.string(provider.info.title)))]
-                                        + MenuBusServer.passedPlatformData(platformData)))
+                                        + PlatformData.passed(platformData)))
                 case .failure(let error):
                     Log.rateLimitedWarning("process|\(provider.owner)|\(error.name)",
                                            "provider \(provider.info.id) Process failed: \(error.name)")
@@ -161,7 +104,7 @@ extension MenuBusServer {
             return
         }
         guard isText else { return process("") }
-        callClient(app, MenuBusAPI.Client.getSelectedText, contextId) { [weak self] result in
+        connection.callClient(app, MenuBusAPI.Client.getSelectedText, contextId) { [weak self] result in
             guard case .success(let text) = result else {
                 if let answer {
                     self?.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: "",

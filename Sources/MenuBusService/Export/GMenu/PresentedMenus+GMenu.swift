@@ -7,7 +7,7 @@ import MenuBusProtocol
 /// `GDBusMenuModel` and `GDBusActionGroup` read them, so a GTK app renders
 /// a presented menu with a stock `GtkMenu` or `GtkPopoverMenu` after
 /// inserting the action group under the prefix `menubus`.
-extension MenuBusServer {
+extension PresentedMenus {
     package func gtkMenusInterface(_ number: UInt64) -> Interface {
         var menus = Interface(MenuBusNames.gtkMenusInterface)
         menus.deferrableMethod(GtkMenusAPI.start) { [unowned self] call, groups in

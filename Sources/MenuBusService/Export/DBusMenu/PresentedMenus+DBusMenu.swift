@@ -6,14 +6,14 @@ import MenuBusProtocol
 /// `com.canonical.dbusmenu` on a presentation's path: what KDE Plasma,
 /// libdbusmenu (waybar, xfce4-panel, Cinnamon) and GNOME's AppIndicator
 /// extension read. Version 3: `EventGroup` and `AboutToShowGroup` exist.
-extension MenuBusServer {
+extension PresentedMenus {
     package func dbusMenuInterface(_ number: UInt64) -> Interface {
         var menu = Interface(MenuBusNames.dbusMenuInterface)
         menu.deferrableMethod(DBusMenuAPI.getLayout) { [unowned self] call, parent, depth, names in
             let state = try self.exported(number)
             let query = PresentationExports.LayoutQuery(parent: parent, depth: depth < 0 ? -1 : depth, names: names)
-            guard let prepared = try MenuBusServer.layoutReply(state, query) else {
-                throw MenuBusServer.noItem(parent, field: "parentId")
+            guard let prepared = try PresentedMenus.layoutReply(state, query) else {
+                throw PresentedMenus.noItem(parent, field: "parentId")
             }
             call.reply(with: prepared)
             return nil
@@ -25,7 +25,7 @@ extension MenuBusServer {
         menu.method(DBusMenuAPI.getProperty) { [unowned self] _, id, name in
             let state = try self.exported(number)
             let layout = state.dbusMenuLayout()
-            guard layout.node(id) != nil else { throw MenuBusServer.noItem(id, field: "id") }
+            guard layout.node(id) != nil else { throw PresentedMenus.noItem(id, field: "id") }
             guard let value = layout.property(id, name) else {
                 throw BusError.invalidArgs("name: menu item \(id) has no property '\(name)'")
             }
@@ -59,10 +59,10 @@ extension MenuBusServer {
             return idErrors
         }
         // While deferred elements of the menu load, the answer waits for
-        // them and is true (MenuBusServer+AboutToShow.swift).
+        // them and is true (PresentedMenus+AboutToShow.swift).
         menu.deferrableMethod(DBusMenuAPI.aboutToShow) { [unowned self] call, id in
             let state = try self.exported(number)
-            guard state.dbusMenuLayout().node(id) != nil else { throw MenuBusServer.noItem(id, field: "id") }
+            guard state.dbusMenuLayout().node(id) != nil else { throw PresentedMenus.noItem(id, field: "id") }
             let pending = self.loadingDeferred(under: id, state, self.presentations[number])
             return self.answersLater(call, state: state, pending: pending, group: nil) ? nil : false
         }
@@ -102,12 +102,12 @@ extension MenuBusServer {
         if state.isClosing, eventId == "clicked" {
             throw BusError(name: BusError.Standard.unknownObject, message: "the menu was closed")
         }
-        guard let node = state.dbusMenuLayout().node(id) else { throw MenuBusServer.noItem(id, field: "id") }
+        guard let node = state.dbusMenuLayout().node(id) else { throw PresentedMenus.noItem(id, field: "id") }
         switch eventId {
         case "clicked":
             guard node.isAction, let itemId = node.elementId else { return }
             try activate(livePresentation(number), caller: caller, itemId: itemId,
-                         platformData: MenuBusServer.exportPlatformData([("timestamp", .uint32(timestamp))]))
+                         platformData: PlatformData.exported([("timestamp", .uint32(timestamp))]))
         case "opened":
             consumerOpened(number)
         case "closed" where id == DBusMenuLayout.rootId:
@@ -139,7 +139,7 @@ extension MenuBusServer {
         loop.addTimer(after: 0) { [weak state] in
             guard let state, state.revision == revision, !state.isClosing else { return }
             for query in state.recentLayoutQueries {
-                _ = try? MenuBusServer.layoutReply(state, query)
+                _ = try? PresentedMenus.layoutReply(state, query)
             }
         }
     }

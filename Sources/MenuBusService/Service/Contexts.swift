@@ -4,22 +4,70 @@ import MenuBusDBus
 import MenuBusProtocol
 import MenuBusSupport
 
-extension MenuBusServer {
+/// The registered apps and the contexts they publish (their store is
+/// `RegisteredApps`), and the bytes the last `UpdateItems` of a few
+/// contexts was read from. Only the owning connection changes a context;
+/// others reach it within the trust model (`Trust`). A change is told to
+/// `changed`, a removal to `removed`: MenuBusServer wires them to the
+/// presented menus.
+package final class Contexts {
+    private let apps: RegisteredApps
+    /// The bytes the last `UpdateItems` of a few contexts was read from.
+    private let heldItemSpans = HeldItemSpans()
+    private unowned let trust: Trust
+    private unowned let ledger: Ledger
+    /// A context of `owner` changed: its live menus recompose.
+    var changed: (_ owner: String, _ contextId: String) -> Void = { _, _ in }
+    /// A context of `owner` went: its live menus close, its composed replies go.
+    var removed: (_ owner: String, _ contextId: String) -> Void = { _, _ in }
+
+    init(apps: RegisteredApps, trust: Trust, ledger: Ledger) {
+        self.apps = apps
+        self.trust = trust
+        self.ledger = ledger
+    }
+
+    // MARK: Reading
+
+    /// Registered apps by unique name.
+    var byName: [String: App] { apps.byName }
+
+    /// The registered app at `uniqueName`.
+    subscript(uniqueName: String) -> App? { apps[uniqueName] }
+
+    /// Contexts published by all apps.
+    var contextCount: Int { apps.contextCount }
+
+    /// Whether any connection is registered as `appId`.
+    func isRegistered(appId: String) -> Bool {
+        apps.byName.values.contains { $0.appId == appId }
+    }
+
+    /// The live context `contextId` of the app at `owner`.
+    func context(_ contextId: String, of owner: String) -> PublishedContext? {
+        apps[owner]?.contexts[contextId]
+    }
+
+    /// Keeps what the owner provided for its cached deferred element, counted as `bytes`.
+    func cache(_ content: [MenuElement], bytes: Int, for elementId: String, in contextId: String, of owner: String) {
+        apps.cache(content, bytes: bytes, for: elementId, in: contextId, of: owner)
+    }
+
     // MARK: Apps
 
     package func register(caller: String, appId: String, clientPath: ObjectPath, options: DBusValue) throws {
         try ServiceValidation.appId(appId)
         try ServiceValidation.optionCount(options, field: "options")
-        try checkRegistration(caller: caller, appId: appId)
-        guard try registeredApps.register(caller, appId: appId, clientPath: clientPath) else { return }
+        try trust.checkRegistration(caller: caller, appId: appId, apps: apps.byName.values)
+        guard try apps.register(caller, appId: appId, clientPath: clientPath) else { return }
         Log.debug("\(caller) registered as \(appId)")
     }
 
     /// The next context revision, from one counter for the whole daemon: a
     /// context removed and published again never goes back to a revision a
     /// reader already saw.
-    func nextRevision() -> UInt32 {
-        registeredApps.nextRevision()
+    private func nextRevision() -> UInt32 {
+        apps.nextRevision()
     }
 
     /// The caller's app, or `NotRegistered`.
@@ -33,15 +81,15 @@ extension MenuBusServer {
     // MARK: Contexts
 
     /// `sizes`: the budget bytes of `context` and `items` when the call's
-    /// reading counted them (`MenuBusServer.cost` otherwise).
+    /// reading counted them (`Ledger.cost` otherwise).
     package func publishContext(caller: String, contextId: String, context: DBusValue, items: DBusValue,
                                 sizes: (context: Int, items: Int)? = nil) throws -> UInt32 {
         var app = try registeredApp(caller)
         try ServiceValidation.contextId(contextId)
         // Counted and refused before anything is decoded or stored.
-        let infoBytes = sizes?.context ?? MenuBusServer.cost(context), itemsBytes = sizes?.items ?? MenuBusServer.cost(items)
+        let infoBytes = sizes?.context ?? Ledger.cost(context), itemsBytes = sizes?.items ?? Ledger.cost(items)
         let old = app.contexts[contextId]
-        try checkContextGrowth(caller: caller, contextId: contextId, adding: infoBytes + itemsBytes,
+        try ledger.checkContextGrowth(caller: caller, contextId: contextId, adding: infoBytes + itemsBytes,
                                releasing: (old?.infoBytes ?? 0) + (old?.itemsBytes ?? 0), field: "items")
         let info = try Wire.decodeContext(context, field: "context")
         let elements = try Wire.decodeElements(items, field: "items", previous: old?.items)
@@ -62,15 +110,15 @@ extension MenuBusServer {
             created.itemsBytes = itemsBytes
             app.contexts[contextId] = created
         }
-        if let stored = app.contexts[contextId] { registeredApps.store(stored, of: caller) }
+        if let stored = app.contexts[contextId] { apps.store(stored, of: caller) }
         heldItemSpans.drop(owner: caller, contextId: contextId)
-        contextChanged(owner: caller, contextId: contextId)
+        changed(caller, contextId)
         return app.contexts[contextId]?.revision ?? 0
     }
 
     package func updateItems(caller: String, contextId: String, items: DBusValue, itemsBytes: Int? = nil) throws -> UInt32 {
         let revision = try updateItems(caller: caller, contextId: contextId,
-                                       itemsBytes: itemsBytes ?? MenuBusServer.cost(items)) { previous in
+                                       itemsBytes: itemsBytes ?? Ledger.cost(items)) { previous in
             try Wire.decodeElements(items, field: "items", previous: previous)
         }
         heldItemSpans.drop(owner: caller, contextId: contextId)
@@ -91,37 +139,34 @@ extension MenuBusServer {
     private func updateItems(caller: String, contextId: String, itemsBytes: Int,
                              _ decode: ([MenuElement]) throws -> [MenuElement]) throws -> UInt32 {
         var context = try ownContext(caller, contextId)
-        try checkContextGrowth(caller: caller, contextId: contextId, adding: itemsBytes, releasing: context.itemsBytes, field: "items")
+        try ledger.checkContextGrowth(caller: caller, contextId: contextId, adding: itemsBytes, releasing: context.itemsBytes, field: "items")
         context.items = try decode(context.items)
         context.itemsBytes = itemsBytes
         context.revision = nextRevision()
-        registeredApps.store(context, of: caller)
-        contextChanged(owner: caller, contextId: contextId)
+        apps.store(context, of: caller)
+        changed(caller, contextId)
         return context.revision
     }
 
     package func updateSelection(caller: String, contextId: String, selection: DBusValue,
                                  selectionBytes: Int? = nil) throws {
         var context = try ownContext(caller, contextId)
-        let selectionBytes = selectionBytes ?? MenuBusServer.cost(selection)
-        try checkContextGrowth(caller: caller, contextId: contextId, adding: selectionBytes,
+        let selectionBytes = selectionBytes ?? Ledger.cost(selection)
+        try ledger.checkContextGrowth(caller: caller, contextId: contextId, adding: selectionBytes,
                                releasing: context.selectionBytes, field: "selection")
         context.selection = try Wire.decodeSelection(selection, field: "selection")
         context.selectionBytes = selectionBytes
         context.revision = nextRevision()
-        registeredApps.store(context, of: caller)
-        contextChanged(owner: caller, contextId: contextId)
+        apps.store(context, of: caller)
+        changed(caller, contextId)
     }
 
     package func removeContext(caller: String, contextId: String) throws {
         let removed = try ownContext(caller, contextId)
-        registeredApps.removeContext(contextId, of: caller)
-        composedReplies.drop(owner: caller, contextId: contextId)
+        apps.removeContext(contextId, of: caller)
         heldItemSpans.drop(owner: caller, contextId: contextId)
-        defer { releasedMemory(removed.heldBytes) }
-        for presentation in presentations.showing(owner: caller, contextId: contextId) {
-            closePresentation(presentation)
-        }
+        defer { ledger.releasedMemory(removed.heldBytes) }
+        self.removed(caller, contextId)
     }
 
     /// A context of the caller's own: only the owning connection changes it.
@@ -144,9 +189,9 @@ extension MenuBusServer {
         } else if owner.hasPrefix(":") {
             unique = owner
         } else {
-            let candidates = preferredRegistrations(apps.values.filter { $0.appId == owner && $0.contexts[contextId] != nil })
+            let candidates = trust.preferredRegistrations(apps.byName.values.filter { $0.appId == owner && $0.contexts[contextId] != nil })
             guard let latest = candidates.max(by: { $0.sequence < $1.sequence }) else {
-                if apps.values.contains(where: { $0.appId == owner }) {
+                if isRegistered(appId: owner) {
                     throw BusError(.noSuchContext, "contextId: app '\(owner)' has no context '\(contextId)'")
                 }
                 throw BusError(.notRegistered, "owner: no app '\(owner)' is registered")
@@ -156,32 +201,11 @@ extension MenuBusServer {
         guard let app = apps[unique] else {
             throw BusError(.notRegistered, owner.isEmpty ? "owner: the caller is not registered" : "owner: '\(owner)' is not registered")
         }
-        try checkReach(caller: caller, owner: unique, contextId: contextId)
+        try trust.checkReach(caller: caller, owner: unique, appId: app.appId, contextId: contextId)
         guard let context = app.contexts[contextId] else {
             throw BusError(.noSuchContext, "contextId: '\(app.appId)' has no context '\(contextId)'")
         }
         return (unique, context)
-    }
-
-    // MARK: Composition
-
-    /// The menu by the rules, deferred elements still in it.
-    /// The composed menu, MenuBus's titles in `titles`' language and the
-    /// declared providers' in `locale`'s (nil: the session's).
-    package func compose(_ kind: MenuKind, _ context: PublishedContext, appId: String, titles: SystemTitles,
-                         locale: String? = nil) -> [MenuElement] {
-        let providers = providerInfos(locale: locale)
-        menuExcess.check(appId: appId, contextId: context.id, revision: context.revision, items: context.items)
-        switch kind {
-        case .edit:
-            return EditMenu.compose(context: context.info, selection: context.selection,
-                                    undo: undoSummary(appId: appId, context: context),
-                                    providers: providers, appItems: context.items, titles: titles,
-                                    usage: providerUsage.counts)
-        case .context:
-            return ContextMenu.compose(context: context.info, items: context.items, providers: providers,
-                                       selection: context.selection, titles: titles, usage: providerUsage.counts)
-        }
     }
 
     /// `resolveOwner` for a menu: a context with `enabled` false offers
@@ -192,25 +216,6 @@ extension MenuBusServer {
             throw BusError(.nothingToShow, "contextId: '\(contextId)' has enabled false; it offers no menu now")
         }
         return (unique, context)
-    }
-
-    package func composedMenu(_ kind: MenuKind, caller: String, owner: String, contextId: String,
-                      options: DBusValue) throws -> (UInt32, [MenuElement], ComposedMenuReplies.Key) {
-        try ServiceValidation.optionCount(options, field: "options")
-        let read = try PresentationOptions(wire: options)
-        let (unique, context) = try resolveMenuContext(owner, caller: caller, contextId: contextId)
-        // A one-off read: cached deferred content shows, others are left out
-        // (nothing is asked of the app for a menu nobody presents).
-        let composed = compose(kind, context, appId: apps[unique]?.appId ?? "",
-                               titles: Localization.shared.titles(for: read.locale), locale: read.locale)
-        var failed: Set<String> = []
-        for element in composed where element.kind == .deferred && !(element.cached && context.deferredCache[element.id] != nil) {
-            failed.insert(element.id)
-        }
-        let key = ComposedMenuReplies.Key(owner: unique, contextId: contextId, kind: kind, locale: read.locale ?? "",
-                                          omittedCommands: read.omittedCommands)
-        let resolved = DeferredElements.resolve(composed, provided: context.deferredCache, failed: failed).elements
-        return (context.revision, CommandOmission.apply(read.omittedCommands, to: resolved), key)
     }
 
     /// `kind` `context` or `edit`: an app's items; `composed-context` or
@@ -229,7 +234,7 @@ extension MenuBusServer {
     /// Every context, or for a sandboxed caller only its own app's.
     package func listContexts(caller: String) -> DBusValue {
         var rows: [(String, String, String)] = []
-        for app in apps.values where mayReach(caller: caller, owner: app.uniqueName) {
+        for app in apps.byName.values where trust.mayReach(caller: caller, owner: app.uniqueName) {
             for contextId in app.contexts.keys {
                 rows.append((app.uniqueName, app.appId, contextId))
             }
@@ -238,27 +243,68 @@ extension MenuBusServer {
         return .array("(sss)", rows.map { .structure([.string($0.0), .string($0.1), .string($0.2)]) })
     }
 
-    // MARK: Peers
+    // MARK: UpdateItems read from the call's bytes
 
-    /// A connection left the bus: its contexts and presentations go at once.
-    func peerLeft(_ uniqueName: String) {
-        identities[uniqueName] = nil
-        let held = heldBytes(by: uniqueName)
-        defer { releasedMemory(held) }
-        providerOwnerLeft(uniqueName)
-        exportsPeerLeft(uniqueName)
-        composedReplies.drop(owner: uniqueName)
-        heldItemSpans.drop(owner: uniqueName)
-        for presentation in presentations.values
-        where presentation.owner == uniqueName || presentation.presenter == uniqueName {
-            closePresentation(presentation)
-        }
-        if let app = registeredApps.remove(uniqueName) {
-            Log.debug("\(app.appId) (\(uniqueName)) left; dropped \(app.contexts.count) contexts")
-            if !apps.values.contains(where: { $0.appId == app.appId }) {
-                closeOpenUndoGroups(appId: app.appId)
-                releaseUndoMemory(of: app.appId)
+    /// `UpdateItems`' context id, elements (unchecked; those read as the
+    /// context held them, `held(contextId)`, are the held ones), the items'
+    /// budget bytes and the bytes each element was read from, read from the
+    /// call's body; nil where decoding its values must name a fault
+    /// (`Wire.readElements`). `held` gives the context's items and the
+    /// spans they were read from, if kept (`HeldItemSpans`).
+    package static func readUpdateItems(
+        _ cursor: inout BodyCursor,
+        held: (String) -> (items: [MenuElement], spans: ElementSpans?) = { _ in ([], nil) }
+    ) throws -> (contextId: String, elements: [MenuElement], itemsBytes: Int, spans: ElementSpans?)? {
+        let contextId = try cursor.string()
+        let start = cursor.bytesRead
+        let (items, spans) = held(contextId)
+        guard let read = Wire.readElements(&cursor, reusing: items, spans: spans) else { return nil }
+        return (contextId, read.elements, cursor.bytesRead - start, read.spans)
+    }
+
+    /// `UpdateItems`: a live change carries the whole menu, read from the
+    /// call's bytes, its values decoded only to name a fault.
+    func updateItems(_ call: MethodCall) throws -> UInt32 {
+        #if DEBUG
+        var heldSpans = false
+        #endif
+        let read = try? call.readBody { cursor in
+            try Contexts.readUpdateItems(&cursor) { contextId in
+                let items = (try? self.ownContext(call.sender, contextId))?.items ?? []
+                let spans = self.heldItemSpans.spans(owner: call.sender, contextId: contextId, items: items)
+                #if DEBUG
+                heldSpans = spans != nil
+                #endif
+                return (items, spans)
             }
         }
+        #if DEBUG
+        // Every daemon test checks the elements taken unread against reading them.
+        if heldSpans, let taken = read?.elements {
+            let plain = try? call.readBody { try Contexts.readUpdateItems(&$0) }
+            assert(plain?.elements == taken, "UpdateItems: elements taken unread differ from reading them")
+        }
+        #endif
+        if let (contextId, elements, itemsBytes, spans) = read {
+            let revision = try updateItems(caller: call.sender, contextId: contextId, read: elements,
+                                           itemsBytes: itemsBytes)
+            heldItemSpans.keep(spans, of: elements, owner: call.sender, contextId: contextId)
+            return revision
+        }
+        let (values, sizes) = try call.decodedArguments()
+        let (contextId, items) = try MenuBusAPI.Manager.updateItems.inputs.decode(values)
+        return try updateItems(caller: call.sender, contextId: contextId, items: items,
+                               itemsBytes: sizes.indices.contains(1) ? sizes[1] : nil)
+    }
+
+    // MARK: Peers
+
+    /// A connection left the bus: its registration and contexts go; the
+    /// app it was, if it registered.
+    func peerLeft(_ uniqueName: String) -> App? {
+        heldItemSpans.drop(owner: uniqueName)
+        guard let app = apps.remove(uniqueName) else { return nil }
+        Log.debug("\(app.appId) (\(uniqueName)) left; dropped \(app.contexts.count) contexts")
+        return app
     }
 }

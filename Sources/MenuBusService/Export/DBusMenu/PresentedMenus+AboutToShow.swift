@@ -9,7 +9,7 @@ import MenuBusProtocol
 /// and is then `needUpdate` true. KDE's importer waits up to 3 s for it and
 /// refreshes before it shows the menu, so the menu opens complete instead
 /// of closing when `LayoutUpdated` comes while it is open.
-extension MenuBusServer {
+extension PresentedMenus {
     /// Seconds an `AboutToShow` answer waits at most.
     static let aboutToShowWait = 2.0
 
@@ -36,7 +36,7 @@ extension MenuBusServer {
         }
         let waiter = DBusMenuExport.AboutToShowWaiter(reply: call.deferReply(), pending: pending, group: group)
         state.aboutToShowWaiters.append(waiter)
-        loop.addTimer(after: MenuBusServer.aboutToShowWait) { [weak state] in
+        loop.addTimer(after: PresentedMenus.aboutToShowWait) { [weak state] in
             guard let state else { return }
             state.aboutToShowWaiters.removeAll { $0.reply === waiter.reply }
             waiter.answer()

@@ -7,7 +7,56 @@ import MenuBusDBus
 import MenuBusProtocol
 import MenuBusSupport
 
-extension MenuBusServer {
+/// Every app's undo documents (`UndoStore`, whose journals are written off
+/// the loop) served on the bus: the undo members of `org.menubus.MenuBus1`,
+/// `UndoStateChanged`, the group commit of the journals, and the memory of
+/// apps that left. A change of a document's state is told to
+/// `stateChanged`: MenuBusServer wires it to the live edit menus.
+final class Undo {
+    private unowned let connection: Connection
+    private unowned let loop: MessageLoop
+    private unowned let contexts: Contexts
+    private unowned let ledger: Ledger
+    /// Undo documents untouched for this many days are removed at start; nil keeps them.
+    private let retentionDays: Int?
+    /// Undo documents and their journals.
+    private let store: UndoStore
+    private var syncScheduled = false
+    /// Apps whose last connection left while some of their undo was not yet
+    /// durable: it leaves memory after the next sync (`release(appId:)`).
+    private var toRelease: Set<String> = []
+    /// The state of document `documentId` of `appId` changed.
+    var stateChanged: (_ appId: String, _ documentId: String) -> Void = { _, _ in }
+
+    init(connection: Connection, loop: MessageLoop, contexts: Contexts, ledger: Ledger,
+         configuration: MenuBusServer.Configuration) {
+        self.connection = connection
+        self.loop = loop
+        self.contexts = contexts
+        self.ledger = ledger
+        retentionDays = configuration.undoRetentionDays
+        var limits = UndoLimits()
+        limits.memoryBytes = configuration.undoMemoryBytes
+        limits.diskBytes = configuration.undoDiskBytes
+        limits.appMemoryBytes = configuration.undoAppMemoryBytes
+        limits.appDiskBytes = configuration.undoAppDiskBytes
+        store = UndoStore(stateDirectory: configuration.stateDirectory, limits: limits)
+    }
+
+    /// Undo documents listed or in memory.
+    var documentCount: Int { store.documentCount }
+
+    /// Waits for every write in flight and makes the journals durable; when the daemon leaves.
+    func settle() {
+        store.settleAll()
+        syncNow()
+    }
+
+    /// Makes what was written durable now, without waiting on writes in flight.
+    func syncNow() {
+        if store.hasUnsyncedWrites { _ = store.sync() }
+    }
+
     /// Wall-clock seconds, for document retention (the undo model reads no clock).
     static func wallClock() -> Int64 {
         Int64(time(nil))
@@ -15,18 +64,18 @@ extension MenuBusServer {
 
     /// Lists the journals (each is read on its document's first use) and
     /// applies the retention bound; at start.
-    func loadUndoDocuments() {
-        startUndoDiskThreads()
+    func loadDocuments() {
+        startDiskThreads()
         // Groups left open by a previous run end as each journal is read.
-        undoStore.closesGroupsOnLoad = true
-        let report = undoStore.indexJournals()
+        store.closesGroupsOnLoad = true
+        let report = store.indexJournals()
         for finding in report.findings { Log.warning("undo journal: \(finding)") }
-        if undoStore.documentCount > 0 {
-            Log.info("found \(undoStore.documentCount) undo journals in \(undoStore.directory), read on first use")
+        if store.documentCount > 0 {
+            Log.info("found \(store.documentCount) undo journals in \(store.directory), read on first use")
         }
-        closeOpenUndoGroups(appId: nil)
-        if let days = configuration.undoRetentionDays {
-            let removed = undoStore.removeUntouched(olderThanSeconds: Int64(days) * 86_400, now: MenuBusServer.wallClock())
+        closeOpenGroups(appId: nil)
+        if let days = retentionDays {
+            let removed = store.removeUntouched(olderThanSeconds: Int64(days) * 86_400, now: Undo.wallClock())
             if removed > 0 { Log.info("removed \(removed) undo documents untouched for \(days) days") }
         }
         logStorageProblems()
@@ -34,7 +83,7 @@ extension MenuBusServer {
 
     /// Storage problems, each logged once per document and cause.
     func logStorageProblems() {
-        for problem in undoStore.takeProblems() {
+        for problem in store.takeProblems() {
             let cause = problem.error.map { "\($0.call)|\($0.errno)" } ?? problem.detail
             Log.once("problem|\(problem.activity)|\(problem.key.map { "\($0)" } ?? "")|\(cause)", .error,
                      "undo journal: \(problem)")
@@ -43,13 +92,13 @@ extension MenuBusServer {
 
     /// Ends the open undo groups of an app whose last connection left (of
     /// every app at start, when no app is connected), and says so.
-    func closeOpenUndoGroups(appId: String?) {
-        undoStore.closeOpenGroups(appId: appId, now: MenuBusServer.wallClock()) { [weak self] key, state in
+    func closeOpenGroups(appId: String?) {
+        store.closeOpenGroups(appId: appId, now: Undo.wallClock()) { [weak self] key, state in
             guard let self else { return }
-            scheduleUndoSync()
+            scheduleSync()
             logStorageProblems()
             Log.info("ended the undo groups \(key.appId) left open in a document")
-            undoStateChanged(appId: key.appId, documentId: key.documentId, state)
+            announce(appId: key.appId, documentId: key.documentId, state)
         }
     }
 
@@ -58,23 +107,23 @@ extension MenuBusServer {
     /// the loop: other calls are served meanwhile, and the document's later
     /// calls wait their turn (`UndoStore.submit`). Signals and recomposes
     /// when the state changed; schedules the journal sync.
-    func performUndo(_ operation: UndoOperation, call: MethodCall, documentId: String,
+    func perform(_ operation: UndoOperation, call: MethodCall, documentId: String,
                      reply: @escaping (UndoStore.Outcome) throws -> [DBusValue] = { _ in [] }) throws {
-        let app = try registeredApp(call.sender)
-        if operation.createsDocument, undoStore.documentCount >= ServiceLimits.maxUndoDocuments,
-           undoStore.state(appId: app.appId, documentId: documentId) == nil {
+        let app = try contexts.registeredApp(call.sender)
+        if operation.createsDocument, store.documentCount >= ServiceLimits.maxUndoDocuments,
+           store.state(appId: app.appId, documentId: documentId) == nil {
             throw BusError(.limitExceeded, "documentId: menubusd holds \(ServiceLimits.maxUndoDocuments) undo documents, the most it keeps; clear some first")
         }
         let appId = app.appId
         let pending = call.deferReply()
-        undoStore.submit(operation, appId: appId, documentId: documentId, now: MenuBusServer.wallClock()) { [weak self] result in
+        store.submit(operation, appId: appId, documentId: documentId, now: Undo.wallClock()) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success(let outcome):
-                self.scheduleUndoSync()
+                self.scheduleSync()
                 self.logStorageProblems()
-                if outcome.stateChanged { self.undoStateChanged(appId: appId, documentId: documentId, outcome.state) }
-                MenuBusServer.answer(pending) { try reply(outcome) }
+                if outcome.stateChanged { self.announce(appId: appId, documentId: documentId, outcome.state) }
+                Undo.answer(pending) { try reply(outcome) }
             case .failure(let error):
                 if case .storage(let code) = error.kind {
                     Log.once("storage|\(appId)|\(documentId)|\(code)", .error,
@@ -88,11 +137,11 @@ extension MenuBusServer {
 
     /// Answers `call` with `body()` once the caller's document has no
     /// write in flight, so a read sees every step acknowledged before it.
-    func whenUndoDocumentIdle(_ call: MethodCall, documentId: String, _ body: @escaping () throws -> [DBusValue]) throws {
-        let app = try registeredApp(call.sender)
+    func whenDocumentIdle(_ call: MethodCall, documentId: String, _ body: @escaping () throws -> [DBusValue]) throws {
+        let app = try contexts.registeredApp(call.sender)
         let pending = call.deferReply()
-        undoStore.whenIdle(appId: app.appId, documentId: documentId) {
-            MenuBusServer.answer(pending, body)
+        store.whenIdle(appId: app.appId, documentId: documentId) {
+            Undo.answer(pending, body)
         }
     }
 
@@ -107,42 +156,37 @@ extension MenuBusServer {
     }
 
     /// `UndoStateChanged` to the app id's own connections (never to other
-    /// apps: a document's titles are its owner's), and live edit menus.
-    func undoStateChanged(appId: String, documentId: String, _ state: UndoState) {
+    /// apps: a document's titles are its owner's), then `stateChanged`.
+    private func announce(appId: String, documentId: String, _ state: UndoState) {
         let value = state.wireValue(titles: Localization.shared.titles())
-        for app in apps.values where app.appId == appId {
+        for app in contexts.byName.values where app.appId == appId {
             connection.emit(MenuBusAPI.Manager.undoStateChanged, at: MenuBusNames.managerPath,
                             appId, documentId, value, destination: app.uniqueName)
         }
-        for presentation in presentations.values where presentation.kind == .edit {
-            guard let owner = apps[presentation.owner], owner.appId == appId,
-                  owner.contexts[presentation.contextId]?.info.document == documentId else { continue }
-            presentation.markStale()
-            scheduleSignal(presentation)
-        }
+        stateChanged(appId, documentId)
     }
 
     /// The edit menu's view of a context's document.
-    func undoSummary(appId: String, context: PublishedContext) -> UndoSummary? {
+    func summary(appId: String, context: PublishedContext) -> UndoSummary? {
         guard let document = context.info.document else { return nil }
         defer { afterUndoRead() }
-        return undoStore.state(appId: appId, documentId: document)?.summary
+        return store.state(appId: appId, documentId: document)?.summary
     }
 
     /// A read may have brought a journal into memory (ending groups a
     /// previous run left open, repairing a torn tail): sync and log that.
-    func afterUndoRead() {
-        guard undoStore.hasUnsyncedWrites || undoStore.hasProblems else { return }
-        scheduleUndoSync()
+    private func afterUndoRead() {
+        guard store.hasUnsyncedWrites || store.hasProblems else { return }
+        scheduleSync()
         logStorageProblems()
     }
 
-    package func undoState(caller: String, documentId: String) throws -> DBusValue {
-        let app = try registeredApp(caller)
+    func state(caller: String, documentId: String) throws -> DBusValue {
+        let app = try contexts.registeredApp(caller)
         defer { afterUndoRead() }
         let loaded: UndoState?
         do {
-            loaded = try undoStore.loadState(appId: app.appId, documentId: documentId)
+            loaded = try store.loadState(appId: app.appId, documentId: documentId)
         } catch {
             throw error.busError
         }
@@ -154,91 +198,97 @@ extension MenuBusServer {
 
     /// `ClearUndo`: the document goes, journal and all; `StorageFailed`,
     /// with the history as it was, when the journal cannot be removed.
-    package func clearUndo(caller: String, documentId: String) throws {
-        let app = try registeredApp(caller)
+    func clear(caller: String, documentId: String) throws {
+        let app = try contexts.registeredApp(caller)
         defer { afterUndoRead() }
-        guard undoStore.state(appId: app.appId, documentId: documentId) != nil else {
+        guard store.state(appId: app.appId, documentId: documentId) != nil else {
             throw BusError(.noSuchDocument, "documentId: \(ModelError.quoted(documentId)) has no undo history")
         }
         do {
-            try undoStore.remove(appId: app.appId, documentId: documentId)
+            try store.remove(appId: app.appId, documentId: documentId)
         } catch {
             throw error.busError
         }
-        undoStateChanged(appId: app.appId, documentId: documentId, UndoStack().state)
+        announce(appId: app.appId, documentId: documentId, UndoStack().state)
     }
 
     /// An app with no connection left keeps its history on disk, not in
     /// memory: its documents leave memory now, and those not durable yet
     /// after the next sync; the memory goes back to the system.
-    func releaseUndoMemory(of appId: String) {
-        guard !apps.values.contains(where: { $0.appId == appId }) else {
-            undoToRelease.remove(appId)
+    func releaseMemory(of appId: String) {
+        guard !contexts.isRegistered(appId: appId) else {
+            toRelease.remove(appId)
             return
         }
-        releasedMemory(undoStore.release(appId: appId))
-        if undoStore.memoryBytes(of: appId) > 0 {
-            undoToRelease.insert(appId)
-            scheduleUndoSync()
+        ledger.releasedMemory(store.release(appId: appId))
+        if store.memoryBytes(of: appId) > 0 {
+            toRelease.insert(appId)
+            scheduleSync()
         } else {
-            undoToRelease.remove(appId)
+            toRelease.remove(appId)
         }
+    }
+
+    /// The last connection of `appId` left: its open groups end, its documents leave memory.
+    func appLeft(_ appId: String) {
+        closeOpenGroups(appId: appId)
+        releaseMemory(of: appId)
     }
 
     /// Group commit: one fdatasync for everything written in the last
     /// interval, run off the loop so no call waits on the disk.
-    func scheduleUndoSync() {
-        guard !undoSyncScheduled, !undoStore.isSyncing, undoStore.hasUnsyncedWrites else { return }
-        undoSyncScheduled = true
+    func scheduleSync() {
+        guard !syncScheduled, !store.isSyncing, store.hasUnsyncedWrites else { return }
+        syncScheduled = true
         loop.addTimer(after: UndoStore.syncInterval) { [weak self] in
             guard let self else { return }
-            self.undoSyncScheduled = false
-            self.undoStore.startSync { [weak self] in
+            self.syncScheduled = false
+            self.store.startSync { [weak self] in
                 guard let self else { return }
                 self.logStorageProblems()
-                for appId in self.undoToRelease { self.releaseUndoMemory(of: appId) }
-                self.scheduleUndoSync()
+                for appId in self.toRelease { self.releaseMemory(of: appId) }
+                self.scheduleSync()
             }
         }
     }
 
     /// Operations' records, compactions and syncs are written off the
     /// loop; without a pipe to come back through, the store writes in place.
-    func startUndoDiskThreads() {
+    private func startDiskThreads() {
         let executor = ThreadedUndoDiskExecutor { [weak self] in
             guard let self else { return }
             self.logStorageProblems()
-            self.scheduleUndoSync()
+            self.scheduleSync()
         }
         guard let executor else { return }
         loop.watch(fd: executor.wakeDescriptor) { [weak executor] in executor?.deliverCompletions() }
-        undoStore.executor = executor
+        store.executor = executor
     }
 
     /// The undo members of `org.menubus.MenuBus1`.
-    func declareUndo(in manager: inout Interface) {
+    func declare(in manager: inout Interface) {
         typealias API = MenuBusAPI.Manager
-        // Each reply waits until its record is written (`performUndo`), so
+        // Each reply waits until its record is written (`perform`), so
         // every undo member answers later, with its declared outputs.
         manager.deferrableMethod(API.registerUndo) { [unowned self] call, documentId, actionName, undo, redo, options in
-            let mergeKey = try MenuBusServer.mergeKey(options)
+            let mergeKey = try Undo.mergeKey(options)
             let operation = UndoOperation.register(actionName: actionName, undo: undo, redo: redo, mergeKey: mergeKey)
-            try self.performUndo(operation, call: call, documentId: documentId) { outcome in
+            try self.perform(operation, call: call, documentId: documentId) { outcome in
                 API.registerUndo.outputs.encode(UInt32(clamping: outcome.state.undoCount))
             }
             return nil
         }
         manager.deferrableMethod(API.beginUndoGroup) { [unowned self] call, documentId, actionName in
-            try self.performUndo(.beginGroup(actionName: actionName), call: call, documentId: documentId)
+            try self.perform(.beginGroup(actionName: actionName), call: call, documentId: documentId)
             return nil
         }
         manager.deferrableMethod(API.endUndoGroup) { [unowned self] call, documentId in
-            try self.performUndo(.endGroup, call: call, documentId: documentId)
+            try self.perform(.endGroup, call: call, documentId: documentId)
             return nil
         }
         for (declared, operation) in [(API.undo, UndoOperation.undo), (API.redo, .redo)] {
             manager.deferrableMethod(declared) { [unowned self] call, documentId in
-                try self.performUndo(operation, call: call, documentId: documentId) { outcome in
+                try self.perform(operation, call: call, documentId: documentId) { outcome in
                     guard let move = outcome.move else { throw BusError.failed("internal error: \(declared.name) moved no step") }
                     return declared.outputs.encode(move.actionName, move.payloads)
                 }
@@ -246,22 +296,22 @@ extension MenuBusServer {
             }
         }
         manager.deferrableMethod(API.getUndoState) { [unowned self] call, documentId in
-            try self.whenUndoDocumentIdle(call, documentId: documentId) { [unowned self] in
-                API.getUndoState.outputs.encode(try self.undoState(caller: call.sender, documentId: documentId))
+            try self.whenDocumentIdle(call, documentId: documentId) { [unowned self] in
+                API.getUndoState.outputs.encode(try self.state(caller: call.sender, documentId: documentId))
             }
             return nil
         }
         manager.deferrableMethod(API.setUndoLimit) { [unowned self] call, documentId, levels in
-            try self.performUndo(.setLimit(levels: Int(levels)), call: call, documentId: documentId)
+            try self.perform(.setLimit(levels: Int(levels)), call: call, documentId: documentId)
             return nil
         }
         manager.deferrableMethod(API.markClean) { [unowned self] call, documentId in
-            try self.performUndo(.markClean, call: call, documentId: documentId)
+            try self.perform(.markClean, call: call, documentId: documentId)
             return nil
         }
         manager.deferrableMethod(API.clearUndo) { [unowned self] call, documentId in
-            try self.whenUndoDocumentIdle(call, documentId: documentId) { [unowned self] in
-                try self.clearUndo(caller: call.sender, documentId: documentId)
+            try self.whenDocumentIdle(call, documentId: documentId) { [unowned self] in
+                try self.clear(caller: call.sender, documentId: documentId)
                 return []
             }
             return nil
