@@ -8,11 +8,8 @@ extension Connection {
     package static let peer = "org.freedesktop.DBus.Peer"
 
     /// Serves `interfaces` at `path`, replacing what was there.
-    /// Serves `interfaces` at `path`; `access`, when given, is asked about
-    /// every call's sender (Properties included) and may refuse it.
-    package func export(_ path: ObjectPath, _ interfaces: [Interface],
-                        access: ((_ sender: String, _ interface: String) -> BusError?)? = nil) {
-        let object = ExportedObject(path: path, interfaces: interfaces, access: access)
+    package func export(_ path: ObjectPath, _ interfaces: [Interface]) {
+        let object = ExportedObject(path: path, interfaces: interfaces)
         object.bindStandardInterfaces(standardInterfaces(for: object))
         objects[path] = object
     }
@@ -21,10 +18,33 @@ extension Connection {
         objects[path] = nil
     }
 
+    /// Serves `interfaces`, declared once, at every path below `prefix`
+    /// where `find` says an object lives, as sd-bus's fallback vtables do:
+    /// each handler reads which object from the call's path (`MethodCall.path`,
+    /// a property's getter `at:`). Any other path below it has no object
+    /// (`UnknownObject`). `children` lists the live objects' paths for
+    /// introspection. `access`, when given, is asked about every call's
+    /// path and sender (Properties included) and may refuse it.
+    package func exportSubtree(_ prefix: ObjectPath, _ interfaces: [Interface],
+                               find: @escaping (ObjectPath) -> Bool,
+                               children: @escaping () -> [ObjectPath],
+                               access: ((_ path: ObjectPath, _ sender: String, _ interface: String) -> BusError?)? = nil) {
+        let object = ExportedObject(path: prefix, interfaces: interfaces, access: access)
+        object.bindStandardInterfaces(standardInterfaces(for: object))
+        subtrees.removeAll { $0.object.path == prefix }
+        subtrees.append(ExportedSubtree(object: object, find: find, children: children))
+    }
+
+    /// The object serving `path`: exported there, or a subtree's that holds it.
+    func object(at path: ObjectPath) -> ExportedObject? {
+        if let object = objects[path] { return object }
+        return subtrees.first { $0.holds(path) }?.object
+    }
+
     /// Emits a declared signal; its arguments must match the declaration.
     package func emit(_ path: ObjectPath, _ interface: String, _ member: String,
               _ arguments: [DBusValue], destination: String? = nil) {
-        guard let declaration = objects[path]?.interface(named: interface)?.signal(named: member) else {
+        guard let declaration = object(at: path)?.interface(named: interface)?.signal(named: member) else {
             Log.error("emit of undeclared signal \(interface).\(member) at \(path)")
             return
         }
@@ -44,13 +64,13 @@ extension Connection {
     /// declared: to `destinations` alone when given, else to all.
     package func propertiesChanged(_ path: ObjectPath, _ interface: String, _ names: [String],
                                    destinations: [String]? = nil) {
-        guard let declaration = objects[path]?.interface(named: interface) else { return }
+        guard let declaration = object(at: path)?.interface(named: interface) else { return }
         var changed: [DBusValue] = []
         var invalidated: [DBusValue] = []
         for name in names {
             guard let property = declaration.property(named: name), property.emitsSignal else { continue }
             if property.emitsValue {
-                changed.append(.dictEntry(.string(name), .variant(property.get())))
+                changed.append(.dictEntry(.string(name), .variant(property.get(path))))
             } else {
                 invalidated.append(.string(name))
             }
@@ -87,7 +107,7 @@ extension Connection {
     func dispatchMethodCall(_ message: Message) {
         guard let member = message.member, let pathText = message.path else { return }
         let path = ObjectPath(stringLiteral: pathText)
-        guard let object = objects[path] else {
+        guard let object = object(at: path) else {
             if (message.interface == nil || message.interface == Connection.introspectable), member == "Introspect",
                !childNodes(of: path).isEmpty {
                 answer(message, outSignature: "s", [.string(introspectionDocument(for: path, interfaces: []))])
@@ -114,7 +134,7 @@ extension Connection {
             return
         }
         if let access = object.access, interface.name != Connection.introspectable, interface.name != Connection.peer,
-           let refusal = access(message.sender ?? "", interface.name) {
+           let refusal = access(path, message.sender ?? "", interface.name) {
             sendError(to: message, refusal)
             return
         }
@@ -173,7 +193,8 @@ extension Connection {
     func childNodes(of path: ObjectPath) -> [String] {
         let prefix = path.rawValue == "/" ? "/" : path.rawValue + "/"
         var names = Set<String>()
-        for other in objects.keys where other.rawValue.hasPrefix(prefix) && other != path {
+        for other in objects.keys + subtrees.flatMap({ $0.children() })
+        where other.rawValue.hasPrefix(prefix) && other != path {
             let rest = other.rawValue.dropFirst(prefix.count)
             if let first = rest.split(separator: "/").first { names.insert(String(first)) }
         }
@@ -191,8 +212,8 @@ extension Connection {
     /// Introspectable, Properties and Peer, bound to `object`.
     private func standardInterfaces(for object: ExportedObject) -> [Interface] {
         var introspectable = Interface(Connection.introspectable)
-        introspectable.method(FreedesktopAPI.introspect) { [unowned self, unowned object] _ in
-            self.introspectionDocument(for: object.path, interfaces: object.allInterfaces)
+        introspectable.method(FreedesktopAPI.introspect) { [unowned self, unowned object] call in
+            self.introspectionDocument(for: call.path, interfaces: object.allInterfaces)
         }
 
         var peer = Interface(Connection.peer)
@@ -204,21 +225,21 @@ extension Connection {
         }
 
         var properties = Interface(Connection.properties)
-        properties.method(FreedesktopAPI.get) { [unowned object] _, interfaceName, propertyName in
-            try Connection.property(of: object, interfaceName, propertyName).get()
+        properties.method(FreedesktopAPI.get) { [unowned object] call, interfaceName, propertyName in
+            try Connection.property(of: object, at: call.path, interfaceName, propertyName).get(call.path)
         }
-        properties.method(FreedesktopAPI.getAll) { [unowned object] _, name in
+        properties.method(FreedesktopAPI.getAll) { [unowned object] call, name in
             guard let interface = object.interface(named: name) else {
                 if [Connection.introspectable, Connection.properties, Connection.peer].contains(name) {
                     return .array("{sv}", [])
                 }
-                throw BusError(name: BusError.Standard.unknownInterface, message: "Object \(object.path) has no interface \(name)")
+                throw BusError(name: BusError.Standard.unknownInterface, message: "Object \(call.path) has no interface \(name)")
             }
-            let entries = interface.properties.map { DBusValue.dictEntry(.string($0.name), .variant($0.get())) }
+            let entries = interface.properties.map { DBusValue.dictEntry(.string($0.name), .variant($0.get(call.path))) }
             return .array("{sv}", entries)
         }
         properties.method(FreedesktopAPI.set) { [unowned self, unowned object] call, interfaceName, propertyName, value in
-            let property = try Connection.property(of: object, interfaceName, propertyName)
+            let property = try Connection.property(of: object, at: call.path, interfaceName, propertyName)
             guard let set = property.set else {
                 throw BusError(name: BusError.Standard.propertyReadOnly, message: "Property \(property.name) is read-only")
             }
@@ -226,16 +247,16 @@ extension Connection {
                 throw BusError.invalidArgs("Property \(property.name) is of type '\(property.signature)', got '\(value.signature)'")
             }
             try set(value, call)
-            self.propertiesChanged(object.path, interfaceName, [property.name])
+            self.propertiesChanged(call.path, interfaceName, [property.name])
         }
         properties.signal(FreedesktopAPI.propertiesChanged)
         return [introspectable, properties, peer]
     }
 
-    private static func property(of object: ExportedObject, _ interfaceName: String, _ propertyName: String) throws
-        -> Interface.Property {
+    private static func property(of object: ExportedObject, at path: ObjectPath, _ interfaceName: String,
+                                 _ propertyName: String) throws -> Interface.Property {
         guard let interface = object.interface(named: interfaceName) else {
-            throw BusError(name: BusError.Standard.unknownInterface, message: "Object \(object.path) has no interface \(interfaceName)")
+            throw BusError(name: BusError.Standard.unknownInterface, message: "Object \(path) has no interface \(interfaceName)")
         }
         guard let property = interface.property(named: propertyName) else {
             throw BusError(name: BusError.Standard.unknownProperty, message: "Interface \(interfaceName) has no property \(propertyName)")

@@ -30,6 +30,8 @@ package final class Connection {
     package let loop: MessageLoop
     package let uniqueName: String
     var objects: [ObjectPath: ExportedObject] = [:]
+    /// Objects served by prefix (`exportSubtree`).
+    var subtrees: [ExportedSubtree] = []
     private var pending: [UInt32: (completion: Completion, timer: MessageLoop.TimerID, replier: String?)] = [:]
     private var subscriptions: [Int: Subscription] = [:]
     private var nextSubscription = 1

@@ -33,7 +33,9 @@ package struct Interface {
         package let name: String
         package let signature: Signature
         package let access: Access
-        package let get: () -> DBusValue
+        /// The value at an object's path (one object's for most; a
+        /// subtree's objects each have theirs).
+        package let get: (ObjectPath) -> DBusValue
         package let set: ((DBusValue, MethodCall) throws -> Void)?
         /// Whether `PropertiesChanged` carries the new value (true) or only
         /// invalidates it (false), as `org.freedesktop.DBus.Property.EmitsChangedSignal`.
@@ -97,13 +99,29 @@ package struct Interface {
     package mutating func property<T: DBusType>(_ name: String, _ type: T.Type, emitsValue: Bool = true, get: @escaping () -> T) {
         properties.append(Property(
             name: name, signature: T.dbusSignature, access: .read,
-            get: { get().dbusValue }, set: nil, emitsValue: emitsValue))
+            get: { _ in get().dbusValue }, set: nil, emitsValue: emitsValue))
+    }
+
+    /// Declares a read-only property of type `T` whose value depends on
+    /// the object's path, for a subtree's objects (`Connection.exportSubtree`).
+    package mutating func property<T: DBusType>(_ name: String, _ type: T.Type, emitsValue: Bool = true,
+                                               at get: @escaping (ObjectPath) -> T) {
+        properties.append(Property(
+            name: name, signature: T.dbusSignature, access: .read,
+            get: { get($0).dbusValue }, set: nil, emitsValue: emitsValue))
     }
 
     /// Declares a read-only property by signature, for values built as `DBusValue`
     /// (an `a{sv}` whose keys should keep their order, for one).
     package mutating func property(_ name: String, signature: Signature, emitsValue: Bool = true, emitsSignal: Bool = true,
                            get: @escaping () -> DBusValue) {
+        property(name, signature: signature, emitsValue: emitsValue, emitsSignal: emitsSignal, at: { _ in get() })
+    }
+
+    /// Declares a read-only property by signature whose value depends on
+    /// the object's path, for a subtree's objects (`Connection.exportSubtree`).
+    package mutating func property(_ name: String, signature: Signature, emitsValue: Bool = true, emitsSignal: Bool = true,
+                                   at get: @escaping (ObjectPath) -> DBusValue) {
         properties.append(Property(
             name: name, signature: signature, access: .read, get: get, set: nil, emitsValue: emitsValue,
             emitsSignal: emitsSignal))
@@ -116,7 +134,7 @@ package struct Interface {
     ) {
         properties.append(Property(
             name: name, signature: T.dbusSignature, access: .readwrite,
-            get: { get().dbusValue },
+            get: { _ in get().dbusValue },
             set: { value, call in try set(T(dbusValue: value), call) },
             emitsValue: emitsValue))
     }

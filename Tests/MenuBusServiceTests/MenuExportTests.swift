@@ -13,7 +13,7 @@ final class MenuExportTests: XCTestCase {
         var builds = 0, drops = 0, closings = 0
         var left: [String] = []
         init() {}
-        static func interfaces(_ menus: PresentedMenus, _ number: UInt64) -> [Interface] { [] }
+        static func interfaces(_ menus: PresentedMenus) -> [Interface] { [] }
         static func build(_ elements: [MenuElement], title: String?, ids: inout ExportIDs, previous: [String]?) -> [String] {
             elements.map(\.id)
         }

@@ -182,6 +182,49 @@ final class DaemonProcessTests: BusTestCase {
         XCTAssertTrue(reply.first?.stringValue?.contains("<node name=\"MenuBus1\"/>") ?? false)
     }
 
+    /// Every presented menu is served by one declaration under
+    /// `/org/menubus/MenuBus1/menu/`: a live menu's number is an object,
+    /// any other path below answers `UnknownObject`, and introspection lists
+    /// the live menus alone.
+    func testMenuPathsAreTheLiveMenusAlone() throws {
+        _ = try startDaemon()
+        let app = try app()
+        try app.publishContext("row", ContextInfo(kind: .file), items: [MenuElement(id: "a", title: "A")])
+        let first = try app.present(contextId: "row", kind: .context)
+        let second = try app.present(contextId: "row", kind: .context)
+        let client = try connect()
+        let introspect = "org.freedesktop.DBus.Introspectable", properties = "org.freedesktop.DBus.Properties"
+        let prefix = try callDaemon(client, path: "/org/menubus/MenuBus1/menu", interface: introspect, "Introspect")
+        let number = { (path: ObjectPath) in String(path.rawValue.split(separator: "/").last ?? "") }
+        for menu in [first, second] {
+            XCTAssertTrue(prefix.first?.stringValue?.contains("<node name=\"\(number(menu.path))\"/>") ?? false,
+                          prefix.first?.stringValue ?? "")
+        }
+        let parent = try callDaemon(client, path: "/org/menubus/MenuBus1", interface: introspect, "Introspect")
+        XCTAssertTrue(parent.first?.stringValue?.contains("<node name=\"menu\"/>") ?? false)
+        XCTAssertEqual(try callDaemon(client, path: first.path, interface: properties, "Get",
+                                      [.string(MenuBusNames.menuInterface), .string("Kind")]),
+                       [.variant(.string("context"))])
+        XCTAssertEqual(try callDaemon(client, path: second.path, interface: properties, "Get",
+                                      [.string(MenuBusNames.menuInterface), .string("Title")]),
+                       [.variant(.string(""))])
+        for other in ["/org/menubus/MenuBus1/menu/0\(number(first.path))", "\(first.path.rawValue)/1",
+                      "/org/menubus/MenuBus1/menu/99999", "/org/menubus/MenuBus1/menu/x"] {
+            assertBusError(BusError.Standard.unknownObject) {
+                _ = try callDaemon(client, path: ObjectPath(stringLiteral: other), interface: MenuBusNames.menuInterface,
+                                   "GetLayout")
+            }
+        }
+        try app.dismiss(first)
+        XCTAssertTrue(eventually {
+            (try? self.callDaemon(client, path: first.path, interface: properties, "Get",
+                                  [.string(MenuBusNames.menuInterface), .string("Kind")])) == nil
+        })
+        let after = try callDaemon(client, path: "/org/menubus/MenuBus1/menu", interface: introspect, "Introspect")
+        XCTAssertFalse(after.first?.stringValue?.contains("<node name=\"\(number(first.path))\"/>") ?? true)
+        XCTAssertTrue(after.first?.stringValue?.contains("<node name=\"\(number(second.path))\"/>") ?? false)
+    }
+
     func testHelpVersionAndUsageErrors() throws {
         let help = try bus.run("menubusd", ["--help"])
         XCTAssertEqual(help.status, 0)

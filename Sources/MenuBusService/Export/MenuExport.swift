@@ -28,8 +28,9 @@ protocol MenuExport: AnyObject {
 
     init()
 
-    /// The D-Bus interfaces of this protocol at presentation `number`'s path.
-    static func interfaces(_ menus: PresentedMenus, _ number: UInt64) -> [Interface]
+    /// The D-Bus interfaces of this protocol, declared once for every
+    /// presentation's path (each handler finds the presentation from it).
+    static func interfaces(_ menus: PresentedMenus) -> [Interface]
 
     /// Maps a revision's elements and title, numbering new ones in `ids`;
     /// `previous` is the mapping consumers hold (none while the menu

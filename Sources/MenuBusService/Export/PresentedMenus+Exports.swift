@@ -28,12 +28,6 @@ extension PresentedMenus {
     /// popup before they send the click that closed it.
     static let consumerCloseDelay = 0.5
 
-    /// Extra interfaces served at a presentation's path besides `org.menubus.MenuBus1.Menu`.
-    func exportInterfaces(_ number: UInt64, owner: String, presenter: String) -> [Interface] {
-        presentations.startExports(number, owner: owner, presenter: presenter)
-        return PresentedMenus.menuExports.flatMap { $0.interfaces(self, number) }
-    }
-
     /// The presentation's layout changed (a new revision): signal it in every protocol.
     func exportsLayoutChanged(_ presentation: Presentation) {
         guard let state = presentations.exports(presentation.number) else { return }
@@ -47,24 +41,19 @@ extension PresentedMenus {
     /// consumer read it through these protocols.
     func exportsClosing(_ presentation: Presentation) {
         let number = presentation.number, path = presentation.path
-        guard let state = presentations.exports(number) else { return connection.unexport(path) }
+        guard let state = presentations.exports(number) else { return }
         guard !state.isClosing else { return }
         for export in state.protocols { export.closing() }
         state.close()
         guard state.protocols.contains(where: { $0.hasChangeToSignal }) else {
-            exportsGone(number, path)
+            presentations.dropExports(number)
             return
         }
         signalChanges(path, state, emptying: true)
         loop.addTimer(after: PresentedMenus.closingGrace) { [weak self, weak state] in
             guard let self, let state, self.presentations.isCurrent(state, of: number) else { return }
-            self.exportsGone(number, path)
+            self.presentations.dropExports(number)
         }
-    }
-
-    private func exportsGone(_ number: UInt64, _ path: ObjectPath) {
-        presentations.dropExports(number)
-        connection.unexport(path)
     }
 
     /// A connection left the bus; drop its subscriptions.

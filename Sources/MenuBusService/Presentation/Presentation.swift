@@ -31,6 +31,18 @@ package final class Presentation {
     package let contextId: String
     /// Unique name of the connection that called `PresentMenu`.
     package let presenter: String
+    /// The prefix every presentation's object is under, at `<prefix>/<number>`.
+    package static let pathPrefix: ObjectPath = "/org/menubus/MenuBus1/menu"
+
+    /// The number of the presentation whose object is at `path`; nil for
+    /// any other path (`<prefix>/01` is not presentation 1's).
+    package static func number(at path: ObjectPath) -> UInt64? {
+        let text = path.rawValue, prefix = pathPrefix.rawValue + "/"
+        guard text.hasPrefix(prefix), let number = UInt64(text.dropFirst(prefix.count)),
+              text.utf8.count == prefix.utf8.count + String(number).utf8.count else { return nil }
+        return number
+    }
+
     /// What the presenter asked for: where to anchor, which language.
     package let options: PresentationOptions
     /// MenuBus's own titles in the presentation's language.
@@ -115,7 +127,7 @@ package final class Presentation {
         self.options = options
         self.titles = titles
         self.number = number
-        self.path = ObjectPath(stringLiteral: "/org/menubus/MenuBus1/menu/\(number)")
+        self.path = ObjectPath(stringLiteral: "\(Presentation.pathPrefix.rawValue)/\(number)")
         self.kind = kind
         self.owner = owner
         self.contextId = contextId

@@ -106,6 +106,11 @@ package final class Presentations {
         exports[number]
     }
 
+    /// The paths of the presentations with exports, live or closing: the objects served.
+    var exportedPaths: [ObjectPath] {
+        exports.keys.map { ObjectPath(stringLiteral: "\(Presentation.pathPrefix.rawValue)/\($0)") }
+    }
+
     /// Whether `state` is still presentation `number`'s exports.
     func isCurrent(_ state: PresentationExports, of number: UInt64) -> Bool {
         exports[number] === state

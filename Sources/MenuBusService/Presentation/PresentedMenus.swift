@@ -35,6 +35,31 @@ final class PresentedMenus {
         self.ledger = ledger
         self.composer = composer
         self.deferredTimeout = deferredTimeout
+        exportMenus()
+    }
+
+    /// Serves every presentation's object at once, under
+    /// `Presentation.pathPrefix`: the interfaces are declared once, each
+    /// handler finds its presentation from the call's path; a path is an
+    /// object from the menu's export until its exports go.
+    private func exportMenus() {
+        let interfaces = [menuInterface()] + PresentedMenus.menuExports.flatMap { $0.interfaces(self) }
+        connection.exportSubtree(Presentation.pathPrefix, interfaces,
+                                 find: { [unowned self] path in
+                                     Presentation.number(at: path).map { self.presentations.exports($0) != nil } ?? false
+                                 },
+                                 children: { [unowned self] in self.presentations.exportedPaths },
+                                 access: { [unowned self] path, sender, interface in
+                                     self.menuAccess(path, sender: sender, interface: interface)
+                                 })
+    }
+
+    /// The number of the presentation whose object `call` reached.
+    static func number(_ call: MethodCall) throws -> UInt64 {
+        guard let number = Presentation.number(at: call.path) else {
+            throw BusError(name: BusError.Standard.unknownObject, message: "No object at path \(call.path)")
+        }
+        return number
     }
 
     /// Signals of one menu are at most this often (ns); the first of a
@@ -69,26 +94,22 @@ final class PresentedMenus {
             presentations.remove(presentation.number)
             throw BusError(.nothingToShow, "contextId: the \(menuKind.rawValue) menu of '\(contextId)' has nothing to show now")
         }
-        connection.export(presentation.path, [menuInterface(presentation.number)]
-                            + exportInterfaces(presentation.number, owner: presentation.owner, presenter: presentation.presenter),
-                          access: menuAccess(presentation.number))
+        presentations.startExports(presentation.number, owner: presentation.owner, presenter: presentation.presenter)
         notifyPresented(presentation)
         return presentation.path
     }
 
-    /// Who may call presented menu `number`'s object, through every
+    /// Who may call a presented menu's object (at `path`), through every
     /// protocol and Properties: its presenter, and whoever may reach its
     /// owner's contexts (`Trust.mayReach`). Each reader is noted per
     /// protocol, so the menu's change signals go to its readers alone.
-    func menuAccess(_ number: UInt64) -> (_ sender: String, _ interface: String) -> BusError? {
-        { [unowned self] sender, interface in
-            guard let state = self.presentations.exports(number) else { return nil }
-            guard sender == state.presenter || self.trust.mayReach(caller: sender, owner: state.owner) else {
-                return BusError(.accessDenied, "a sandboxed app may read only the menus it presented or its own app's, not this menu of \(self.contexts[state.owner]?.appId ?? state.owner)")
-            }
-            if let kind = PresentationExports.Readership(interface: interface) { state.noteReader(sender, of: kind) }
-            return nil
+    private func menuAccess(_ path: ObjectPath, sender: String, interface: String) -> BusError? {
+        guard let number = Presentation.number(at: path), let state = presentations.exports(number) else { return nil }
+        guard sender == state.presenter || trust.mayReach(caller: sender, owner: state.owner) else {
+            return BusError(.accessDenied, "a sandboxed app may read only the menus it presented or its own app's, not this menu of \(contexts[state.owner]?.appId ?? state.owner)")
         }
+        if let kind = PresentationExports.Readership(interface: interface) { state.noteReader(sender, of: kind) }
+        return nil
     }
 
     /// Tells the owner its menu was presented (`MenuPresented`, as
@@ -103,27 +124,33 @@ final class PresentedMenus {
         }
     }
 
-    /// `TextDirection` of the exports: the presenter's `text-direction`,
-    /// else `rtl` where the menu's language is written right to left.
-    func textDirection(_ number: UInt64) -> String {
-        (presentations[number]?.textDirection ?? TextDirection.presentationDefault()).rawValue
+    /// `TextDirection` of the exports at `path`: the presenter's
+    /// `text-direction`, else `rtl` where the menu's language is written right to left.
+    func textDirection(at path: ObjectPath) -> String {
+        (presentation(at: path)?.textDirection ?? TextDirection.presentationDefault()).rawValue
     }
 
-    /// The `org.menubus.MenuBus1.Menu` interface of presentation `number`.
-    package func menuInterface(_ number: UInt64) -> Interface {
+    /// The live presentation whose object is at `path`.
+    private func presentation(at path: ObjectPath) -> Presentation? {
+        Presentation.number(at: path).flatMap { presentations[$0] }
+    }
+
+    /// The `org.menubus.MenuBus1.Menu` interface of every presentation.
+    private func menuInterface() -> Interface {
         var menu = Interface(MenuBusNames.menuInterface)
         typealias API = MenuBusAPI.Menu
         menu.deferrableMethod(API.getLayout) { [unowned self] call in
-            let presentation = try self.livePresentation(number)
+            let presentation = try self.livePresentation(PresentedMenus.number(call))
             self.bringUpToDate(presentation)
             call.reply(with: try presentation.layoutReply())
             return nil
         }
         menu.method(API.activate) { [unowned self] call, itemId, platformData in
-            try self.activate(self.livePresentation(number), caller: call.sender, itemId: itemId, platformData: platformData)
+            try self.activate(self.livePresentation(PresentedMenus.number(call)), caller: call.sender, itemId: itemId,
+                              platformData: platformData)
         }
         menu.method(API.dismiss) { [unowned self] call in
-            let presentation = try self.livePresentation(number)
+            let presentation = try self.livePresentation(PresentedMenus.number(call))
             try self.trust.checkChooser(presentation, caller: call.sender, sendsSelectedText: false)
             self.closePresentation(presentation)
         }
@@ -131,23 +158,23 @@ final class PresentedMenus {
         menu.signal(API.closed)
         menu.signal(API.providerResult)
         // What a presenter titles and places the menu with.
-        menu.property("Title", String.self) { [unowned self] in self.presentations[number]?.shownTitle ?? "" }
-        menu.property("SelectionRect", signature: "(iiii)") { [unowned self] in
-            WireValue.rectValue(self.presentations[number]?.shownSelectionRect ?? Rect(x: 0, y: 0))
-        }
-        menu.property("Anchor", signature: "(iiii)", emitsValue: false) { [unowned self] in
-            WireValue.rectValue(self.presentations[number]?.options.anchor ?? Rect(x: 0, y: 0))
-        }
-        menu.property("Kind", String.self, emitsValue: false) { [unowned self] in
-            self.presentations[number]?.kind.rawValue ?? ""
-        }
+        menu.property("Title", String.self, at: { [unowned self] in self.presentation(at: $0)?.shownTitle ?? "" })
+        menu.property("SelectionRect", signature: "(iiii)", at: { [unowned self] in
+            WireValue.rectValue(self.presentation(at: $0)?.shownSelectionRect ?? Rect(x: 0, y: 0))
+        })
+        menu.property("Anchor", signature: "(iiii)", emitsValue: false, at: { [unowned self] in
+            WireValue.rectValue(self.presentation(at: $0)?.options.anchor ?? Rect(x: 0, y: 0))
+        })
+        menu.property("Kind", String.self, emitsValue: false, at: { [unowned self] in
+            self.presentation(at: $0)?.kind.rawValue ?? ""
+        })
         // A PNG may be large: a change invalidates it, and who draws it reads it.
-        menu.property("Preview", signature: "a{sv}", emitsValue: false) { [unowned self] in
-            self.presentations[number]?.shownPreview?.wireValue ?? .array("{sv}", [])
-        }
-        menu.property("Appearance", String.self, emitsValue: false) { [unowned self] in
-            self.presentations[number]?.options.appearance.rawValue ?? ""
-        }
+        menu.property("Preview", signature: "a{sv}", emitsValue: false, at: { [unowned self] in
+            self.presentation(at: $0)?.shownPreview?.wireValue ?? .array("{sv}", [])
+        })
+        menu.property("Appearance", String.self, emitsValue: false, at: { [unowned self] in
+            self.presentation(at: $0)?.options.appearance.rawValue ?? ""
+        })
         return menu
     }
 

@@ -104,20 +104,14 @@ package final class MenuBusServer {
     package let configuration: Configuration
     package let loop = MessageLoop()
     package let connection: Connection
-    /// Who each connection is, and what it may reach (Trust.swift).
-    let trust: Trust
-    /// Registered apps and their contexts (Contexts.swift).
-    let contexts: Contexts
-    /// What each connection makes menubusd hold, against the budgets (Ledger.swift).
-    let ledger: Ledger
-    /// Registered and declared providers (Providers.swift).
-    let providers: Providers
-    /// Undo documents and their journals (Undo.swift).
-    let undo: Undo
-    /// Menus composed by the rules, and the one-off reads (Composer.swift).
-    let composer: Composer
-    /// Presented menus and their exports in the desktop's menu protocols (PresentedMenus.swift).
-    let menus: PresentedMenus
+    /// The components, each owning its state: `trust` (who each connection
+    /// is, what it may reach), `contexts` (registered apps and their
+    /// contexts), `ledger` (what each connection makes menubusd hold),
+    /// `providers` (registered and declared), `undo` (the undo documents),
+    /// `composer` (menus by the rules, the one-off reads) and `menus` (the
+    /// presented menus and their exports in the desktop's menu protocols).
+    let trust: Trust, contexts: Contexts, ledger: Ledger, providers: Providers
+    let undo: Undo, composer: Composer, menus: PresentedMenus
 
     /// When the server was made (monotonic nanoseconds), for `Stats`' `uptime-seconds`.
     let startedAt = MessageLoop.now()

@@ -26,8 +26,8 @@ final class DBusMenuExport: MenuExport {
 
     init() {}
 
-    static func interfaces(_ menus: PresentedMenus, _ number: UInt64) -> [Interface] {
-        [menus.dbusMenuInterface(number)]
+    static func interfaces(_ menus: PresentedMenus) -> [Interface] {
+        [menus.dbusMenuInterface()]
     }
 
     static func build(_ elements: [MenuElement], title: String?, ids: inout ExportIDs,

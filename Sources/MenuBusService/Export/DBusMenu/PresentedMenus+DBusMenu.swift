@@ -7,9 +7,10 @@ import MenuBusProtocol
 /// libdbusmenu (waybar, xfce4-panel, Cinnamon) and GNOME's AppIndicator
 /// extension read. Version 3: `EventGroup` and `AboutToShowGroup` exist.
 extension PresentedMenus {
-    package func dbusMenuInterface(_ number: UInt64) -> Interface {
+    func dbusMenuInterface() -> Interface {
         var menu = Interface(MenuBusNames.dbusMenuInterface)
         menu.deferrableMethod(DBusMenuAPI.getLayout) { [unowned self] call, parent, depth, names in
+            let number = try PresentedMenus.number(call)
             let state = try self.exported(number)
             let query = PresentationExports.LayoutQuery(parent: parent, depth: depth < 0 ? -1 : depth, names: names)
             guard let prepared = try PresentedMenus.layoutReply(state, query) else {
@@ -18,11 +19,13 @@ extension PresentedMenus {
             call.reply(with: prepared)
             return nil
         }
-        menu.method(DBusMenuAPI.getGroupProperties) { [unowned self] _, ids, names in
+        menu.method(DBusMenuAPI.getGroupProperties) { [unowned self] call, ids, names in
+            let number = try PresentedMenus.number(call)
             let state = try self.exported(number)
             return state.dbusMenuLayout().groupProperties(ids, names: Set(names))
         }
-        menu.method(DBusMenuAPI.getProperty) { [unowned self] _, id, name in
+        menu.method(DBusMenuAPI.getProperty) { [unowned self] call, id, name in
+            let number = try PresentedMenus.number(call)
             let state = try self.exported(number)
             let layout = state.dbusMenuLayout()
             guard layout.node(id) != nil else { throw PresentedMenus.noItem(id, field: "id") }
@@ -32,9 +35,11 @@ extension PresentedMenus {
             return value
         }
         menu.method(DBusMenuAPI.event) { [unowned self] call, id, eventId, _, timestamp in
+            let number = try PresentedMenus.number(call)
             try self.dbusMenuEvent(number, caller: call.sender, id: id, eventId: eventId, timestamp: timestamp)
         }
         menu.method(DBusMenuAPI.eventGroup) { [unowned self] call, events in
+            let number = try PresentedMenus.number(call)
             guard case .array(_, let events) = events else { return [] }
             guard events.count <= PresentationExports.maxEventsPerGroup else {
                 throw BusError.limitExceeded("events: at most \(PresentationExports.maxEventsPerGroup) events in one EventGroup")
@@ -61,12 +66,14 @@ extension PresentedMenus {
         // While deferred elements of the menu load, the answer waits for
         // them and is true (PresentedMenus+AboutToShow.swift).
         menu.deferrableMethod(DBusMenuAPI.aboutToShow) { [unowned self] call, id in
+            let number = try PresentedMenus.number(call)
             let state = try self.exported(number)
             guard state.dbusMenuLayout().node(id) != nil else { throw PresentedMenus.noItem(id, field: "id") }
             let pending = self.loadingDeferred(under: id, state, self.presentations[number])
             return self.answersLater(call, state: state, pending: pending, group: nil) ? nil : false
         }
         menu.deferrableMethod(DBusMenuAPI.aboutToShowGroup) { [unowned self] call, ids in
+            let number = try PresentedMenus.number(call)
             let state = try self.exported(number)
             let layout = state.dbusMenuLayout()
             var pending: Set<String> = [], updates: [Int32] = [], errors: [Int32] = []
@@ -87,7 +94,7 @@ extension PresentedMenus {
         menu.signal(DBusMenuAPI.layoutUpdated)
         menu.signal(DBusMenuAPI.itemActivationRequested)
         menu.property("Version", UInt32.self) { 3 }
-        menu.property("TextDirection", String.self) { [unowned self] in self.textDirection(number) }
+        menu.property("TextDirection", String.self, at: { [unowned self] in self.textDirection(at: $0) })
         menu.property("Status", String.self) { "normal" }
         menu.property("IconThemePath", [String].self) { [] }
         return menu

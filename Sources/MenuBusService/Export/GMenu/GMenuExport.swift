@@ -17,8 +17,8 @@ final class GMenuExport: MenuExport {
 
     init() {}
 
-    static func interfaces(_ menus: PresentedMenus, _ number: UInt64) -> [Interface] {
-        [menus.gtkMenusInterface(number), menus.gtkActionsInterface(number)]
+    static func interfaces(_ menus: PresentedMenus) -> [Interface] {
+        [menus.gtkMenusInterface(), menus.gtkActionsInterface()]
     }
 
     static func build(_ elements: [MenuElement], title: String?, ids: inout ExportIDs,

@@ -8,9 +8,10 @@ import MenuBusProtocol
 /// a presented menu with a stock `GtkMenu` or `GtkPopoverMenu` after
 /// inserting the action group under the prefix `menubus`.
 extension PresentedMenus {
-    package func gtkMenusInterface(_ number: UInt64) -> Interface {
+    func gtkMenusInterface() -> Interface {
         var menus = Interface(MenuBusNames.gtkMenusInterface)
         menus.deferrableMethod(GtkMenusAPI.start) { [unowned self] call, groups in
+            let number = try PresentedMenus.number(call)
             let state = try self.exported(number)
             // Counted per group and subscriber, as GLib's exporter does;
             // groups never handed out are ignored (numbered once mapped).
@@ -29,6 +30,7 @@ extension PresentedMenus {
             return nil
         }
         menus.method(GtkMenusAPI.end) { [unowned self] call, groups in
+            let number = try PresentedMenus.number(call)
             guard let state = self.presentations.exports(number) else { return }
             let held = !state.hasNoSubscribers
             for group in groups { state.unsubscribe(call.sender, from: group) }
@@ -39,24 +41,28 @@ extension PresentedMenus {
         return menus
     }
 
-    package func gtkActionsInterface(_ number: UInt64) -> Interface {
+    func gtkActionsInterface() -> Interface {
         var actions = Interface(MenuBusNames.gtkActionsInterface)
-        actions.method(GtkActionsAPI.list) { [unowned self] _ in
+        actions.method(GtkActionsAPI.list) { [unowned self] call in
+            let number = try PresentedMenus.number(call)
             let state = try self.exported(number)
             return state.gMenuLayout().actions.list
         }
-        actions.method(GtkActionsAPI.describe) { [unowned self] _, name in
+        actions.method(GtkActionsAPI.describe) { [unowned self] call, name in
+            let number = try PresentedMenus.number(call)
             let state = try self.exported(number)
             guard let action = state.gMenuLayout().actions.action(name) else {
                 throw BusError.invalidArgs("action_name: this menu has no action '\(name)'")
             }
             return action.description
         }
-        actions.method(GtkActionsAPI.describeAll) { [unowned self] _ in
+        actions.method(GtkActionsAPI.describeAll) { [unowned self] call in
+            let number = try PresentedMenus.number(call)
             let state = try self.exported(number)
             return state.gMenuLayout().actions.describeAll
         }
         actions.method(GtkActionsAPI.activate) { [unowned self] call, name, parameters, platformData in
+            let number = try PresentedMenus.number(call)
             let state = try self.exported(number)
             let itemId: String
             do {
@@ -67,6 +73,7 @@ extension PresentedMenus {
             try self.activate(self.livePresentation(number), caller: call.sender, itemId: itemId, platformData: platformData)
         }
         actions.method(GtkActionsAPI.setState) { [unowned self] call, name, value, platformData in
+            let number = try PresentedMenus.number(call)
             let state = try self.exported(number)
             let itemId: String?
             do {
