@@ -46,15 +46,28 @@ let package = Package(
         .executableTarget(name: "menubus-async-example", dependencies: ["MenuBus"], path: "examples/swift-async"),
         .executableTarget(name: "menubus-undo-bench", dependencies: ["MenuBusUndo", "MenuBusModel"], path: "bench/lib/undo-bench"),
         .target(name: "MenuBusModelFixtures", dependencies: ["MenuBusModel"], path: "Tests/MenuBusModelFixtures"),
+        // Messages written byte by byte, as a peer that is not libdbus writes them.
+        .target(name: "MenuBusWireFixtures", dependencies: ["MenuBusDBus"], path: "Tests/MenuBusWireFixtures"),
+        // A unit-test target per library target; MenuBusTests runs the whole
+        // daemon, the command line, the consumers and the package.
+        .testTarget(name: "MenuBusSupportTests", dependencies: ["MenuBusSupport"]),
         .testTarget(name: "MenuBusModelTests", dependencies: ["MenuBusModel", "MenuBusModelFixtures", "MenuBusBenchmarks"]),
+        // The codec against libdbus's own writer and checks, its reference.
+        .testTarget(name: "MenuBusCodecTests",
+                    dependencies: ["MenuBusCodec", "MenuBusDBus", "MenuBusProtocol", "MenuBusModelFixtures",
+                                   "MenuBusWireFixtures"]),
+        .testTarget(name: "MenuBusDBusTests", dependencies: ["MenuBusDBus", "MenuBusProtocol", "MenuBusModelFixtures"]),
+        .testTarget(name: "MenuBusProtocolTests",
+                    dependencies: ["MenuBusProtocol", "MenuBusDBus", "MenuBusModel", "MenuBusModelFixtures"]),
+        .testTarget(name: "MenuBusProvidersTests", dependencies: ["MenuBusProviders", "MenuBusCodec", "MenuBusModel"]),
         .testTarget(name: "MenuBusUndoTests", dependencies: ["MenuBusUndo", "MenuBusModel"]),
         .testTarget(name: "MenuBusServiceTests",
                     dependencies: ["MenuBusService", "MenuBusProtocol", "MenuBusProviders", "MenuBusDBus", "MenuBusModel",
-                                   "MenuBusModelFixtures"]),
+                                   "MenuBusModelFixtures", "MenuBusWireFixtures"]),
         .testTarget(
             name: "MenuBusTests",
-            dependencies: ["MenuBus", "MenuBusService", "MenuBusProtocol", "MenuBusDBus", "MenuBusCodec", "MenuBusModel", "MenuBusUndo",
-                           "MenuBusModelFixtures", "MenuBusProviders", "MenuBusSupport", "menubusd", "menubus-cli",
+            dependencies: ["MenuBus", "MenuBusService", "MenuBusProtocol", "MenuBusDBus", "MenuBusModel", "MenuBusUndo",
+                           "MenuBusProviders", "MenuBusSupport", "menubusd", "menubus-cli",
                            "menubus-example", "menubus-provider", "menubus-async-example"],
             exclude: ["Fixtures", "Golden"]
         ),

@@ -1,12 +1,6 @@
 import XCTest
-@testable import MenuBus
-@testable import MenuBusService
-@testable import MenuBusProtocol
-@testable import MenuBusProviders
 @testable import MenuBusDBus
-@testable import MenuBusModel
-@testable import MenuBusUndo
-@testable import MenuBusSupport
+@testable import MenuBusProtocol
 
 /// Values written into a real libdbus message and read back.
 final class MarshallingTests: XCTestCase {

@@ -1,6 +1,7 @@
 import XCTest
 import MenuBusModelFixtures
 @testable import MenuBusDBus
+@testable import MenuBusProtocol
 
 /// Messages marshalled in Swift (`Message.marshalled`, what every message
 /// is sent as) hold byte for byte the body libdbus's own writer

@@ -1,13 +1,7 @@
 import XCTest
 import MenuBusModelFixtures
-@testable import MenuBus
-@testable import MenuBusService
-@testable import MenuBusProtocol
-@testable import MenuBusProviders
 @testable import MenuBusDBus
-@testable import MenuBusModel
-@testable import MenuBusUndo
-@testable import MenuBusSupport
+@testable import MenuBusProtocol
 
 /// The limits libdbus aborts on (or a bus drops a connection over) are
 /// refused by `validate` first; whatever passes goes through libdbus's own

@@ -1,5 +1,6 @@
 import XCTest
 import MenuBusModelFixtures
+import MenuBusWireFixtures
 @testable import MenuBusDBus
 @testable import MenuBusModel
 @testable import MenuBusProtocol
@@ -16,7 +17,7 @@ final class ElementBodyReadingTests: XCTestCase {
         var body = WireEncoder(big: bigEndian)
         body.encode(.string("context"))
         body.encode(items)
-        return try MessageReaderHostileTests.message(signature: "sa(ssa{sv})", body: body.bytes, big: bigEndian)
+        return try WireEncoder.message(signature: "sa(ssa{sv})", body: body.bytes, big: bigEndian)
     }
 
     private func assertSameOutcome(_ items: DBusValue, previous: [MenuElement]? = nil, _ label: String,

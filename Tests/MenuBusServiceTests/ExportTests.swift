@@ -1,12 +1,8 @@
 import XCTest
-@testable import MenuBus
 @testable import MenuBusService
 @testable import MenuBusProtocol
-@testable import MenuBusProviders
 @testable import MenuBusDBus
 @testable import MenuBusModel
-@testable import MenuBusUndo
-@testable import MenuBusSupport
 
 /// The mappings of composed menus to `com.canonical.dbusmenu` and to GLib's
 /// menu-model export, as plain values: no bus.

@@ -1,5 +1,6 @@
 import XCTest
 import MenuBusModelFixtures
+import MenuBusWireFixtures
 @testable import MenuBusDBus
 
 /// The reader against what any peer on the bus can send: random value trees
@@ -24,7 +25,7 @@ final class MessageReaderHostileTests: XCTestCase {
                 let label = "round \(round) \(big ? "big" : "little")-endian (\(signature))"
                 var body = WireEncoder(big: big)
                 values.forEach { body.encode($0) }
-                let message = try Self.message(signature: signature, body: body.bytes, big: big)
+                let message = try WireEncoder.message(signature: signature, body: body.bytes, big: big)
                 XCTAssertEqual(try message.arguments(), values, label)
                 exact += 1
                 for mutation in 0..<6 {
@@ -47,7 +48,7 @@ final class MessageReaderHostileTests: XCTestCase {
                         mutatedSignature = (0..<(1 + random.next(upTo: 3))).map { _ in randomType(&random, depth: 0) }.joined()
                     }
                     guard mutatedSignature.utf8.count <= 255,
-                          let mutated = try? Self.message(signature: mutatedSignature, body: bytes, big: big) else {
+                          let mutated = try? WireEncoder.message(signature: mutatedSignature, body: bytes, big: big) else {
                         refusedByLoader += 1
                         continue
                     }
@@ -68,27 +69,6 @@ final class MessageReaderHostileTests: XCTestCase {
         XCTAssertGreaterThan(exact, 2_000)
         XCTAssertGreaterThan(refusedByLoader, 1_000)
         XCTAssertGreaterThan(mutatedAccepted, 1_000)
-    }
-
-    // MARK: - Messages built byte by byte
-
-    /// A method call with `body` under `signature`, marshalled in the given
-    /// order by hand, then through libdbus's loader as a received one is.
-    static func message(signature: String, body: [UInt8], big: Bool) throws -> Message {
-        var header = WireEncoder(big: big)
-        header.bytes = [big ? UInt8(ascii: "B") : UInt8(ascii: "l"), 1, 0, 1]
-        header.encode(.uint32(UInt32(body.count)))
-        header.encode(.uint32(7))
-        var fields: [DBusValue] = [
-            .structure([.byte(1), .variant(.objectPath("/a"))]),
-            .structure([.byte(2), .variant(.string("org.example.I"))]),
-            .structure([.byte(3), .variant(.string("M"))]),
-        ]
-        if !signature.isEmpty { fields.append(.structure([.byte(8), .variant(.signature(Signature(unchecked: signature)))])) }
-        header.encode(.array("(yv)", fields))
-        header.pad(8)
-        let bytes = header.bytes + body
-        return try bytes.withUnsafeBytes { try Message(marshalled: $0) }
     }
 
     // MARK: - Random trees
@@ -173,109 +153,5 @@ final class MessageReaderHostileTests: XCTestCase {
         default:
             preconditionFailure("no type \(code)")
         }
-    }
-}
-
-/// The D-Bus wire format written by hand, in either byte order: what a
-/// peer that is not libdbus (GDBus, a hostile one) puts on the bus.
-struct WireEncoder {
-    var bytes: [UInt8] = []
-    let big: Bool
-
-    init(big: Bool) { self.big = big }
-
-    mutating func pad(_ boundary: Int) {
-        while bytes.count % boundary != 0 { bytes.append(0) }
-    }
-
-    private mutating func integer<T: FixedWidthInteger>(_ value: T) {
-        pad(MemoryLayout<T>.size)
-        withUnsafeBytes(of: big ? value.bigEndian : value.littleEndian) { bytes += $0 }
-    }
-
-    private mutating func text(_ text: String, wide: Bool) {
-        let utf8 = Array(text.utf8)
-        if wide { integer(UInt32(utf8.count)) } else { bytes.append(UInt8(utf8.count)) }
-        bytes += utf8
-        bytes.append(0)
-    }
-
-    private static func alignment(of code: UInt8?) -> Int {
-        switch code {
-        case UInt8(ascii: "y"), UInt8(ascii: "g"), UInt8(ascii: "v"): 1
-        case UInt8(ascii: "n"), UInt8(ascii: "q"): 2
-        case UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"), UInt8(ascii: "("), UInt8(ascii: "{"): 8
-        default: 4
-        }
-    }
-
-    mutating func encode(_ value: DBusValue) {
-        switch value {
-        case .byte(let v): bytes.append(v)
-        case .boolean(let v): integer(UInt32(v ? 1 : 0))
-        case .int16(let v): integer(v)
-        case .uint16(let v): integer(v)
-        case .int32(let v): integer(v)
-        case .uint32(let v): integer(v)
-        case .int64(let v): integer(v)
-        case .uint64(let v): integer(v)
-        case .double(let v): integer(v.bitPattern)
-        case .string(let v): text(v, wide: true)
-        case .objectPath(let v): text(v.rawValue, wide: true)
-        case .signature(let v): text(v.rawValue, wide: false)
-        case .variant(let inner):
-            text(inner.signature.rawValue, wide: false)
-            encode(inner)
-        case .bytes(let v):
-            integer(UInt32(v.count))
-            bytes += v
-        case .array(let element, let items):
-            integer(UInt32(0))
-            let lengthAt = bytes.count - 4
-            pad(Self.alignment(of: element.rawValue.utf8.first))
-            let start = bytes.count
-            items.forEach { encode($0) }
-            let length = UInt32(bytes.count - start)
-            withUnsafeBytes(of: big ? length.bigEndian : length.littleEndian) {
-                bytes.replaceSubrange(lengthAt..<(lengthAt + 4), with: $0)
-            }
-        case .structure(let members):
-            pad(8)
-            members.forEach { encode($0) }
-        case .dictEntry(let key, let item):
-            pad(8)
-            encode(key)
-            encode(item)
-        }
-    }
-}
-
-/// What the reader refuses reaches the caller as an error naming the argument.
-final class HostileCallTests: BusTestCase {
-    /// A unix fd (which MenuBus never takes) inside an `a{sv}`, sent by GDBus
-    /// in both byte orders: InvalidArgs naming `options`, and the daemon
-    /// answers the next call.
-    func testAUnixFdInAnArgumentIsRefusedNamingTheArgument() throws {
-        _ = try startDaemon()
-        let script = """
-            import os
-            from gi.repository import Gio, GLib
-            bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
-            fds = Gio.UnixFDList.new()
-            index = fds.append(os.open("/dev/null", os.O_RDONLY))
-            for order in (Gio.DBusMessageByteOrder.LITTLE_ENDIAN, Gio.DBusMessageByteOrder.BIG_ENDIAN):
-                call = Gio.DBusMessage.new_method_call("org.menubus.MenuBus1", "/org/menubus/MenuBus1",
-                                                       "org.menubus.MenuBus1", "GetContextMenu")
-                call.set_body(GLib.Variant("(ssa{sv})", ("org.example.App", "c", {"fd": GLib.Variant("h", index)})))
-                call.set_unix_fd_list(fds)
-                call.set_byte_order(order)
-                reply, _ = bus.send_message_with_reply_sync(call, Gio.DBusSendMessageFlags.NONE, 10000, None)
-                print(reply.get_error_name(), reply.get_body()[0] if reply.get_body() else "")
-            """
-        let result = try bus.runProgram("/usr/bin/python3", ["-c", script])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        let expected = "org.freedesktop.DBus.Error.InvalidArgs options: a unix file descriptor ('h') is not accepted"
-        XCTAssertEqual(result.stdout.split(separator: "\n").map(String.init), [expected, expected], result.stderr)
-        XCTAssertEqual(try callDaemon(try connect(), "ListContexts").count, 1, "the daemon still answers")
     }
 }

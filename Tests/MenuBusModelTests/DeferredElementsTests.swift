@@ -1,12 +1,5 @@
 import XCTest
-@testable import MenuBus
-@testable import MenuBusService
-@testable import MenuBusProtocol
-@testable import MenuBusProviders
-@testable import MenuBusDBus
 @testable import MenuBusModel
-@testable import MenuBusUndo
-@testable import MenuBusSupport
 
 /// The pure stand-in rules for deferred elements.
 final class DeferredElementsTests: XCTestCase {

@@ -1,11 +1,4 @@
 import XCTest
-@testable import MenuBus
-@testable import MenuBusService
-@testable import MenuBusProtocol
-@testable import MenuBusProviders
-@testable import MenuBusDBus
-@testable import MenuBusModel
-@testable import MenuBusUndo
 @testable import MenuBusSupport
 
 /// Warnings a peer can cause are rate-limited: the first, then a count a minute.
@@ -13,12 +6,13 @@ final class LogTests: XCTestCase {
     func testARepeatedWarningIsLoggedOnceThenAsACountPerMinute() {
         var lines: [String] = []
         var now: UInt64 = 1_000
+        let clock = Log.clock
         Log.sink = { lines.append($0) }
         Log.clock = { now }
         Log.resetRateLimits()
         defer {
             Log.sink = nil
-            Log.clock = { MessageLoop.now() }
+            Log.clock = clock
             Log.resetRateLimits()
         }
         for _ in 0..<10_000 { Log.rateLimitedWarning("deferred:org.example.Noisy", "org.example.Noisy did not provide 'x'") }

@@ -1,10 +1,7 @@
 import XCTest
-@testable import MenuBusService
-@testable import MenuBusProtocol
 @testable import MenuBusProviders
-@testable import MenuBusDBus
+@testable import MenuBusCodec
 @testable import MenuBusModel
-import MenuBusModelFixtures
 
 /// Key files, provider declarations and the user's policy, as plain values.
 final class ProviderDeclarationTests: XCTestCase {

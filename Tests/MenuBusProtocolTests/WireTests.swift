@@ -1,10 +1,8 @@
 import XCTest
-@testable import MenuBusService
+import MenuBusModelFixtures
 @testable import MenuBusProtocol
-@testable import MenuBusProviders
 @testable import MenuBusDBus
 @testable import MenuBusModel
-import MenuBusModelFixtures
 
 final class WireTests: XCTestCase {
     // MARK: Helpers

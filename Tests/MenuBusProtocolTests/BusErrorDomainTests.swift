@@ -1,10 +1,7 @@
 import XCTest
-@testable import MenuBusService
 @testable import MenuBusProtocol
-@testable import MenuBusProviders
 @testable import MenuBusDBus
 @testable import MenuBusModel
-import MenuBusModelFixtures
 
 final class BusErrorDomainTests: XCTestCase {
     func testEveryDomainErrorMapsToAMenuBusErrorName() {
