@@ -53,6 +53,43 @@ final class ConnectionTests: BusTestCase {
         XCTAssertEqual(client.pendingCallCount, 0)
     }
 
+    /// One declaration serves the objects a subtree finds, each handler
+    /// reading which from the path: any other path below is no object, the
+    /// access check sees the path, introspection lists the live ones.
+    func testASubtreeServesTheObjectsItFindsAndNoOthers() throws {
+        let (server, client) = try pair()
+        var live: Set<String> = ["1", "2"]
+        var thing = Interface("org.example.Thing")
+        thing.method("Name", out: [arg("name", String.self)]) { call in [.string(call.path.rawValue)] }
+        thing.property("Path", String.self, at: { $0.rawValue })
+        server.exportSubtree("/things", [thing],
+                             find: { path in live.contains(String(path.rawValue.dropFirst("/things/".count))) },
+                             children: { live.sorted().map { ObjectPath(stringLiteral: "/things/\($0)") } },
+                             access: { path, _, _ in
+                                 path.rawValue == "/things/2" ? BusError(.accessDenied, "not this one") : nil
+                             })
+        func call(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
+            var result: Result<[DBusValue], BusError>?
+            client.call(destination: server.uniqueName, path: ObjectPath(stringLiteral: path), interface: interface,
+                        member: member, arguments: arguments, timeout: 5) { result = $0 }
+            XCTAssertTrue(loop.run(until: { result != nil }, timeout: 5))
+            return try XCTUnwrap(result).get()
+        }
+        XCTAssertEqual(try call("/things/1", "org.example.Thing", "Name"), [.string("/things/1")])
+        XCTAssertEqual(try call("/things/1", "org.freedesktop.DBus.Properties", "Get",
+                                [.string("org.example.Thing"), .string("Path")]), [.variant(.string("/things/1"))])
+        assertBusError(BusError(.accessDenied, "").name) { _ = try call("/things/2", "org.example.Thing", "Name") }
+        for path in ["/things/3", "/things", "/things/1/x"] {
+            assertBusError(BusError.Standard.unknownObject) { _ = try call(path, "org.example.Thing", "Name") }
+        }
+        let listed = try call("/things", "org.freedesktop.DBus.Introspectable", "Introspect").first?.stringValue ?? ""
+        XCTAssertTrue(listed.contains("<node name=\"1\"/>") && listed.contains("<node name=\"2\"/>"), listed)
+        live.remove("1")
+        assertBusError(BusError.Standard.unknownObject) { _ = try call("/things/1", "org.example.Thing", "Name") }
+        let after = try call("/things", "org.freedesktop.DBus.Introspectable", "Introspect").first?.stringValue ?? ""
+        XCTAssertFalse(after.contains("<node name=\"1\"/>"), after)
+    }
+
     func testAsyncCallTimesOutWhenThePeerNeverAnswers() throws {
         let (server, client) = try pair()
         var held: [PendingReply] = []
