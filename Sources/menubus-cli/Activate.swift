@@ -36,7 +36,10 @@ enum Activate {
             try? client.dismiss(menu)
             throw error
         }
-        Output.out(options.json ? "{\"activated\": \(MenuJSON.quote(item))}\n" : "activated \(item)\n")
+        Output.out(options.json
+            ? "{\"app\": \(MenuJSON.quote(app)), \"context-id\": \(MenuJSON.quote(context)), \"kind\": \"\(edit ? "edit" : "context")\", "
+                + "\"path\": \(MenuJSON.quote(menu.path.rawValue)), \"item\": \(MenuJSON.quote(item))}\n"
+            : "activated \(item)\n")
         return 0
     }
 }

@@ -42,7 +42,9 @@ enum Integrate {
             Either change takes effect at the next login. A file of that name
             that menubus-cli did not write is never changed or removed: --enable
             and --disable refuse it. The toolkit may be left out: it is every
-            toolkit MenuBus integrates with (gtk, qt). No daemon is needed.
+            toolkit MenuBus integrates with (gtk, qt). No daemon is needed. With
+            --json each action prints the state it leaves, as --status does: an
+            array of one object a toolkit (docs/cli-json.schema.json).
 
             """,
         run: run)
@@ -65,25 +67,32 @@ enum Integrate {
             toolkits = [toolkit]
         }
         try arguments.finish()
-        switch actions.first ?? .status {
+        let action = actions.first ?? .status
+        switch action {
         case .enable:
-            for toolkit in toolkits { try enable(toolkit) }
+            for toolkit in toolkits { try enable(toolkit, quiet: options.json) }
         case .disable:
-            for toolkit in toolkits { try disable(toolkit) }
+            for toolkit in toolkits { try disable(toolkit, quiet: options.json) }
         case .status:
+            break
+        }
+        // With --json a change answers as --status does, with the state it left.
+        if action == .status || options.json {
             let rows = try toolkits.map(status)
             Output.out(options.json ? "[" + rows.map(\.json).joined(separator: ", ") + "]\n" : rows.map(\.text).joined())
         }
         return 0
     }
 
-    static func enable(_ toolkit: Toolkit) throws {
+    /// `quiet`: the lines that say what changed are left out (--json prints the state instead).
+    static func enable(_ toolkit: Toolkit, quiet: Bool = false) throws {
+        let say: (String) -> Void = { text in if !quiet { Output.out(text) } }
         switch toolkit {
         case .gtk:
             let gtk = GtkModuleIntegration()
-            report(toolkit, try gtk.snippet.enable())
+            report(toolkit, try gtk.snippet.enable(), say)
             if !gtk.inThisSession {
-                Output.out("GTK 3 apps load the menubus module from the next login on; this session is unchanged.\n")
+                say("GTK 3 apps load the menubus module from the next login on; this session is unchanged.\n")
             }
             let module = gtk.installedModule()
             if let module, !module.folder.searched {
@@ -93,33 +102,34 @@ enum Integrate {
             }
         case .qt:
             let qt = QtThemeIntegration()
-            report(toolkit, try qt.snippet.enable())
-            Output.out("Qt apps load the menubus platform theme from the next login on, wrapping \(qt.sessionTheme.map { "'\($0)'" } ?? "the theme Qt picks for the desktop"); this session is unchanged.\n")
+            report(toolkit, try qt.snippet.enable(), say)
+            say("Qt apps load the menubus platform theme from the next login on, wrapping \(qt.sessionTheme.map { "'\($0)'" } ?? "the theme Qt picks for the desktop"); this session is unchanged.\n")
             if qt.installedPlugins().isEmpty {
                 Output.err("menubus-cli integrate: note: no \(QtThemeIntegration.pluginFile) is installed for Qt 5 or Qt 6; until it is, Qt apps use their default theme and show no MenuBus items\n")
             }
         }
     }
 
-    private static func report(_ toolkit: Toolkit, _ result: (EnvironmentSnippet.Change, path: String)) {
+    private static func report(_ toolkit: Toolkit, _ result: (EnvironmentSnippet.Change, path: String), _ say: (String) -> Void) {
         switch result.0 {
-        case .unchanged: Output.out("\(toolkit.name): already enabled by \(result.path)\n")
-        case .updated: Output.out("\(toolkit.name): enabled; updated \(result.path)\n")
-        default: Output.out("\(toolkit.name): enabled; wrote \(result.path)\n")
+        case .unchanged: say("\(toolkit.name): already enabled by \(result.path)\n")
+        case .updated: say("\(toolkit.name): enabled; updated \(result.path)\n")
+        default: say("\(toolkit.name): enabled; wrote \(result.path)\n")
         }
     }
 
-    static func disable(_ toolkit: Toolkit) throws {
+    static func disable(_ toolkit: Toolkit, quiet: Bool = false) throws {
+        let say: (String) -> Void = { text in if !quiet { Output.out(text) } }
         let (snippet, inThisSession, what) = switch toolkit {
         case .gtk: { let gtk = GtkModuleIntegration(); return (gtk.snippet, gtk.inThisSession, "the module") }()
         case .qt: { let qt = QtThemeIntegration(); return (qt.snippet, qt.inThisSession, "the theme") }()
         }
         let (change, path) = try snippet.disable()
         if change == .removed {
-            Output.out("\(toolkit.name): disabled; removed \(path)\n")
-            if inThisSession { Output.out("Apps of this session keep \(what) until you log out.\n") }
+            say("\(toolkit.name): disabled; removed \(path)\n")
+            if inThisSession { say("Apps of this session keep \(what) until you log out.\n") }
         } else {
-            Output.out("\(toolkit.name): not enabled (no \(path)); nothing to do\n")
+            say("\(toolkit.name): not enabled (no \(path)); nothing to do\n")
         }
     }
 

@@ -16,10 +16,12 @@ enum Monitor {
             those of the other menu protocols), until Ctrl-C or until N messages
             were printed. Uses the bus's BecomeMonitor, or where the bus refuses
             it, eavesdropping match rules. --json prints JSON Lines, one object a
-            message: {"time", "kind", "sender", "path", "interface", "member",
-            "arguments"} (kind is method_call, method_return, error or signal;
-            member is the error name of an error; path, interface and member are
-            null where the message has none).
+            message: {"time", "kind", "serial", "reply-serial", "sender",
+            "destination", "path", "interface", "member", "arguments"} (kind is
+            method_call, method_return, error or signal; reply-serial is the
+            serial of the call a return or error answers, else null; member is
+            the error name of an error; fields a message has not are null), as
+            docs/cli-json.schema.json describes.
 
             """,
         run: run)
@@ -48,7 +50,11 @@ enum Monitor {
     static func jsonLine(_ message: MonitoredMessage) -> String {
         func optional(_ text: String?) -> String { text.map(MenuJSON.quote) ?? "null" }
         let time = String(format: "%.3f", message.time)
-        return "{\"time\": \(time), \"kind\": \"\(message.kind.rawValue)\", \"sender\": \(optional(message.sender)), "
+        // A reply serial names the call a return or error answers; calls and signals have none.
+        let answers = message.kind == .methodReturn || message.kind == .error
+        return "{\"time\": \(time), \"kind\": \"\(message.kind.rawValue)\", \"serial\": \(message.serial), "
+            + "\"reply-serial\": \(answers ? "\(message.replySerial)" : "null"), "
+            + "\"sender\": \(optional(message.sender)), \"destination\": \(optional(message.destination)), "
             + "\"path\": \(optional(message.path)), \"interface\": \(optional(message.interface)), "
             + "\"member\": \(optional(message.member)), "
             + "\"arguments\": [\(message.arguments.map(JSONValue.full).joined(separator: ", "))]}\n"
@@ -72,6 +78,11 @@ enum Monitor {
 }
 
 extension JSONValue {
+    /// An `a{sv}` read into a dictionary, as a JSON object with sorted keys.
+    static func object(_ entries: [String: DBusValue]) -> String {
+        "{" + entries.sorted { $0.key < $1.key }.map { MenuJSON.quote($0.key) + ": " + full($0.value) }.joined(separator: ", ") + "}"
+    }
+
     /// Any D-Bus value as JSON, nothing left out: arrays as arrays, a
     /// dictionary with string keys as an object (others as [key, value]
     /// pairs), structures as arrays, variants as their value, bytes as numbers.

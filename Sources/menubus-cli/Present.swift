@@ -77,7 +77,7 @@ enum Present {
             guard menu == presented else { return }
             presented = nil
             lostDaemon = !client.isDaemonRunning
-            Output.out(options.json ? "{\"closed\": \(MenuJSON.quote(menu.path.rawValue))}\n" : Output.styled("Closed", .yellow) + "\n")
+            Output.out(options.json ? "{\"event\": \"Closed\", \"path\": \(MenuJSON.quote(menu.path.rawValue))}\n" : Output.styled("Closed", .yellow) + "\n")
             if !(follow && lostDaemon) { closed = true }
             client.stopRunning()
         })

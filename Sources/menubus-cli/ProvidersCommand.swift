@@ -9,7 +9,7 @@ enum ProvidersCommand {
         name: "providers", summary: "list providers; switch them on or off, choose one for a role",
         usage: """
             Usage: menubus-cli providers [--json]
-                   menubus-cli providers --enable ID | --disable ID | --prefer ROLE ID
+                   menubus-cli providers --enable ID | --disable ID | --prefer ROLE ID [--json]
 
             Without options, lists every provider menubusd knows: those running
             (registered) and those declared by a key file in
@@ -26,7 +26,10 @@ enum ProvidersCommand {
             menubusd, or already named in the choices; any other is refused.
 
             The choices are written to $XDG_CONFIG_HOME/menubus/providers.conf;
-            menubusd watches that file and updates open menus at once.
+            menubusd watches that file and updates open menus at once. With
+            --json a choice prints {"file", "enable", "disable", "prefer"}
+            (the options given), the list an array of {"id", "title", "role",
+            "running", "declared", "enabled", "bus-name"}.
 
             """,
         run: run)
@@ -62,6 +65,14 @@ enum ProvidersCommand {
             try policy.save(path: path)
         } catch {
             throw CommandFailure("cannot write \(path): \(error)")
+        }
+        if options.json {
+            var fields = ["\"file\": \(MenuJSON.quote(path))"]
+            if let enable { fields.append("\"enable\": \(MenuJSON.quote(enable))") }
+            if let disable { fields.append("\"disable\": \(MenuJSON.quote(disable))") }
+            if let prefer { fields.append("\"prefer\": {\"role\": \(MenuJSON.quote(prefer.role)), \"id\": \(MenuJSON.quote(prefer.id))}") }
+            Output.out("{" + fields.joined(separator: ", ") + "}\n")
+            return 0
         }
         if let enable { Output.out("enabled \(enable)\n") }
         if let disable { Output.out("disabled \(disable)\n") }

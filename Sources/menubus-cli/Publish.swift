@@ -50,21 +50,23 @@ enum Publish {
         client.onAction = { action in
             let data = action.platformData.map { "\($0.key)=\(MenuDrawing.describe($0.value))" }.sorted().joined(separator: " ")
             Output.out(options.json
-                ? "{\"event\": \"ActionInvoked\", \"context\": \(MenuJSON.quote(action.contextId)), \"item\": \(MenuJSON.quote(action.itemId))}\n"
+                ? "{\"event\": \"ActionInvoked\", \"context-id\": \(MenuJSON.quote(action.contextId)), \"item\": \(MenuJSON.quote(action.itemId)), "
+                    + "\"platform-data\": \(JSONValue.object(action.platformData))}\n"
                 : "ActionInvoked \(action.contextId) \(action.itemId) \(data)\n")
         }
         client.onCommand = { command in
             let args = command.arguments.map { "\($0.key)=\(MenuDrawing.describe($0.value))" }.sorted().joined(separator: " ")
             Output.out(options.json
-                ? "{\"event\": \"PerformCommand\", \"context\": \(MenuJSON.quote(command.contextId)), \"command\": \(MenuJSON.quote(command.name))}\n"
+                ? "{\"event\": \"PerformCommand\", \"context-id\": \(MenuJSON.quote(command.contextId)), \"command\": \(MenuJSON.quote(command.name)), "
+                    + "\"arguments\": \(JSONValue.object(command.arguments))}\n"
                 : "PerformCommand \(command.contextId) \(command.name) \(args)\n")
         }
         client.onDaemonLost = {
-            Output.out(options.json ? "{\"event\": \"daemon-lost\"}\n" : "menubusd left the bus; waiting for it to come back\n")
+            Output.out(options.json ? "{\"event\": \"DaemonLost\"}\n" : "menubusd left the bus; waiting for it to come back\n")
         }
         client.onDaemonRestart = {
             Output.out(options.json
-                ? "{\"event\": \"republished\", \"context-id\": \(MenuJSON.quote(contextId))}\n"
+                ? "{\"event\": \"Republished\", \"context-id\": \(MenuJSON.quote(contextId))}\n"
                 : "menubusd restarted; published \(contextId) again\n")
         }
         try client.register(appId: appId)
@@ -74,7 +76,7 @@ enum Publish {
             revision = try client.publishedContext(contextId: contextId).revision
         }
         Output.out(options.json
-            ? "{\"event\": \"published\", \"app\": \(MenuJSON.quote(appId)), \"context-id\": \(MenuJSON.quote(contextId)), \"owner\": \(MenuJSON.quote(client.uniqueName)), \"revision\": \(revision)}\n"
+            ? "{\"event\": \"Published\", \"app\": \(MenuJSON.quote(appId)), \"context-id\": \(MenuJSON.quote(contextId)), \"owner\": \(MenuJSON.quote(client.uniqueName)), \"revision\": \(revision)}\n"
             : "published \(contextId) as \(appId) (\(client.uniqueName)), revision \(revision); Ctrl-C stops\n")
         CommandLineTool.serve(client, for: seconds)
         return 0

@@ -10,8 +10,9 @@ enum Status {
 
             Prints which menubusd answers (its version, API version, process id and
             uptime) and its counters (apps, contexts, documents, presentations,
-            providers) and resident memory, in human units; --json gives the
-            raw values of the Stats property.
+            providers) and resident memory, in human units; --json gives
+            {"api-version", "stats"}, stats holding the raw values of the Stats
+            property.
 
             """,
         run: run)
@@ -23,7 +24,7 @@ enum Status {
         let stats = try client.stats()
         if options.json {
             let fields = stats.map { "\(MenuJSON.quote($0.name)): \(JSONValue.scalar($0.value))" }
-            Output.out("{\"version\": \(version), \"stats\": {\(fields.joined(separator: ", "))}}\n")
+            Output.out("{\"api-version\": \(version), \"stats\": {\(fields.joined(separator: ", "))}}\n")
         } else {
             let byName = Dictionary(stats.map { ($0.name, $0.value) }) { first, _ in first }
             let software = byName["version"]?.stringValue.map { " " + $0 } ?? ""

@@ -241,7 +241,7 @@ final class CommandLineTests: BusTestCase {
         XCTAssertEqual(version.stdout, "menubus-cli \(MenuBusNames.softwareVersion)\nmenubusd \(MenuBusNames.softwareVersion) (API version 1)\n")
         let json = try cli(["--json", "status"])
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
-        XCTAssertEqual(object?["version"] as? Int, 1)
+        XCTAssertEqual(object?["api-version"] as? Int, 1)
         let stats = object?["stats"] as? [String: Any]
         XCTAssertEqual(stats?["apps"] as? Int, 0)
         XCTAssertGreaterThan(stats?["rss-bytes"] as? Int ?? 0, 0)
@@ -520,7 +520,8 @@ final class CommandLineTests: BusTestCase {
         XCTAssertEqual(try monitoredSignals(), expected)
         let lines = try monitoredLines()
         for line in lines {
-            XCTAssertEqual(Set(line.keys), ["time", "kind", "sender", "path", "interface", "member", "arguments"])
+            XCTAssertEqual(Set(line.keys), ["time", "kind", "serial", "reply-serial", "sender", "destination", "path", "interface",
+                                            "member", "arguments"])
             XCTAssertTrue(["method_call", "method_return", "error", "signal"].contains(line["kind"] as? String ?? ""))
             XCTAssertNotNil(line["arguments"] as? [Any])
             XCTAssertNotNil(line["time"] as? Double)
