@@ -26,6 +26,11 @@ FILES = [
     "org.menubus.MenuBus1.Menu.xml",
     "org.menubus.MenuBus1.Client.xml",
     "org.menubus.MenuBus1.Provider.xml",
+    # What a presented menu serves in the desktop's menu protocols (their
+    # specifications are other projects'; these say what menubusd does).
+    "com.canonical.dbusmenu.xml",
+    "org.gtk.Menus.xml",
+    "org.gtk.Actions.xml",
 ]
 
 
