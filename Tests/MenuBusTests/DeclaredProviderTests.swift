@@ -545,6 +545,7 @@ final class DeclaredProviderTests: BusTestCase {
         XCTAssertEqual(build.status, 0, build.stderr)
         let result = try runExampleAgainstUppercase([binary])
         XCTAssertEqual(result.status, 0, result.stderr + result.stdout)
+        XCTAssertTrue(result.stdout.contains("menubusd asked for the selected text"), "the text came through GetSelectedText: \(result.stdout)")
         XCTAssertTrue(result.stdout.contains("text is now \"HI THERE\"; the edit menu offers \"Undo Make Uppercase\""), result.stdout)
         XCTAssertTrue(result.stdout.contains("undid \"Make Uppercase\": text is now \"hi there\""), result.stdout)
     }

@@ -44,6 +44,10 @@ final class ExampleTests: BusTestCase {
         let result = try run(binary, ["--demo"])
         assertCopyAndUndo(result, typed: "hi")
         XCTAssertTrue(result.stdout.contains("text is now \"\""), result.stdout)
+        // The draft closed unsaved: its history is gone from menubusd, journal and all.
+        XCTAssertTrue(result.stdout.contains("closed the draft and cleared its undo history"), result.stdout)
+        let sameApp = try app("org.example.CEditor")
+        assertBusError(BusError.Domain.noSuchDocument.errorName) { _ = try sameApp.undoState(document: "draft") }
     }
 
     func testSwiftClientLibraryExampleHandlesCopyAndUndo() throws {
@@ -78,6 +82,18 @@ final class ExampleTests: BusTestCase {
             return owner != nil
         }, "the example registered", file: file, line: line)
         let unique = try XCTUnwrap(owner, file: file, line: line)
+        // It serves every Client member the README's guide marks required.
+        let introspection = try forger.callBlocking(destination: unique, path: clientPath,
+                                                    interface: "org.freedesktop.DBus.Introspectable", member: "Introspect",
+                                                    arguments: [], timeout: 10)
+        let xml = try XCTUnwrap(introspection.first?.stringValue, file: file, line: line)
+        let client = try XCTUnwrap(Repository.interfaceElement(MenuBusNames.clientInterface, in: xml), xml, file: file, line: line)
+        let required = try Self.requiredClientMembers()
+        XCTAssertEqual(required, ["ActionInvoked", "GetSelectedText", "PerformCommand"], "the README's table was read")
+        for member in required.sorted() {
+            XCTAssertTrue(client.contains("<method name=\"\(member)\">"), "\(appId) does not serve \(member): \(client)",
+                          file: file, line: line)
+        }
         for command in ["replace-selection", "undo"] {
             assertBusError(BusError.Standard.accessDenied, file: file, line: line) {
                 _ = try forger.callBlocking(destination: unique, path: clientPath, interface: MenuBusNames.clientInterface,
@@ -88,6 +104,18 @@ final class ExampleTests: BusTestCase {
             }
         }
         XCTAssertTrue(process.isRunning, "the example is still serving", file: file, line: line)
+    }
+
+    /// The members the README's "Join MenuBus from your app" marks required of every app.
+    static func requiredClientMembers() throws -> Set<String> {
+        let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
+        guard let start = readme.range(of: "## Join MenuBus from your app") else { return [] }
+        let end = readme.range(of: "\n## ", range: start.upperBound..<readme.endIndex)?.lowerBound ?? readme.endIndex
+        let text = String(readme[start.upperBound..<end])
+        let row = try NSRegularExpression(pattern: #"^\s*\| `(\w+)` \| required \|"#, options: .anchorsMatchLines)
+        return Set(row.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+            Range($0.range(at: 1), in: text).map { String(text[$0]) }
+        })
     }
 
     func testPythonExampleRefusesClientCallsFromAnyoneButMenubusd() throws {

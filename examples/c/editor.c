@@ -2,11 +2,16 @@
  *
  * Registers with menubusd, publishes one text field and its selection, keeps
  * its undo history in menubusd, and handles Copy, Undo and a provider's
- * replace-selection chosen in its edit menu. With --demo it plays a short
- * scripted session and exits; with --demo-provider ITEM it chooses a
- * provider's item instead and shows the undo step the replacement left. It
- * watches the name org.menubus.MenuBus1: when menubusd restarts (a crash, an
- * upgrade, menubusd --replace) it registers and publishes again.
+ * replace-selection chosen in its edit menu. It serves the Client members
+ * every app serves (README, "Join MenuBus from your app"): PerformCommand,
+ * ActionInvoked and GetSelectedText; it publishes no deferred elements, so it
+ * needs no ProvideElements. With --demo it plays a short scripted session,
+ * clears the draft's undo history as the draft closes, and exits; with
+ * --demo-provider ITEM it chooses a provider's item instead (its selection
+ * carries no text, so menubusd asks GetSelectedText for it) and shows the
+ * undo step the replacement left. It watches the name org.menubus.MenuBus1:
+ * when menubusd restarts (a crash, an upgrade, menubusd --replace) it
+ * registers and publishes again.
  *
  *   cc -o editor editor.c $(pkg-config --cflags --libs gio-2.0)
  *   ./editor --demo
@@ -27,11 +32,13 @@ static const char client_xml[] =
     "<arg type='a{sv}' direction='in'/></method>"
     "<method name='PerformCommand'><arg type='s' direction='in'/><arg type='s' direction='in'/>"
     "<arg type='a{sv}' direction='in'/></method>"
+    "<method name='GetSelectedText'><arg type='s' direction='in'/><arg type='s' direction='out'/></method>"
     "</interface></node>";
 
 typedef struct {
     GDBusConnection *bus;
     GString *text;
+    gboolean all_selected; /* the demo selects all of the text or nothing */
     char *clipboard;
     char *last_command;
     char *daemon; /* the unique name of the menubusd we published to; "" while it is gone */
@@ -123,6 +130,13 @@ static void on_call(GDBusConnection *bus, const char *sender, const char *path, 
     if (!from_menubusd(editor, sender)) {
         g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.AccessDenied",
                                                    "only menubusd may call this object");
+        return;
+    }
+    if (strcmp(method, "GetSelectedText") == 0) {
+        /* A provider was chosen and the selection carried no text. */
+        printf("menubusd asked for the selected text\n");
+        g_dbus_method_invocation_return_value(invocation,
+                                              g_variant_new("(s)", editor->all_selected ? editor->text->str : ""));
         return;
     }
     const char *context, *what;
@@ -233,7 +247,7 @@ int main(int argc, char **argv) {
     gboolean demo = argc > 1 && strcmp(argv[1], "--demo") == 0;
     const char *provider_item = argc > 2 && strcmp(argv[1], "--demo-provider") == 0 ? argv[2] : NULL;
     GError *error = NULL;
-    Editor editor = {g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, &error), g_string_new(""), NULL, NULL, NULL};
+    Editor editor = {g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, &error), g_string_new(""), FALSE, NULL, NULL, NULL};
     if (!editor.bus) {
         fprintf(stderr, "editor: no session bus: %s\n", error->message);
         return 1;
@@ -249,7 +263,7 @@ int main(int argc, char **argv) {
         g_variant_builder_init(&selected, G_VARIANT_TYPE("a{sv}"));
         g_variant_builder_add(&selected, "{sv}", "kind", g_variant_new_string("all"));
         g_variant_builder_add(&selected, "{sv}", "length", g_variant_new_uint32(editor.text->len));
-        g_variant_builder_add(&selected, "{sv}", "text", g_variant_new_string(editor.text->str));
+        editor.all_selected = TRUE;
         g_variant_unref(manager(&editor, "UpdateSelection", g_variant_new("(sa{sv})", FIELD, &selected), NULL));
         choose(&editor, provider_item, "replace-selection");
         char *title = undo_title(&editor);
@@ -271,9 +285,13 @@ int main(int argc, char **argv) {
     g_variant_builder_init(&selection, G_VARIANT_TYPE("a{sv}"));
     g_variant_builder_add(&selection, "{sv}", "kind", g_variant_new_string("all"));
     g_variant_builder_add(&selection, "{sv}", "length", g_variant_new_uint32(editor.text->len));
+    editor.all_selected = TRUE;
     g_variant_unref(manager(&editor, "UpdateSelection", g_variant_new("(sa{sv})", FIELD, &selection), NULL));
     choose(&editor, "menubus:copy", "copy");
     choose(&editor, "menubus:undo", "undo");
+    /* The draft closes unsaved: nobody will reopen it, so its history goes too. */
+    g_variant_unref(manager(&editor, "ClearUndo", g_variant_new("(s)", DOCUMENT), NULL));
+    printf("closed the draft and cleared its undo history\n");
     printf("done\n");
     return 0;
 }
