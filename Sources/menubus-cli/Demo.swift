@@ -12,7 +12,9 @@ enum Demo {
             connections of this process against the running menubusd, and prints
             what each sees: the edit menu following the selection, a choice
             reaching the app, a menu updating while open, and a provider's
-            "Make Uppercase" replacing the selected text.
+            "Make Uppercase" replacing the selected text: the installed one
+            when the menu offers it (it then starts by activation), else one
+            of the demo's own.
 
             """,
         run: run)
@@ -49,12 +51,22 @@ enum Demo {
 
         step("Five characters selected, text on the clipboard: Cut, Copy, Paste appear")
         try app.updateSelection("message", Selection(kind: .range, length: 5, text: "hello", pasteboardTypes: ["text/plain"]))
-        Output.out(MenuDrawing.draw(try presenter.editMenu(owner: "org.menubus.Demo.Editor", contextId: "message").elements))
+        let selected = try presenter.editMenu(owner: "org.menubus.Demo.Editor", contextId: "message")
+        Output.out(MenuDrawing.draw(selected.elements))
 
-        step("A provider offers Make Uppercase to every app")
-        try provider.registerProvider(ProviderInfo(id: "org.menubus.Demo.Tour.Uppercase", title: "Make Uppercase",
-                                                          returnsText: true, requiresEditable: true)) { selected, _ in
-            selected.uppercased()
+        // An installed Make Uppercase (the package's key file) is already in
+        // the menu: the tour chooses that one rather than offer a second.
+        let uppercase: String
+        if selected.element(installedUppercase) != nil {
+            uppercase = installedUppercase
+            step("An installed provider offers Make Uppercase to every app; it starts when chosen")
+        } else {
+            uppercase = ElementID.provider(tourUppercase)
+            step("A provider offers Make Uppercase to every app")
+            try provider.registerProvider(ProviderInfo(id: tourUppercase, title: "Make Uppercase",
+                                                       returnsText: true, requiresEditable: true)) { selected, _ in
+                selected.uppercased()
+            }
         }
         var changes: [Menu] = []
         try presenter.observeMenus { _, layout in changes.append(layout) }
@@ -71,7 +83,7 @@ enum Demo {
         }
 
         step("The presenter chooses Make Uppercase")
-        try presenter.activate(menu, itemId: "menubus:provider:org.menubus.Demo.Tour.Uppercase")
+        try presenter.activate(menu, itemId: uppercase)
         pump { commands.contains { $0.command == .replaceSelection } }
         if let replace = commands.last(where: { $0.command == .replaceSelection }) {
             Output.out("  the app got PerformCommand \(replace.name) with \(MenuDrawing.describe(replace.arguments["text"] ?? .string("")))\n")
@@ -88,4 +100,9 @@ enum Demo {
         Output.out("\nDone: the demo's connections close, and menubusd drops their contexts and menus.\n")
         return 0
     }
+
+    /// The item of the Make Uppercase that `make install` and the package declare.
+    static let installedUppercase = ElementID.provider("org.menubus.TextTransforms.Uppercase")
+    /// The tour's own, offered when that one is not.
+    static let tourUppercase = "org.menubus.Demo.Tour.Uppercase"
 }

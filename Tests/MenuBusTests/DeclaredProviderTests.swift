@@ -550,6 +550,28 @@ final class DeclaredProviderTests: BusTestCase {
         XCTAssertTrue(result.stdout.contains("undid \"Make Uppercase\": text is now \"hi there\""), result.stdout)
     }
 
+    /// With the package's Make Uppercase declared (as when it is
+    /// installed), the demo chooses that one: every menu it draws offers
+    /// Make Uppercase once, and the installed provider, started by
+    /// activation, does the replacing.
+    func testDemoChoosesTheInstalledMakeUppercaseInsteadOfOfferingASecond() throws {
+        try installKeyFile("org.menubus.TextTransforms.Uppercase.provider")
+        try writeService("org.menubus.TextTransforms", exec: providerExec("text"))
+        _ = try startDeclaredDaemon()
+        let demo = try bus.run("menubus-cli", ["demo"], timeout: 60, extraEnvironment: ["NO_COLOR": "1"])
+        XCTAssertEqual(demo.status, 0, demo.stderr)
+        let steps = demo.stdout.components(separatedBy: "\n▸ ")
+        var offered = 0
+        for step in steps {
+            let items = step.split(separator: "\n").filter { $0.contains("Make Uppercase") && $0.contains("[menubus:provider:") }
+            XCTAssertLessThanOrEqual(items.count, 1, "Make Uppercase twice in one menu:\n\(step)")
+            offered += items.count
+            XCTAssertFalse(items.contains { $0.contains("org.menubus.Demo.Tour.Uppercase") }, step)
+        }
+        XCTAssertGreaterThanOrEqual(offered, 2, demo.stdout)
+        XCTAssertTrue(demo.stdout.contains("PerformCommand replace-selection with \"HELLO FROM MENUBUS\""), demo.stdout)
+    }
+
     // MARK: Bundled Search Web and Translate
 
     func testSearchWebOpensTheSearchURLWithXdgOpen() throws {
