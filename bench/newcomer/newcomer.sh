@@ -15,8 +15,8 @@
 # each run. The toolchain itself (/opt/swift, or $MENUBUS_SWIFT) is
 # bind-mounted read-only at /opt/swift, as a newcomer who unpacked
 # swift.org's tarball there has it; installing it is not timed. The .debs
-# scripts/setup installs are downloaded once and shared by the runs (one apt
-# cache), so the runs time installing them, not the network. The clone is
+# scripts/setup installs are downloaded before the first run into one apt
+# cache the runs share, so each run times installing them, not the network. The clone is
 # made from this repository's git directory, bind-mounted read-only.
 # --keep leaves each run's root in place (for a look at what failed).
 set -euo pipefail
@@ -100,6 +100,21 @@ newcomer() {
             echo "$start $demo_end $test_end $run_status $test_status $summary"
         ' newcomer "$commit"
 }
+
+# The .debs every measured commit's scripts/setup installs, downloaded
+# before any clock starts, so no run pays the network and another not.
+packages=$(for commit in "${commits[@]}"; do
+    git -C "$repo" show "$commit:scripts/setup" | sed -n '/^packages=(/,/^)/p' | sed '1d;$d' | sed 's/#.*//'
+done | tr -s ' \n' '\n' | sort -u | tr '\n' ' ')
+warm=$dir/warm
+rm -rf "$warm"
+cp -a "$base" "$warm"
+prepare "$warm"
+echo "newcomer: downloading what scripts/setup installs into the shared apt cache" >&2
+chroot "$warm" /bin/bash -c "apt-get update -qq && apt-get install -qq -y --download-only --no-install-recommends $packages" >"$dir/warm.log" 2>&1 \
+    || { echo "newcomer: could not download the packages; see $dir/warm.log" >&2; exit 1; }
+unmount_all
+rm -rf "$warm"
 
 echo "newcomer: $(nproc) cores, load $(cut -d" " -f1-3 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%MZ)" >&2
 results=()
