@@ -47,7 +47,7 @@ base=$dir/base
 if [[ ! -e $base/.complete ]]; then
     rm -rf "$base.tmp"
     echo "newcomer: debootstrap bookworm into $base (once)" >&2
-    debootstrap --include=git,ca-certificates,sudo,binutils,libc6-dev,libcurl4-openssl-dev,libedit2,libgcc-12-dev,libpython3-dev,libsqlite3-0,libstdc++-12-dev,libxml2-dev,libz3-dev,pkg-config,tzdata,zlib1g-dev,gnupg2,unzip \
+    debootstrap --include=git,ca-certificates,sudo,binutils,binutils-gold,libncurses-dev,libc6-dev,libcurl4-openssl-dev,libedit2,libgcc-12-dev,libpython3-dev,libsqlite3-0,libstdc++-12-dev,libxml2-dev,libz3-dev,pkg-config,tzdata,zlib1g-dev,gnupg2,unzip \
         bookworm "$base.tmp" http://deb.debian.org/debian >"$dir/debootstrap.log" 2>&1 \
         || { echo "newcomer: debootstrap failed; see $dir/debootstrap.log" >&2; exit 1; }
     touch "$base.tmp/.complete"
