@@ -204,7 +204,10 @@ final class GtkAppTests: DesktopProgramTestCase {
                       "\(app) search field: Ctrl+Z undid typing: \(typed.debugDescription) became \(undone.debugDescription)")
         XCTAssertEqual(try driver.text("editor"), document, "\(app): Ctrl+Z in the search field left the document alone")
         XCTAssertLessThan(try driver.ping(), 250, "\(app)'s main loop answers")
-        let said = driver.stderrText.split(separator: "\n").filter { $0.localizedCaseInsensitiveContains("menubus") }
+        // dbus-daemon's own log lines name the programs it activates for the
+        // driver, whose path holds "menubus" in a checkout called menubus.
+        let said = driver.stderrText.split(separator: "\n")
+            .filter { !$0.hasPrefix("dbus-daemon[") && $0.localizedCaseInsensitiveContains("menubus") }
         XCTAssertEqual(said, [], "\(app): the module said nothing on stderr")
     }
 
