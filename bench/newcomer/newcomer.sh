@@ -70,6 +70,9 @@ trap unmount_all EXIT
 prepare() {
     local root=$1
     cp /etc/resolv.conf "$root/etc/resolv.conf"
+    # A machine's / is a mount point: unshare --mount (the sandbox tests)
+    # makes it private, which fails on a plain directory.
+    mount --bind "$root" "$root"; mounted+=("$root")
     mkdir -p "$root/opt/swift" "$root/src/menubus.git"
     mount -t proc proc "$root/proc"; mounted+=("$root/proc")
     mount --rbind /sys "$root/sys"; mount --make-rslave "$root/sys"; mounted+=("$root/sys")
