@@ -60,6 +60,14 @@ final class CLIJSONSchemaTests: BusTestCase {
 
         let publish = try background(["publish", fixture("round-trip-menu.json"), "--fill", "linked=" + fixture("linked-fill.json"),
                                       "--json"], until: "\"Published\"")
+        // A context with a preview, and a button with its primary action: the keys menu and present add for them.
+        let photo = config.appendingPathComponent("photo.json"), button = config.appendingPathComponent("button.json")
+        try #"{"app": "org.example.Photos", "context-id": "photo", "context": {"kind": "image", "has-content": true, "preview": {"title": "Beach", "subtitle": "2 MB", "icon": "image-x-generic"}}, "items": [{"id": "rotate", "title": "Rotate"}]}"#
+            .write(to: photo, atomically: true, encoding: .utf8)
+        try #"{"app": "org.example.Browser", "context-id": "back", "context": {"kind": "button", "primary-action": "back"}, "items": [{"id": "back", "title": "Back"}, {"id": "home", "title": "Home"}]}"#
+            .write(to: button, atomically: true, encoding: .utf8)
+        _ = try background(["publish", photo.path, "--json"], until: "\"Published\"")
+        _ = try background(["publish", button.path, "--json"], until: "\"Published\"")
         let provider = try background(["provider", "--for", "60"], until: "registered")
         let editor = try app("org.example.Editor")
         try editor.registerUndo(document: "doc", actionName: "Typing", undo: [1], redo: [2])
@@ -70,6 +78,10 @@ final class CLIJSONSchemaTests: BusTestCase {
         for (definition, arguments) in [("contexts", ["contexts"]),
                                         ("menu", ["menu", "org.example.Notes", "note-7"]),
                                         ("menu", ["menu", "org.example.Notes", "note-7", "--edit"]),
+                                        ("menu", ["menu", "org.example.Photos", "photo"]),
+                                        ("menu", ["menu", "org.example.Browser", "back"]),
+                                        ("present", ["present", "org.example.Photos", "photo", "--changes", "0"]),
+                                        ("present", ["present", "org.example.Photos", "photo", "--compact", "--changes", "0"]),
                                         ("undo-state", ["undo-state", "org.example.Editor", "doc"]),
                                         ("providers", ["providers"]),
                                         ("activate", ["activate", "org.example.Notes", "note-7", "pin"]),
