@@ -16,8 +16,9 @@
 # bind-mounted read-only at /opt/swift, as a newcomer who unpacked
 # swift.org's tarball there has it; installing it is not timed. The .debs
 # scripts/setup installs are downloaded before the first run into one apt
-# cache the runs share, so each run times installing them, not the network. The clone is
-# made from this repository's git directory, bind-mounted read-only.
+# cache the runs share, so each run times installing them, not the network.
+# The clone is made from this repository's git directory, bind-mounted
+# read-only; each COMMIT is resolved once, at the start.
 # --keep leaves each run's root in place (for a look at what failed).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -36,6 +37,11 @@ while (($#)); do
     esac
 done
 ((${#commits[@]})) || commits=(main HEAD)
+# Resolved now: a branch that moves during an hour of runs is not measured twice over.
+for i in "${!commits[@]}"; do
+    commits[i]=$(git -C "$repo" rev-parse --verify "${commits[i]}^{commit}") \
+        || { echo "newcomer: no commit ${commits[i]}" >&2; exit 2; }
+done
 [[ $(id -u) -eq 0 ]] || { echo "newcomer: needs root (debootstrap, chroot, mounts)" >&2; exit 1; }
 command -v debootstrap >/dev/null || { echo "newcomer: needs debootstrap (apt-get install debootstrap)" >&2; exit 1; }
 [[ -x $swift_root/usr/bin/swift ]] || { echo "newcomer: no Swift toolchain at $swift_root" >&2; exit 1; }
@@ -126,10 +132,10 @@ for commit in "${commits[@]}"; do
     for ((run = 1; run <= runs; run++)); do
         root=$dir/run-$hash-$run
         rm -rf "$root"
-        echo "newcomer: $commit ($hash) run $run: copying the base" >&2
+        echo "newcomer: $hash run $run: copying the base" >&2
         cp -a "$base" "$root"
         prepare "$root"
-        read -r start demo_end test_end run_status test_status summary < <(newcomer "$root" "$(git -C "$repo" rev-parse "$commit")")
+        read -r start demo_end test_end run_status test_status summary < <(newcomer "$root" "$commit")
         unmount_all
         cp "$root/root/run.log" "$dir/run-$hash-$run.run.log"
         cp "$root/root/test.log" "$dir/run-$hash-$run.test.log"
