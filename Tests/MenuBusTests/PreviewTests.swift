@@ -111,6 +111,26 @@ final class PreviewTests: BusTestCase {
         for menu in menus { try presenter.dismiss(menu) }
     }
 
+    /// Menus showing a context share its PNG, so the daemon budget counts a
+    /// new preview once however many menus show the context; and a refusal
+    /// over a preview names the context, not its items.
+    func testAPreviewAddedToAContextManyMenusShowIsCountedOnce() throws {
+        let app = try app("org.example.Photos")
+        try app.publishContext("photo", photo(nil), items: items)
+        let presenters = try (0..<3).map { _ in try client() }
+        for presenter in presenters {
+            for _ in 0..<40 { _ = try presenter.present(owner: "org.example.Photos", contextId: "photo", kind: .context) }
+        }
+        let largest = ContextPreview(title: "Big", image: .png(Self.png(ContextPreview.maxPNGBytes)))
+        try app.publishContext("photo", photo(largest), items: items)
+
+        // Past the owner's connection budget, the refusal names the context.
+        let error = assertBusError(BusError.Domain.limitExceeded.errorName) {
+            for number in 0..<32 { try app.publishContext("photo-\(number)", photo(largest), items: items) }
+        }
+        XCTAssertTrue(error?.message.hasPrefix("context:") ?? false, error?.message ?? "")
+    }
+
     func testAnUnknownAppearanceIsRefusedNamingTheOption() throws {
         let app = try app("org.example.Photos")
         try app.publishContext("photo", photo(nil), items: items)

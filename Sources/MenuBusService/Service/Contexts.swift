@@ -86,12 +86,19 @@ package final class Contexts {
                                 sizes: (context: Int, items: Int)? = nil) throws -> UInt32 {
         var app = try registeredApp(caller)
         try ServiceValidation.contextId(contextId)
-        // Counted and refused before anything is decoded or stored.
         let infoBytes = sizes?.context ?? Ledger.cost(context), itemsBytes = sizes?.items ?? Ledger.cost(items)
         let old = app.contexts[contextId]
-        try ledger.checkContextGrowth(caller: caller, contextId: contextId, adding: infoBytes + itemsBytes,
-                               releasing: (old?.infoBytes ?? 0) + (old?.itemsBytes ?? 0), field: "items")
+        let adding = infoBytes + itemsBytes, releasing = (old?.infoBytes ?? 0) + (old?.itemsBytes ?? 0)
+        // A refusal names the argument that grows the most.
+        let field = infoBytes - (old?.infoBytes ?? 0) > itemsBytes - (old?.itemsBytes ?? 0) ? "context" : "items"
+        // Counted and refused before anything is decoded or stored; the menus
+        // showing the context are counted once the preview they share is known.
+        try ledger.checkBudget(adding: adding, releasing: releasing, for: caller, field: field)
         let info = try Wire.decodeContext(context, field: "context")
+        try trust.checkPreviewImage(info.preview, caller: caller)
+        let sharedGrowth = (info.preview?.imageBytes ?? 0) - (old?.info.preview?.imageBytes ?? 0)
+        try ledger.checkContextGrowth(caller: caller, contextId: contextId, adding: adding, releasing: releasing,
+                                      shared: sharedGrowth, field: field)
         let elements = try Wire.decodeElements(items, field: "items", previous: old?.items)
         do { try ButtonMenu.validate(context: info, items: elements) } catch { throw error.busError }
         if var existing = app.contexts[contextId] {

@@ -62,13 +62,17 @@ package final class Ledger {
     }
 
     /// A context's growth counted against its owner and, with the growth of
-    /// every live menu showing it, against the daemon.
-    func checkContextGrowth(caller: String, contextId: String, adding: Int, releasing: Int, field: String) throws {
+    /// every live menu showing it, against the daemon. `shared`: the part of
+    /// the growth the menus share with the context instead of holding a copy
+    /// (the preview's PNG), counted once.
+    func checkContextGrowth(caller: String, contextId: String, adding: Int, releasing: Int, shared: Int = 0,
+                            field: String) throws {
         let growth = adding - releasing
         guard growth > 0 else { return }
         let shown = presentations.showing(owner: caller, contextId: contextId).count
+        let copied = max(0, growth - shared)
         try checkBudget(adding: adding, releasing: releasing, for: caller, field: field,
-                        daemonGrowth: growth * (1 + shown * Budgets.presentationFactor))
+                        daemonGrowth: growth + copied * shown * Budgets.presentationFactor)
     }
 
     /// What a presentation of `context` is charged: the context and its

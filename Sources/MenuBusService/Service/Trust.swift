@@ -3,6 +3,7 @@ import MenuBusUndo
 import MenuBusDBus
 import MenuBusProtocol
 import MenuBusSupport
+import Glibc
 
 /// The trust model: any connection of the session may publish its own
 /// contexts, read and present the menus of unsandboxed apps, and register
@@ -97,6 +98,18 @@ final class Trust {
         if uniqueName == owner { return true }
         let identity = identity(of: uniqueName)
         return identity.isHost || (identity.sandboxAppId != nil && identity == self.identity(of: owner))
+    }
+
+    /// A preview's `image-uri` names a file a presenter outside the sandbox
+    /// opens: a sandboxed app may name only one it shared through the
+    /// document portal (`/run/user/UID/doc/`), never a host path.
+    func checkPreviewImage(_ preview: ContextPreview?, caller: String) throws {
+        guard case .uri(let uri)? = preview?.image, !identity(of: caller).isHost else { return }
+        let portal = "file:///run/user/\(getuid())/doc/"
+        guard uri.hasPrefix(portal), !uri.split(separator: "/").contains(".."), !uri.contains("%") else {
+            throw BusError(.accessDenied,
+                "context.preview.image-uri: a sandboxed app may name only a file under \(portal) (the document portal); pass the picture as image-png instead")
+        }
     }
 
     /// Among live registrations of an app id, a sandboxed one is the genuine
