@@ -225,6 +225,75 @@ final class TrustModelTests: BusTestCase {
         XCTAssertFalse(reader.stdoutText.contains("Secret"), reader.stdoutText)
     }
 
+    /// A presenter outside the sandbox opens a preview's `image-uri`: a
+    /// sandboxed app may name only a file it shared through the document
+    /// portal, never a host path; its PNG bytes are taken.
+    func testASandboxedAppsPreviewNamesNoHostFile() throws {
+        try requireSandbox()
+        _ = try startDaemon()
+        func publish(_ preview: String) throws -> (status: Int32, stdout: String, stderr: String) {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-preview-\(UUID().uuidString).json")
+            try #"{"app": "org.example.Sandboxed", "context-id": "photo", "context": {"kind": "image", "preview": \#(preview)}, "items": [{"id": "rotate", "title": "Rotate"}]}"#
+                .write(to: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let run = try sandboxed("org.example.Sandboxed", ["publish", file.path, "--for", "0"]).wait(timeout: 20)
+            return (run.status, run.stdout, run.stderr)
+        }
+        for uri in ["file:///etc/passwd", "file:///run/user/\(getuid())/doc/../../../../etc/passwd"] {
+            let refused = try publish(#"{"title": "Beach", "image-uri": "\#(uri)"}"#)
+            XCTAssertNotEqual(refused.status, 0, uri)
+            XCTAssertTrue(refused.stderr.contains("AccessDenied") && refused.stderr.contains("context.preview.image-uri"),
+                          refused.stderr)
+        }
+        let shared = try publish(#"{"title": "Beach", "image-uri": "file:///run/user/\#(getuid())/doc/1a2b3c/beach.png"}"#)
+        XCTAssertEqual(shared.status, 0, shared.stderr)
+        let icon = try publish(#"{"title": "Beach", "icon": "image-x-generic"}"#)
+        XCTAssertEqual(icon.status, 0, icon.stderr)
+    }
+
+    /// The provider choices that order every app's suggestions count only
+    /// when an unsandboxed presenter chooses: a sandboxed app choosing in its
+    /// own menu, however often, moves nothing in the user's file.
+    func testASandboxedAppsChoicesDoNotReorderOtherAppsSuggestions() throws {
+        try requireSandbox()
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-usage-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: state) }
+        let daemon = try startDaemon(["--state-dir", state.path])
+        var calls = 0
+        let provider = try client()
+        try provider.registerProvider(ProviderInfo(id: "org.example.Boost", title: "Boost", returnsText: true),
+                                      path: try ObjectPath(validating: "/p/boost")) { text, _ in
+            calls += 1
+            return text
+        }
+        let itemId = ElementID.provider("org.example.Boost")
+        // The host editor's choice counts.
+        let editor = try editorWithSelection()
+        let menu = try editor.present(contextId: "doc", kind: .edit)
+        try editor.activate(menu, itemId: itemId)
+        XCTAssertTrue(provider.run(until: { calls == 1 }, timeout: 10), "the host's choice ran the provider")
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-boost-\(UUID().uuidString).json")
+        try #"{"app": "org.example.Sandboxed", "context-id": "main", "context": {"kind": "text", "editable": true, "has-content": true}, "selection": {"kind": "range", "length": 4, "text": "word"}, "items": []}"#
+            .write(to: file, atomically: true, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(at: file) }
+        let own = try sandboxed("org.example.Sandboxed", ["publish", file.path])
+        XCTAssertTrue(eventually(timeout: 15) { own.stdoutText.contains("ublished") || !own.isRunning }, own.stderrText)
+        for round in 1...3 {
+            let chosen = try sandboxed("org.example.Sandboxed", ["activate", "org.example.Sandboxed", "main", itemId, "--edit"])
+                .wait(timeout: 20)
+            XCTAssertEqual(chosen.status, 0, chosen.stderr)
+            XCTAssertTrue(provider.run(until: { calls == 1 + round }, timeout: 10), "the sandboxed choice \(round) ran the provider")
+        }
+        own.signal(SIGTERM)
+        editor.close()
+        provider.close()
+        daemon.signal(SIGTERM)
+        _ = try daemon.wait(timeout: 10)
+        let usage = try String(contentsOf: state.appendingPathComponent("provider-usage"), encoding: .utf8)
+        XCTAssertEqual(usage, "1\torg.example.Boost\n", "only the host's choice counted")
+    }
+
     func testFlatpakInfoParsing() {
         XCTAssertEqual(PeerIdentity.flatpakAppId(keyFile: "[Application]\nname=org.gnome.Maps\nruntime=x\n"), "org.gnome.Maps")
         XCTAssertEqual(PeerIdentity.flatpakAppId(keyFile: "# c\r\n[Instance]\r\nname=wrong\r\n[Application]\r\nname = org.a.B \r\n"), "org.a.B")

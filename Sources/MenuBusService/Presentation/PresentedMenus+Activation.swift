@@ -93,7 +93,8 @@ extension PresentedMenus {
         // "accepted" before anyone hears the choice.
         loop.addTimer(after: 0) { [weak self] in
             guard let self else { return }
-            self.deliver(element, owner: owner, contextId: contextId, platformData: platformData, answer: answer)
+            self.deliver(element, owner: owner, contextId: contextId, platformData: platformData, answer: answer,
+                         chooser: caller)
             if !keepsOpen, let live = self.presentations[presentation.number] {
                 self.closePresentation(live)
             }
@@ -138,19 +139,26 @@ extension PresentedMenus {
 
     /// App items go to `ActionInvoked`; provider items and provider roles
     /// to the provider's `Process`; other standard commands to `PerformCommand`.
+    /// A provider choice counts toward the suggestions every app shows only
+    /// when `chooser` is outside any sandbox and is not the provider itself,
+    /// so no sandboxed app can reorder the menus of others.
     package func deliver(_ element: MenuElement, owner: String, contextId: String, platformData: DBusValue,
-                 answer: ProviderAnswer? = nil) {
+                 answer: ProviderAnswer?, chooser: String) {
+        func record(_ provider: RegisteredProvider) {
+            guard chooser != provider.owner, trust.identity(of: chooser).isHost else { return }
+            providers.recordChoice(provider.info.id)
+        }
         guard let app = contexts[owner], let context = app.contexts[contextId] else { return }
         if let providerId = ElementID.providerId(in: element.id) {
             if let provider = providers.provider(id: providerId) {
-                providers.recordChoice(providerId)
+                record(provider)
                 providers.runProvider(provider, app: app, context: context, platformData: platformData, answer: answer)
             }
         } else if let command = ElementID.command(in: element.id) {
             if let role = ProviderRole.allCases.first(where: { $0.command == command }),
                let info = MatchingProviders(providers.infos, context: context.info, selection: context.selection).provider(for: role),
                let provider = providers.provider(id: info.id) {
-                providers.recordChoice(info.id)
+                record(provider)
                 providers.runProvider(provider, app: app, context: context, platformData: platformData, answer: answer)
             } else {
                 connection.callClient(app, MenuBusAPI.Client.performCommand, contextId, command.rawValue,
