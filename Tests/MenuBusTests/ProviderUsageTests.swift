@@ -126,6 +126,30 @@ final class ProviderUsageTests: BusTestCase {
         XCTAssertEqual(third.stderrText.components(separatedBy: "provider-usage").count - 1, 1, third.stderrText)
     }
 
+    /// `menubusd --replace` reads the choices the daemon it replaces writes
+    /// as it leaves, so a choice made just before the handover is kept.
+    func testAReplacingDaemonKeepsTheChoicesOfTheOneItReplaced() throws {
+        let first = try startUsageDaemon()
+        var called: [String] = []
+        var provider = try registerProviders { called.append($0) }
+        var app = try editor()
+        try choose("Delta", app: app, provider: provider) { called.count }
+        let second = try bus.start("menubusd", ["--state-dir", stateDirectory.path, "--replace"],
+                                   extraEnvironment: ["LANGUAGE": "C"])
+        _ = try first.wait(timeout: 10)
+        app.close()
+        provider.close()
+        provider = try registerProviders { called.append($0) }
+        app = try editor()
+        try choose("Echo", app: app, provider: provider) { called.count }
+        app.close()
+        provider.close()
+        second.signal(SIGTERM)
+        _ = try second.wait(timeout: 10)
+        let file = stateDirectory.appendingPathComponent("provider-usage")
+        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "1\torg.example.Delta\n1\torg.example.Echo\n")
+    }
+
     func testAnAppsOwnExcessIsLoggedOnceAndShownByTheCommandLine() throws {
         let daemon = try startUsageDaemon()
         let app = try app("org.example.Crowded")

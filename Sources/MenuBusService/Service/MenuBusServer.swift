@@ -175,14 +175,17 @@ package final class MenuBusServer {
 
     /// Takes `org.menubus.MenuBus1`, allowing a later `--replace` to take it
     /// over; throws `NameTaken` when someone has it. With `replace`, takes it
-    /// from the running daemon and loads the undo journals once that daemon
-    /// (which syncs them before it goes) has left the bus.
+    /// from the running daemon and loads the undo journals and provider
+    /// choices once that daemon (which writes them before it goes) has left the bus.
     package func claimName(replace: Bool = false) throws {
         let previous = replace ? connection.nameOwner(MenuBusNames.busName) : nil
         switch try connection.requestName(MenuBusNames.busName, replaceExisting: replace) {
         case .owned, .alreadyOwner:
             ownsName = true
-            if let previous, previous != uniqueName { awaitDeparture(of: previous) }
+            if let previous, previous != uniqueName {
+                awaitDeparture(of: previous)
+                providers.reloadUsage()
+            }
             undo.loadDocuments()
         case .taken:
             throw NameTaken(name: MenuBusNames.busName)

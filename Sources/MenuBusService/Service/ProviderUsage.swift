@@ -70,6 +70,17 @@ package final class ProviderUsage {
         }
     }
 
+    /// Reads the file again, keeping the greater count of each provider:
+    /// after `--replace`, what the previous daemon wrote as it left.
+    package func reload() {
+        let counted = counts
+        load()
+        for (id, count) in counted { counts[id] = max(counts[id] ?? 0, count) }
+        if counts.count > Self.maxEntries {
+            counts = Self.parse(counts.map { "\($0.value)\t\($0.key)\n" }.joined())
+        }
+    }
+
     /// The entry to drop for a new one: the fewest choices, then the
     /// greatest id, so the choice does not depend on hashing.
     private func leastChosen() -> String? {

@@ -48,6 +48,11 @@ final class Providers {
         usage.record(providerId)
     }
 
+    /// Reads the choices the daemon this one replaced wrote as it left.
+    func reloadUsage() {
+        usage.reload()
+    }
+
     /// Writes the choices counted since the last write; when the daemon leaves.
     func flushUsage() {
         usage.flush()
