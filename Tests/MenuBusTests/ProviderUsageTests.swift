@@ -69,6 +69,15 @@ final class ProviderUsageTests: BusTestCase {
         XCTAssertTrue(pump([app, provider]) { calls() > before }, "\(name) was run")
     }
 
+    /// Closes `clients`, stops `daemon` as a session ends (it writes the
+    /// counts as it goes) and returns the usage file.
+    private func stop(_ daemon: RunningProcess, closing clients: [MenuBusClient]) throws -> String {
+        for client in clients { client.close() }
+        daemon.signal(SIGTERM)
+        _ = try daemon.wait(timeout: 10)
+        return try String(contentsOf: stateDirectory.appendingPathComponent("provider-usage"), encoding: .utf8)
+    }
+
     func testChoosingAProviderTwiceMovesItAmongTheFewAndTheOrderStaysTheSame() throws {
         _ = try startUsageDaemon()
         var called: [String] = []
@@ -101,12 +110,8 @@ final class ProviderUsageTests: BusTestCase {
         var app = try editor()
         try choose("Delta", app: app, provider: provider) { called.count }
         // Clients register again with a new daemon by themselves: these go first.
-        app.close()
-        provider.close()
-        daemon.signal(SIGTERM)
-        _ = try daemon.wait(timeout: 10)
+        XCTAssertEqual(try stop(daemon, closing: [app, provider]), "1\torg.example.Delta\n")
         let file = stateDirectory.appendingPathComponent("provider-usage")
-        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "1\torg.example.Delta\n")
 
         let second = try startUsageDaemon()
         provider = try registerProviders { called.append($0) }
@@ -142,12 +147,7 @@ final class ProviderUsageTests: BusTestCase {
         provider = try registerProviders { called.append($0) }
         app = try editor()
         try choose("Echo", app: app, provider: provider) { called.count }
-        app.close()
-        provider.close()
-        second.signal(SIGTERM)
-        _ = try second.wait(timeout: 10)
-        let file = stateDirectory.appendingPathComponent("provider-usage")
-        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "1\torg.example.Delta\n1\torg.example.Echo\n")
+        XCTAssertEqual(try stop(second, closing: [app, provider]), "1\torg.example.Delta\n1\torg.example.Echo\n")
     }
 
     func testAnAppsOwnExcessIsLoggedOnceAndShownByTheCommandLine() throws {
