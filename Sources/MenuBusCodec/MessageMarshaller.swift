@@ -6,7 +6,7 @@ import Glibc
 /// the wire (little-endian), for libdbus's loader to take in as one piece
 /// (`Message.marshalled`). It is MenuBus's one writer: every message it
 /// sends (calls, replies, prepared replies, errors, signals, of any size)
-/// is made here, and libdbus only loads, queues and writes it (issue 29).
+/// is made here, and libdbus only loads, queues and writes it.
 ///
 /// libdbus's writer costs far more than the bytes it writes: every value
 /// goes through its generic type writer, every container's signature is
