@@ -20,6 +20,8 @@ SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 
 BINDIR = $(PREFIX)/bin
+# Programs nobody runs by hand: the bundled providers, which D-Bus activation starts.
+LIBEXECDIR = $(PREFIX)/libexec/menubus
 DATADIR = $(PREFIX)/share
 MAN_DIR = $(DATADIR)/man
 LOCALE_BUILD_DIR = .build/share/locale
@@ -48,13 +50,14 @@ BASH_COMPLETION_DIR ?= $(call pkgvar,bash-completion,completionsdir,$(DATADIR)/b
 endif
 DBUS_INTERFACES_DIR ?= $(call pkgvar,dbus-1,interfaces_dir,$(DATADIR)/dbus-1/interfaces)
 # Debian's zsh searches vendor-completions for packages in /usr, and
-# site-functions under /usr/local.
+# site-functions under /usr/local.  It searches no folder in the home
+# directory: a user install says which line puts its folder on fpath.
 ZSH_COMPLETION_DIR ?= $(if $(filter /usr,$(PREFIX)),$(DATADIR)/zsh/vendor-completions,$(DATADIR)/zsh/site-functions)
 LOCALE_DIR ?= $(DATADIR)/locale
 
 INTERFACES = dbus/org.menubus.MenuBus1.xml dbus/org.menubus.MenuBus1.Menu.xml \
 	dbus/org.menubus.MenuBus1.Client.xml dbus/org.menubus.MenuBus1.Provider.xml
-BINARIES = $(BUILDDIR)/menubusd $(BUILDDIR)/menubus-cli $(BUILDDIR)/menubus-provider
+BINARIES = $(BUILDDIR)/menubusd $(BUILDDIR)/menubus-cli
 
 # Who runs the compiler: under `sudo make install`, the user who ran sudo.
 BUILD_USER := $(if $(and $(SUDO_USER),$(filter 0,$(shell id -u))),$(filter-out root,$(SUDO_USER)))
@@ -85,10 +88,13 @@ install: install-binaries install-service-files install-data install-shims
 
 include shims/shims.mk
 
+# menubus-provider is menubus-cli under another name (it serves the bundled
+# providers when started so): one copy of the Swift runtime, not two.
 install-binaries: $(BINARIES)
 	install -D -m 0755 $(BUILDDIR)/menubusd $(DESTDIR)$(BINDIR)/menubusd
 	install -D -m 0755 $(BUILDDIR)/menubus-cli $(DESTDIR)$(BINDIR)/menubus-cli
-	install -D -m 0755 $(BUILDDIR)/menubus-provider $(DESTDIR)$(BINDIR)/menubus-provider
+	install -d -m 0755 $(DESTDIR)$(LIBEXECDIR)
+	ln -sfn ../../bin/menubus-cli $(DESTDIR)$(LIBEXECDIR)/menubus-provider
 
 # The unit and the activation file name the installed daemon; their
 # arguments (--idle-timeout) stay as written.
@@ -110,18 +116,23 @@ install-data: $(BUILDDIR)/menubus-cli
 	sed 's|@DBUS_INTERFACES_DIR@|$(DBUS_INTERFACES_DIR)|g' docs/man/menubusd.8 > $(DESTDIR)$(MAN_DIR)/man8/menubusd.8
 	chmod 0644 $(DESTDIR)$(MAN_DIR)/man8/menubusd.8
 	install -D -m 0644 docs/man/menubus-cli.1 $(DESTDIR)$(MAN_DIR)/man1/menubus-cli.1
-	install -m 0644 docs/man/menubus-provider.1 $(DESTDIR)$(MAN_DIR)/man1/menubus-provider.1
+	sed 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' docs/man/menubus-provider.8 > $(DESTDIR)$(MAN_DIR)/man8/menubus-provider.8
+	chmod 0644 $(DESTDIR)$(MAN_DIR)/man8/menubus-provider.8
 	install -d -m 0755 $(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(ZSH_COMPLETION_DIR)
 	$(BUILDDIR)/menubus-cli completions bash > $(DESTDIR)$(BASH_COMPLETION_DIR)/menubus-cli
 	$(BUILDDIR)/menubus-cli completions zsh > $(DESTDIR)$(ZSH_COMPLETION_DIR)/_menubus-cli
 	chmod 0644 $(DESTDIR)$(BASH_COMPLETION_DIR)/menubus-cli $(DESTDIR)$(ZSH_COMPLETION_DIR)/_menubus-cli
+ifneq ($(USER_INSTALL),)
+	@echo "make: zsh completion: add this line to ~/.zshrc, before compinit:"
+	@echo "    fpath=($(ZSH_COMPLETION_DIR) \$$fpath)"
+endif
 	# Localisation: po/*.po compiled by msgfmt straight into the tree
 	# (msgfmt is no toolchain, so this is safe as root).
 	scripts/build-locale $(DESTDIR)$(LOCALE_DIR)
 	install -d -m 0755 $(DESTDIR)$(PROVIDERS_DIR) $(DESTDIR)$(DBUS_SERVICES_DIR)
 	install -m 0644 $(addprefix data/providers/,$(PROVIDER_FILES)) $(DESTDIR)$(PROVIDERS_DIR)/
 	for service in $(PROVIDER_SERVICES); do \
-		sed 's|^Exec=[^ ]*|Exec=$(BINDIR)/menubus-provider|' data/services/$$service \
+		sed 's|^Exec=[^ ]*|Exec=$(LIBEXECDIR)/menubus-provider|' data/services/$$service \
 			> $(DESTDIR)$(DBUS_SERVICES_DIR)/$$service && chmod 0644 $(DESTDIR)$(DBUS_SERVICES_DIR)/$$service; \
 	done
 
@@ -132,14 +143,15 @@ uninstall: uninstall-shims
 		$(addprefix $(DESTDIR)$(DBUS_INTERFACES_DIR)/,$(notdir $(INTERFACES))) \
 		$(DESTDIR)$(MAN_DIR)/man8/menubusd.8 $(DESTDIR)$(MAN_DIR)/man1/menubus-cli.1 \
 		$(DESTDIR)$(BASH_COMPLETION_DIR)/menubus-cli $(DESTDIR)$(ZSH_COMPLETION_DIR)/_menubus-cli
-	rm -f $(DESTDIR)$(BINDIR)/menubus-provider $(DESTDIR)$(MAN_DIR)/man1/menubus-provider.1 $(addprefix $(DESTDIR)$(PROVIDERS_DIR)/,$(PROVIDER_FILES)) \
-		$(addprefix $(DESTDIR)$(DBUS_SERVICES_DIR)/,$(PROVIDER_SERVICES))
-	-rmdir $(DESTDIR)$(PROVIDERS_DIR) $(DESTDIR)$(DATADIR)/menubus 2>/dev/null
+	rm -f $(DESTDIR)$(LIBEXECDIR)/menubus-provider $(DESTDIR)$(MAN_DIR)/man8/menubus-provider.8 \
+		$(addprefix $(DESTDIR)$(PROVIDERS_DIR)/,$(PROVIDER_FILES)) $(addprefix $(DESTDIR)$(DBUS_SERVICES_DIR)/,$(PROVIDER_SERVICES))
+	-rmdir $(DESTDIR)$(PROVIDERS_DIR) $(DESTDIR)$(DATADIR)/menubus $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 	rm -f $(DESTDIR)$(LOCALE_DIR)/*/LC_MESSAGES/menubus.mo
 
 # Prints where `make install` would put things (for scripts and tests).
 print-paths:
 	@echo "BINDIR=$(BINDIR)"
+	@echo "LIBEXECDIR=$(LIBEXECDIR)"
 	@echo "SYSTEMD_USER_DIR=$(SYSTEMD_USER_DIR)"
 	@echo "DBUS_SERVICES_DIR=$(DBUS_SERVICES_DIR)"
 	@echo "DBUS_INTERFACES_DIR=$(DBUS_INTERFACES_DIR)"

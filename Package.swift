@@ -7,7 +7,6 @@ let package = Package(
         .library(name: "MenuBus", targets: ["MenuBus"]),
         .executable(name: "menubusd", targets: ["menubusd"]),
         .executable(name: "menubus-cli", targets: ["menubus-cli"]),
-        .executable(name: "menubus-provider", targets: ["menubus-provider"]),
     ],
     targets: [
         .systemLibrary(
@@ -36,8 +35,10 @@ let package = Package(
         .executableTarget(name: "menubusd", dependencies: ["MenuBusService", "MenuBusProtocol", "MenuBusSupport"]),
         .executableTarget(name: "menubus-cli",
                           dependencies: ["MenuBus", "MenuBusModel", "MenuBusDBus", "MenuBusProtocol", "MenuBusProviders",
-                                         "MenuBusSupport"]),
-        .executableTarget(name: "menubus-provider", dependencies: ["MenuBus", "MenuBusProviders"]),
+                                         "MenuBusSupport", "MenuBusBundledProviders"]),
+        // The providers that ship with MenuBus (Translate, Search Web, text
+        // transforms): menubus-cli runs them when started as menubus-provider.
+        .target(name: "MenuBusBundledProviders", dependencies: ["MenuBus", "MenuBusProviders", "MenuBusSupport"]),
         // Workloads the benchmarks measure and the tests check still compose.
         .target(name: "MenuBusBenchmarks", dependencies: ["MenuBusModel"], path: "bench/lib/Benchmarks"),
         .executableTarget(name: "menubus-bench", dependencies: ["MenuBus", "MenuBusModel", "MenuBusBenchmarks"],
@@ -60,6 +61,7 @@ let package = Package(
         .testTarget(name: "MenuBusProtocolTests",
                     dependencies: ["MenuBusProtocol", "MenuBusDBus", "MenuBusModel", "MenuBusModelFixtures"]),
         .testTarget(name: "MenuBusProvidersTests", dependencies: ["MenuBusProviders", "MenuBusCodec", "MenuBusModel"]),
+        .testTarget(name: "MenuBusBundledProvidersTests", dependencies: ["MenuBusBundledProviders"]),
         .testTarget(name: "MenuBusUndoTests", dependencies: ["MenuBusUndo", "MenuBusModel"]),
         .testTarget(name: "MenuBusServiceTests",
                     dependencies: ["MenuBusService", "MenuBusProtocol", "MenuBusProviders", "MenuBusDBus", "MenuBusModel",
@@ -68,7 +70,7 @@ let package = Package(
             name: "MenuBusTests",
             dependencies: ["MenuBus", "MenuBusService", "MenuBusProtocol", "MenuBusDBus", "MenuBusModel", "MenuBusUndo",
                            "MenuBusProviders", "MenuBusSupport", "menubusd", "menubus-cli",
-                           "menubus-example", "menubus-provider", "menubus-async-example"],
+                           "menubus-example", "menubus-async-example"],
             exclude: ["Fixtures", "Golden"]
         ),
         // Fuzzing (Fuzz/README.md): the targets' entry points, libFuzzer's

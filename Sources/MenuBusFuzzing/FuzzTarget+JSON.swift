@@ -9,6 +9,7 @@ import MenuBusModel
 /// --json`'s form) and reads back to the same elements.
 package func fuzzMenuJSON(_ data: UnsafeRawBufferPointer) {
     _ = JSONSyntax.error(in: Array(data))
+    FuzzCheck.require(JSONSyntax.agreesWithFoundation(Array(data)), "the CLI's JSON reader and JSONSerialization disagree")
     defer { FuzzJSONFile.remove() }
     guard let path = FuzzJSONFile.write(data), let document = try? MenuJSON.read(file: path) else { return }
     let text = MenuJSON.write(document.items)
@@ -16,6 +17,34 @@ package func fuzzMenuJSON(_ data: UnsafeRawBufferPointer) {
         return FuzzCheck.require(false, "the elements read do not read back from what they write")
     }
     FuzzCheck.require(again.items == document.items, "the elements read do not read back to themselves")
+}
+
+extension JSONSyntax {
+    /// Whether `JSONSerialization`, which the CLI read with before it had a
+    /// reader of its own, takes the same texts to the same values. Texts it
+    /// would read as UTF-16 or UTF-32 are left out: the CLI reads UTF-8.
+    static func agreesWithFoundation(_ bytes: [UInt8]) -> Bool {
+        if bytes.prefix(4).contains(0) || bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) { return true }
+        let mine = try? parse(bytes)
+        let theirs = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+        return mine == theirs.flatMap(value)
+    }
+
+    private static func value(_ object: Any) -> Value? {
+        switch object {
+        case is NSNull: return .null
+        case let text as String: return .string(text)
+        case let number as NSNumber:
+            return String(describing: type(of: number)) == "__NSCFBoolean" ? .bool(number.boolValue) : .number(number.doubleValue)
+        case let array as [Any]:
+            let values = array.compactMap(value)
+            return values.count == array.count ? .array(values) : nil
+        case let object as [String: Any]:
+            let members = object.compactMapValues(value)
+            return members.count == object.count ? .object(members) : nil
+        default: return nil
+        }
+    }
 }
 
 /// The one scratch file the JSON target hands the CLI's reader (it reads

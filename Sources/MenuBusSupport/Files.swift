@@ -21,6 +21,20 @@ package enum Files {
         return result
     }
 
+    /// Writes all of `text` to `fd` (a short write goes on; an error ends it).
+    package static func write(_ text: String, to fd: Int32) {
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            while offset < buffer.count, let base = buffer.baseAddress {
+                let n = Glibc.write(fd, base + offset, buffer.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                offset += n
+            }
+        }
+    }
+
     /// The names in a folder (without `.` and `..`), or nil when it cannot be read.
     package static func names(in directory: String) -> [String]? {
         guard let handle = opendir(directory) else { return nil }
@@ -121,7 +135,7 @@ package enum Files {
         guard fchmod(fd, mode) == 0 else { throw fail(errno) }
         var written = 0
         while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw fail(errno)

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import MenuBus
 import MenuBusModel
 
@@ -27,13 +29,13 @@ enum MenuJSON {
 
     static let documentKeys = ["app", "context-id", "kind", "revision", "context", "selection", "items", "composed"]
 
-    /// The bytes of `path`; a failure says why, as cat(1) would
-    /// ("cannot read menu.json: No such file or directory").
+    /// The bytes of `path` ("-": standard input); a failure says why, as
+    /// cat(1) would ("cannot read menu.json: No such file or directory").
     static func contents(of path: String) throws -> [UInt8] {
         func failure() -> CommandFailure { CommandFailure("cannot read \(path): \(String(cString: strerror(errno)))") }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure() }
-        defer { close(fd) }
+        defer { if fd != STDIN_FILENO { close(fd) } }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
@@ -48,12 +50,12 @@ enum MenuJSON {
     }
 
     static func read(file path: String) throws -> Document {
-        let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : Data(try contents(of: path))
-        let object: Any
+        let bytes = try contents(of: path)
+        let object: JSON
         do {
-            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            object = try JSONSyntax.parse(bytes)
         } catch {
-            let place = JSONSyntax.error(in: Array(data)) ?? (error as NSError).localizedDescription
+            let place = JSONSyntax.describe(error, in: bytes)
             throw CommandFailure("\(path == "-" ? "standard input" : path) is not valid JSON: \(place)")
         }
         problems = []
@@ -66,6 +68,8 @@ enum MenuJSON {
         }
         return result
     }
+
+    typealias JSON = JSONSyntax.Value
 
     struct FieldError: Error {
         let field: String
@@ -87,20 +91,20 @@ enum MenuJSON {
         }
     }
 
-    static func document(_ object: Any) throws -> Document {
+    static func document(_ object: JSON) throws -> Document {
         var fills: [String: [MenuElement]] = [:]
-        if let array = object as? [Any] {
+        if case .array(let array) = object {
             var document = Document(items: try elements(array, parent: "", field: "items", fills: &fills))
             document.fills = fills
             return document
         }
-        guard let dict = object as? [String: Any] else {
+        guard case .object(let dict) = object else {
             throw FieldError(field: "(top)", message: "expected an array of elements or an object with \"items\"")
         }
         for key in dict.keys.sorted() where !documentKeys.contains(key) {
             problems.append(FieldError(field: key, message: "unknown key (expected \(documentKeys.joined(separator: ", ")))"))
         }
-        guard let items = dict["items"] as? [Any] else {
+        guard case .array(let items)? = dict["items"] else {
             throw FieldError(field: "items", message: "expected an array of elements")
         }
         var document = Document(items: try elements(items, parent: "", field: "items", fills: &fills))
@@ -114,12 +118,12 @@ enum MenuJSON {
             document.kind = value
         }
         if let composed = dict["composed"] {
-            guard let list = composed as? [Any] else { throw FieldError(field: "composed", message: "expected an array of elements") }
+            guard case .array(let list) = composed else { throw FieldError(field: "composed", message: "expected an array of elements") }
             var ignored: [String: [MenuElement]] = [:]
             document.composed = try elements(list, parent: "", field: "composed", fills: &ignored)
         }
-        if let revision = dict["revision"], !(revision is NSNumber) {
-            throw FieldError(field: "revision", message: "expected a number")
+        if let revision = dict["revision"] {
+            guard case .number = revision else { throw FieldError(field: "revision", message: "expected a number") }
         }
         if let context = dict["context"] {
             document.context = try contextInfo(context)
@@ -140,7 +144,7 @@ enum MenuJSON {
         return (id, try read(file: file).items)
     }
 
-    private static func elements(_ array: [Any], parent: String, field: String) throws -> [MenuElement] {
+    private static func elements(_ array: [JSON], parent: String, field: String) throws -> [MenuElement] {
         var fills: [String: [MenuElement]] = [:]
         let result = try elements(array, parent: parent, field: field, fills: &fills)
         if let id = fills.keys.sorted().first {
@@ -149,13 +153,13 @@ enum MenuJSON {
         return result
     }
 
-    private static func elements(_ array: [Any], parent: String, field: String,
+    private static func elements(_ array: [JSON], parent: String, field: String,
                                  fills: inout [String: [MenuElement]]) throws -> [MenuElement] {
         var result: [MenuElement] = []
         for (index, item) in array.enumerated() {
             soft {
                 let path = "\(field)[\(index)]"
-                guard let dict = item as? [String: Any] else { throw FieldError(field: path, message: "expected an object") }
+                guard case .object(let dict) = item else { throw FieldError(field: path, message: "expected an object") }
                 let known: Set<String> = ["id", "title", "subtitle", "type", "icon", "attributes", "state", "shortcut",
                                           "command", "options", "element-size", "cached", "children", "provides"]
                 for key in dict.keys.sorted() where !known.contains(key) {
@@ -199,7 +203,7 @@ enum MenuJSON {
                 }
                 soft {
                     if let cached = dict["cached"] {
-                        guard let flag = cached as? Bool else { throw FieldError(field: "\(path).cached", message: "expected true or false") }
+                        guard case .bool(let flag) = cached else { throw FieldError(field: "\(path).cached", message: "expected true or false") }
                         element.cached = flag
                     }
                 }
@@ -208,7 +212,7 @@ enum MenuJSON {
                         guard kind == .deferred else {
                             throw FieldError(field: "\(path).provides", message: "only a deferred element provides content")
                         }
-                        guard let array = provides as? [Any] else {
+                        guard case .array(let array) = provides else {
                             throw FieldError(field: "\(path).provides", message: "expected an array of elements")
                         }
                         fills[id] = try elements(array, parent: "", field: "\(path).provides")
@@ -217,7 +221,7 @@ enum MenuJSON {
                 result.append(element)
                 soft {
                     if let children = dict["children"] {
-                        guard let array = children as? [Any] else {
+                        guard case .array(let array) = children else {
                             throw FieldError(field: "\(path).children", message: "expected an array")
                         }
                         result += try elements(array, parent: id, field: "\(path).children", fills: &fills)
@@ -228,8 +232,8 @@ enum MenuJSON {
         return result
     }
 
-    private static func contextInfo(_ object: Any) throws -> ContextInfo {
-        guard let dict = object as? [String: Any] else { throw FieldError(field: "context", message: "expected an object") }
+    private static func contextInfo(_ object: JSON) throws -> ContextInfo {
+        guard case .object(let dict) = object else { throw FieldError(field: "context", message: "expected an object") }
         var info = ContextInfo()
         soft {
             if let kind = try string(dict["kind"], "context.kind") {
@@ -289,8 +293,8 @@ enum MenuJSON {
     }
     static let selectionKeys = ["kind", "length", "text", "attributes", "pasteboard-types", "rect"]
 
-    private static func selectionInfo(_ object: Any) throws -> Selection {
-        guard let dict = object as? [String: Any] else { throw FieldError(field: "selection", message: "expected an object") }
+    private static func selectionInfo(_ object: JSON) throws -> Selection {
+        guard case .object(let dict) = object else { throw FieldError(field: "selection", message: "expected an object") }
         for key in dict.keys.sorted() where !selectionKeys.contains(key) {
             problems.append(FieldError(field: "selection.\(key)", message: "unknown key (expected \(selectionKeys.joined(separator: ", ")))"))
         }
@@ -305,7 +309,7 @@ enum MenuJSON {
         }
         soft {
             if let length = dict["length"] {
-                guard let number = length as? NSNumber, !(length is Bool), let value = UInt32(exactly: number.doubleValue) else {
+                guard case .number(let number) = length, let value = UInt32(exactly: number) else {
                     throw FieldError(field: "selection.length", message: "expected a whole number from 0 to 4294967295")
                 }
                 selection.length = value
@@ -316,11 +320,11 @@ enum MenuJSON {
         soft { selection.pasteboardTypes = try stringList(dict["pasteboard-types"], "selection.pasteboard-types") }
         soft {
             if let rect = dict["rect"] {
-                guard let fields = rect as? [String: Any] else {
+                guard case .object(let fields) = rect else {
                     throw FieldError(field: "selection.rect", message: "expected {\"x\", \"y\", \"width\", \"height\"}")
                 }
                 func int(_ key: String) throws -> Int32 {
-                    guard let number = fields[key] as? NSNumber, !(fields[key] is Bool), let value = Int32(exactly: number.doubleValue) else {
+                    guard case .number(let number)? = fields[key], let value = Int32(exactly: number) else {
                         throw FieldError(field: "selection.rect.\(key)", message: "expected a 32-bit whole number")
                     }
                     return value
@@ -331,25 +335,28 @@ enum MenuJSON {
         return selection
     }
 
-    private static func string(_ value: Any?, _ field: String) throws -> String? {
+    private static func string(_ value: JSON?, _ field: String) throws -> String? {
         guard let value else { return nil }
-        guard let text = value as? String else { throw FieldError(field: field, message: "expected a string") }
+        guard case .string(let text) = value else { throw FieldError(field: field, message: "expected a string") }
         return text
     }
 
-    private static func bool(_ value: Any?, _ field: String) throws -> Bool? {
+    private static func bool(_ value: JSON?, _ field: String) throws -> Bool? {
         guard let value else { return nil }
-        guard let flag = value as? Bool else { throw FieldError(field: field, message: "expected true or false") }
+        guard case .bool(let flag) = value else { throw FieldError(field: field, message: "expected true or false") }
         return flag
     }
 
-    private static func stringList(_ value: Any?, _ field: String) throws -> [String] {
+    private static func stringList(_ value: JSON?, _ field: String) throws -> [String] {
         guard let value else { return [] }
-        guard let list = value as? [String] else { throw FieldError(field: field, message: "expected an array of strings") }
-        return list
+        guard case .array(let items) = value else { throw FieldError(field: field, message: "expected an array of strings") }
+        return try items.map { item in
+            guard case .string(let text) = item else { throw FieldError(field: field, message: "expected an array of strings") }
+            return text
+        }
     }
 
-    private static func enumList<E: RawRepresentable & CaseIterable>(_ value: Any?, _ field: String, _: E.Type) throws -> [E]
+    private static func enumList<E: RawRepresentable & CaseIterable>(_ value: JSON?, _ field: String, _: E.Type) throws -> [E]
     where E.RawValue == String {
         try stringList(value, field).map { name in
             guard let item = E(rawValue: name) else {

@@ -49,7 +49,9 @@ enum Monitor {
 
     static func jsonLine(_ message: MonitoredMessage) -> String {
         func optional(_ text: String?) -> String { text.map(MenuJSON.quote) ?? "null" }
-        let time = String(format: "%.3f", message.time)
+        let millis = Int64((message.time * 1000).rounded())
+        let fraction = String(millis % 1000)
+        let time = "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
         // A reply serial names the call a return or error answers; calls and signals have none.
         let answers = message.kind == .methodReturn || message.kind == .error
         return "{\"time\": \(time), \"kind\": \"\(message.kind.rawValue)\", \"serial\": \(message.serial), "

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MenuBusModel
+import MenuBusSupport
 
 /// stdout and stderr without Foundation's buffering, and colour rules.
 enum Output {
@@ -35,15 +36,5 @@ enum Output {
         useColour ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
     }
 
-    private static func write(fd: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { buffer in
-            var offset = 0
-            while offset < buffer.count, let base = buffer.baseAddress {
-                let n = Glibc.write(fd, base + offset, buffer.count - offset)
-                if n <= 0 { break }
-                offset += n
-            }
-        }
-    }
+    private static func write(fd: Int32, _ text: String) { Files.write(text, to: fd) }
 }

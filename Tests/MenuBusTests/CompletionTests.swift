@@ -199,7 +199,7 @@ final class CompletionTests: BusTestCase {
         XCTAssertTrue(committed.contains("\\fBundo\\-state\\fR"))
         XCTAssertTrue(committed.contains("\\fBintegrate\\fR [\\fBgtk\\fR|\\fBqt\\fR] [\\fB\\-\\-enable\\fR]"), "an operand that may be left out")
         XCTAssertTrue(committed.contains(".I $XDG_CONFIG_HOME/environment.d/60\\-menubus.conf"))
-        for page in ["docs/man/menubus-cli.1", "docs/man/menubusd.8", "docs/man/menubus-provider.1"] {
+        for page in ["docs/man/menubus-cli.1", "docs/man/menubusd.8", "docs/man/menubus-provider.8"] {
             let path = Repository.root.appendingPathComponent(page).path
             let (status, text, warnings) = try shell("/bin/sh", "man --warnings -l '\(path)'", environment: ["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat"])
             XCTAssertEqual(status, 0, warnings)

@@ -444,8 +444,11 @@ final class DeclaredProviderTests: BusTestCase {
             atPath: Self.repository.appendingPathComponent("data/providers").path).sorted())
         let service = try String(contentsOf: prefix.appendingPathComponent("share/dbus-1/services/org.menubus.TextTransforms.service"),
                                  encoding: .utf8)
-        let binary = prefix.appendingPathComponent("bin/menubus-provider").path
+        // Off PATH, in libexec: menubus-cli under the provider's name.
+        let binary = prefix.appendingPathComponent("libexec/menubus/menubus-provider").path
         XCTAssertTrue(service.contains("Exec=\(binary) text\n"), service)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: binary), "../../bin/menubus-cli")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: prefix.appendingPathComponent("bin/menubus-provider").path))
 
         // The installed files alone: the bus finds the service, menubusd the declaration.
         servicesDirectory = prefix.appendingPathComponent("share/dbus-1/services")

@@ -56,13 +56,83 @@ final class InstalledPackageTests: BusTestCase {
                      "/usr/share/dbus-1/interfaces/org.menubus.MenuBus1.xml",
                      "/usr/share/dbus-1/interfaces/org.menubus.MenuBus1.Menu.xml",
                      "/usr/share/man/man8/menubusd.8.gz", "/usr/share/man/man1/menubus-cli.1.gz",
-                     "/usr/share/man/man1/menubus-provider.1.gz",
+                     "/usr/share/man/man8/menubus-provider.8.gz", "/usr/libexec/menubus/menubus-provider",
                      "/usr/share/bash-completion/completions/menubus-cli",
                      "/usr/share/zsh/vendor-completions/_menubus-cli", "/usr/share/doc/menubus/copyright"] {
             XCTAssertTrue(files.contains(path), "\(path) in dpkg -L menubus")
         }
         let man = try shell("man -l /usr/share/man/man8/menubusd.8.gz", environment: ["MANWIDTH": "80"])
         XCTAssertTrue(man.stdout.contains("SIGHUP") && man.stdout.contains("STATE_DIRECTORY"), man.stderr)
+        XCTAssertFalse(files.contains("/usr/bin/menubus-provider"), "nobody runs the providers by hand: not on PATH")
+        let providerMan = try shell("man -l /usr/share/man/man8/menubus-provider.8.gz", environment: ["MANWIDTH": "200"])
+        XCTAssertTrue(providerMan.stdout.contains("/usr/libexec/menubus/menubus-provider PROVIDER"), providerMan.stdout)
+    }
+
+    /// menubus-provider is menubus-cli under a second name, in libexec: the
+    /// service files start it from there, and started so it serves the
+    /// bundled providers.
+    func testTheBundledProvidersRunFromLibexec() throws {
+        _ = try installedFiles()
+        let provider = "/usr/libexec/menubus/menubus-provider"
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: provider), "../../bin/menubus-cli")
+        for (service, argument) in [("TextTransforms", "text"), ("SearchWeb", "search-web"), ("Translate", "translate")] {
+            let text = try String(contentsOfFile: "/usr/share/dbus-1/services/org.menubus.\(service).service", encoding: .utf8)
+            XCTAssertTrue(text.contains("\nExec=\(provider) \(argument)\n"), text)
+        }
+        let help = try shell("\(provider) --help")
+        XCTAssertEqual(help.status, 0, help.stderr)
+        XCTAssertTrue(help.stdout.hasPrefix("Usage: menubus-provider PROVIDER"), help.stdout)
+        _ = try startDaemon()
+        let address = try bus.address
+        let started = Process()
+        started.executableURL = URL(fileURLWithPath: provider)
+        started.arguments = ["text", "--address", address, "--idle-exit", "30"]
+        try started.run()
+        defer { started.terminate(); started.waitUntilExit() }
+        let connection = try connect()
+        XCTAssertTrue(eventually(timeout: 10) { self.nameHasOwner(connection, "org.menubus.TextTransforms") },
+                      "the installed provider took its name")
+    }
+
+    /// The packages this tree builds, as debian/control names them, fit in
+    /// 30 MiB installed: no Foundation and no ICU data in the binaries, and
+    /// the Swift runtime in two of them, not three.
+    func testThePackagesFitInThirtyMiBWithoutFoundationOrICU() throws {
+        _ = try installedFiles()
+        let control = try String(contentsOf: Repository.root.appendingPathComponent("debian/control"), encoding: .utf8)
+        let packages = control.split(separator: "\n").filter { $0.hasPrefix("Package: ") }.map { $0.dropFirst(9) }
+        XCTAssertEqual(packages.count, 6)
+        var total = 0
+        for package in packages {
+            let size = try shell("dpkg-query -W -f='${Installed-Size}' \(package)")
+            guard size.status == 0, let kib = Int(size.stdout) else { return XCTFail("\(package) is not installed: \(size.stderr)") }
+            total += kib
+        }
+        XCTAssertLessThanOrEqual(total, 30 * 1024, "Installed-Size of \(packages.joined(separator: ", ")): \(total) KiB")
+        for binary in ["/usr/bin/menubusd", "/usr/bin/menubus-cli"] {
+            let needed = try shell("readelf -d \(binary)").stdout
+            XCTAssertFalse(needed.contains("libFoundation") || needed.contains("libicu"), needed)
+            let bytes = try XCTUnwrap(FileManager.default.contents(atPath: binary))
+            for marker in ["FoundationEssentials", "FoundationInternationalization", "icudt"] {
+                XCTAssertNil(bytes.range(of: Data(marker.utf8)), "\(binary) holds \(marker)")
+            }
+            XCTAssertTrue(needed.contains("BIND_NOW") || needed.contains("Flags: NOW"), "\(binary) is linked -z now: \(needed)")
+        }
+    }
+
+    /// The .debs scripts/package built (in .build/debian) are lintian clean
+    /// with every tag shown (`--pedantic -I`): what remains is overridden,
+    /// each override with its reason in debian/*.lintian-overrides.
+    func testTheBuiltPackagesAreLintianCleanWithPedanticAndInfoTags() throws {
+        _ = try installedFiles()
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/lintian") else { throw XCTSkip("no lintian") }
+        let version = try shell("dpkg-query -W -f='${Version}' menubus").stdout
+        let folder = Repository.root.appendingPathComponent(".build/debian").path
+        let debs = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0.hasSuffix(".deb") && $0.contains("_\(version)_") && !$0.contains("-dbgsym_") }.sorted()
+        guard !debs.isEmpty else { throw XCTSkip("no .deb of \(version) in .build/debian (scripts/package)") }
+        let lintian = try shell("cd '\(folder)' && lintian --pedantic -I --tag-display-limit 0 \(debs.joined(separator: " "))")
+        XCTAssertEqual(lintian.stdout + lintian.stderr, "", "lintian --pedantic -I \(debs)")
     }
 
     func testBinariesAreStrippedWithNoRunpathAndOnlyDebianLibraries() throws {

@@ -62,7 +62,7 @@ final class PackagingTests: XCTestCase {
     func testMakeInstallAddsManPagesAndCompletions() throws {
         let prefix = try stagingPrefix()
         XCTAssertEqual(try runTool("make", ["install", "PREFIX=\(prefix.path)", "BUILDDIR=\(Binaries.directory.path)"]).status, 0)
-        for path in ["share/man/man8/menubusd.8", "share/man/man1/menubus-cli.1", "share/man/man1/menubus-provider.1",
+        for path in ["share/man/man8/menubusd.8", "share/man/man1/menubus-cli.1", "share/man/man8/menubus-provider.8",
                      "share/bash-completion/completions/menubus-cli", "share/zsh/site-functions/_menubus-cli"] {
             let size = (try? FileManager.default.attributesOfItem(atPath: prefix.appendingPathComponent(path).path)[.size] as? Int) ?? 0
             XCTAssertGreaterThan(size, 100, path)
@@ -140,6 +140,16 @@ final class PackagingTests: XCTestCase {
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: home.appendingPathComponent(".local/lib/systemd").path),
                        "nothing in ~/.local/lib/systemd/user, which systemd never searches")
+        // zsh searches no folder in the home directory: the install names the
+        // line that adds its folder, and with that line zsh's compinit finds it.
+        let zshFolder = share.appendingPathComponent("zsh/site-functions").path
+        let fpathLine = "fpath=(\(zshFolder) $fpath)"
+        XCTAssertTrue(install.stdout.contains("add this line to ~/.zshrc, before compinit:\n    \(fpathLine)\n"), install.stdout)
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh") {
+            let dump = root.appendingPathComponent("zcompdump").path
+            let zsh = try runClean("zsh", ["-f", "-c", "\(fpathLine); autoload -U compinit; compinit -u -d '\(dump)'; print -r -- $_comps[menubus-cli]"])
+            XCTAssertEqual(zsh.stdout, "_menubus-cli\n", zsh.stderr)
+        }
 
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") {
             let unitPaths = try runClean("systemd-analyze", ["--user", "unit-paths"])
@@ -203,8 +213,7 @@ final class PackagingTests: XCTestCase {
             mkdir -p .build/release
             printf '#!/bin/sh\\necho daemon\\n' > .build/release/menubusd
             printf '#!/bin/sh\\necho "# completion $2 for menubus-cli, long enough to pass as one: ................................................................"\\n' > .build/release/menubus-cli
-            printf '#!/bin/sh\\necho provider\\n' > .build/release/menubus-provider
-            chmod 755 .build/release/menubusd .build/release/menubus-cli .build/release/menubus-provider
+            chmod 755 .build/release/menubusd .build/release/menubus-cli
             """.write(to: fakeSwift, atomically: true, encoding: .utf8)
         chmod(fakeSwift.path, 0o755)
         chmod(tree.path, 0o777)
@@ -230,6 +239,23 @@ final class PackagingTests: XCTestCase {
         let third = try install(environment: ["SUDO_USER": ""])
         XCTAssertEqual(third.status, 0, third.stderr)
         XCTAssertEqual(try String(contentsOf: log, encoding: .utf8).split(separator: "\n").last, "root build -c release")
+    }
+
+    /// debian/ in git holds what people write; what debhelper generates on
+    /// every build (maintainer-script snippets, substvars, stamps, the
+    /// staging trees) is ignored, so a build leaves `git status` clean.
+    func testGeneratedDebhelperFilesAreNotTrackedButIgnored() throws {
+        let tracked = try runTool("git", ["ls-files", "debian"])
+        guard tracked.status == 0 else { throw XCTSkip("not a git checkout: \(tracked.stderr)") }
+        XCTAssertEqual(tracked.stdout.split(separator: "\n").map(String.init),
+                       ["debian/changelog", "debian/control", "debian/copyright", "debian/libmenubus-gtk4-0.symbols",
+                        "debian/menubus.lintian-overrides", "debian/rules", "debian/source/format"])
+        let generated = ["debian/menubus.postinst.debhelper", "debian/menubus.postrm.debhelper", "debian/menubus.substvars",
+                         "debian/files", "debian/debhelper-build-stamp", "debian/.debhelper/generated/menubus/installed-by-dh_installdocs",
+                         "debian/menubus/usr/bin/menubusd", "debian/menubus-qt6-platformtheme/DEBIAN/control", "debian/tmp/x",
+                         "debian/menubus.debhelper.log"]
+        let ignored = try runTool("git", ["check-ignore", "--no-index"] + generated)
+        XCTAssertEqual(ignored.stdout.split(separator: "\n").map(String.init), generated, ignored.stderr)
     }
 
     func testFirstCallStartsTheInstalledDaemonByDBusActivation() throws {

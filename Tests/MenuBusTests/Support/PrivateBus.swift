@@ -259,8 +259,15 @@ enum Binaries {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     }
 
+    /// `menubus-provider` is menubus-cli under that name, as `make install`
+    /// and the package link it: the link is made beside it on first use.
     static func url(_ name: String) -> URL {
-        directory.appendingPathComponent(name)
+        let url = directory.appendingPathComponent(name)
+        if name == "menubus-provider", (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != "menubus-cli" {
+            try? FileManager.default.removeItem(at: url)
+            try? FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: "menubus-cli")
+        }
+        return url
     }
 }
 

@@ -1,5 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import MenuBus
+import MenuBusSupport
 
 /// Search Web: the selected words on a search engine, in the default
 /// browser. Through the desktop portal's `OpenURI` where a portal runs
@@ -28,13 +31,37 @@ struct SearchWeb {
         return url
     }
 
-    /// The engine's URL with the words percent-encoded in place of `%s`.
+    /// The engine's URL with the words percent-encoded in place of `%s`:
+    /// every UTF-8 byte but RFC 3986's unreserved ASCII (letters, digits,
+    /// `-._~`) as `%XX`.
     static func url(engine: String, words: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        let query = words.trimmingCharacters(in: .whitespacesAndNewlines)
-            .addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-        return engine.replacingOccurrences(of: "%s", with: query)
+        var query = ""
+        for byte in words.trimmed(where: \.isWhitespace).utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                query.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                query += "%" + (hex.count == 1 ? "0" : "") + hex
+            }
+        }
+        return replacing("%s", in: engine, with: query)
+    }
+
+    /// `text` with every `pattern` replaced, left to right.
+    static func replacing(_ pattern: String, in text: String, with replacement: String) -> String {
+        var result = "", index = text.startIndex
+        while index < text.endIndex {
+            if text[index...].hasPrefix(pattern) {
+                result += replacement
+                index = text.index(index, offsetBy: pattern.count)
+            } else {
+                result.append(text[index])
+                index = text.index(after: index)
+            }
+        }
+        return result
     }
 
     /// The activation token of the choice: `activation-token` in the
@@ -71,19 +98,15 @@ struct SearchWeb {
                                     arguments: [.string(""), .string(url), .array("{sv}", options)])
                 return
             } catch {
-                FileHandle.standardError.write(Data("menubus-provider: the portal's OpenURI failed (\(error)); trying xdg-open\n".utf8))
+                Files.write("menubus-provider: the portal's OpenURI failed (\(error)); trying xdg-open\n", to: STDERR_FILENO)
             }
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["xdg-open", url]
         var env = environment
         if let token {
             env["XDG_ACTIVATION_TOKEN"] = token
             env["DESKTOP_STARTUP_ID"] = token
         }
-        process.environment = env
-        try process.run()
+        try Subprocess.start(["xdg-open", url], environment: env)
     }
 }
 
@@ -93,11 +116,17 @@ enum ProviderSettings {
 
     /// Group name to key to value; a missing file is empty.
     static func read(_ path: String) throws -> [String: [String: String]] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [:] }
+        let data: [UInt8]
+        do {
+            guard let bytes = try Files.contents(path, maxBytes: 1 << 20) else { return [:] }
+            data = bytes
+        } catch {
+            throw Fault(description: "\(error)")
+        }
         var groups: [String: [String: String]] = [:]
         var current: String?
         for (index, raw) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = String(raw.trimmed(where: isBlank))
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("[") && line.hasSuffix("]") {
                 current = String(line.dropFirst().dropLast())
@@ -106,9 +135,22 @@ enum ProviderSettings {
             guard let current, let equals = line.firstIndex(of: "=") else {
                 throw Fault(description: "\(path): line \(index + 1): expected '[Group]' or 'Key=value'")
             }
-            groups[current, default: [:]][line[..<equals].trimmingCharacters(in: .whitespaces)] =
-                line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            groups[current, default: [:]][String(line[..<equals].trimmed(where: isBlank))] =
+                String(line[line.index(after: equals)...].trimmed(where: isBlank))
         }
         return groups
+    }
+
+    /// Blanks within a line: what is white space and no line end.
+    private static func isBlank(_ character: Character) -> Bool { character.isWhitespace && !character.isNewline }
+}
+
+extension StringProtocol {
+    /// Without the characters `isSpace` matches at either end.
+    func trimmed(where isSpace: (Character) -> Bool) -> SubSequence {
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return self[endIndex...]
+        }
+        return self[first...last]
     }
 }

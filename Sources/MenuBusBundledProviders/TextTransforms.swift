@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import MenuBus
 
 /// Make Uppercase, Make Lowercase, Capitalize, Sort Lines: one process,
@@ -54,12 +56,67 @@ enum TextTransforms {
         return out
     }
 
-    /// Lines in the user's collation order; a final newline stays final.
+    /// Lines in the user's collation order (`LC_COLLATE`), as a file
+    /// manager sorts names: case ignored but to break ties, numbers by
+    /// value ("file2" before "file10"). A final newline stays final.
     static func sortLines(_ text: String) -> String {
         let hasFinalNewline = text.hasSuffix("\n")
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if hasFinalNewline { lines.removeLast() }
-        lines.sort { $0.localizedStandardCompare($1) == .orderedAscending }
-        return lines.joined(separator: "\n") + (hasFinalNewline ? "\n" : "")
+        let width = lines.map(LineKey.longestNumber).max() ?? 0
+        let sorted = lines.map { LineKey($0, numberWidth: width) }.sorted(by: LineKey.precedes).map(\.line)
+        return sorted.joined(separator: "\n") + (hasFinalNewline ? "\n" : "")
+    }
+}
+
+/// A line as Sort Lines orders it: its case-folded text with every run of
+/// digits zero-padded to one width, compared with strcoll(3); ties go to
+/// fewer leading zeros, then to the line's own collation.
+struct LineKey {
+    let line: String
+    private let folded: [CChar]
+
+    init(_ line: String, numberWidth: Int) {
+        self.line = line
+        var folded = "", digits = ""
+        func flush() {
+            folded += String(repeating: "0", count: max(0, numberWidth - digits.count)) + digits
+            digits = ""
+        }
+        for character in line.lowercased() {
+            if let digit = Self.digit(character) {
+                digits += String(digit)
+            } else {
+                flush()
+                folded.append(character)
+            }
+        }
+        flush()
+        self.folded = folded.utf8CString.map { $0 }
+    }
+
+    /// The longest run of digits in `line`.
+    static func longestNumber(_ line: String) -> Int {
+        var longest = 0, run = 0
+        for character in line {
+            run = digit(character) == nil ? 0 : run + 1
+            longest = max(longest, run)
+        }
+        return longest
+    }
+
+    /// A decimal digit of any script (fullwidth ones too) and its value.
+    private static func digit(_ character: Character) -> Int? {
+        guard character.isNumber, let value = character.wholeNumberValue, (0...9).contains(value) else { return nil }
+        return value
+    }
+
+    static func precedes(_ a: LineKey, _ b: LineKey) -> Bool {
+        let order = strcoll(a.folded, b.folded)
+        if order != 0 { return order < 0 }
+        if a.line.unicodeScalars.count != b.line.unicodeScalars.count {
+            return a.line.unicodeScalars.count < b.line.unicodeScalars.count
+        }
+        return strcoll(a.line, b.line) < 0
     }
 }

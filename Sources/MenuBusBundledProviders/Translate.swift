@@ -1,10 +1,10 @@
-import Foundation
 import MenuBus
+import MenuBusSupport
 
 /// Translate, offline, with Apertium: `apertium -u PAIR` on the selected
 /// text. The installed pairs decide the offer (the key file shows the item
 /// only when a mode is installed). In an editable context menubusd puts the
-/// translation in place of the selection; elsewhere it is `Process`'s answer.
+/// translation in place of the selection; elsewhere it is the `Process` call's answer.
 struct Translate {
     static let busName = "org.menubus.Translate"
     static let id = "org.menubus.Translate"
@@ -24,7 +24,7 @@ struct Translate {
 
     /// Installed modes: `eng-spa` for `/usr/share/apertium/modes/eng-spa.mode`.
     static func installedPairs(directory: String = modesDirectory) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+        (Files.names(in: directory) ?? [])
             .filter { $0.hasSuffix(".mode") }.map { String($0.dropLast(5)) }
             .filter { $0.split(separator: "-").count == 2 }.sorted()
     }
@@ -58,32 +58,16 @@ struct Translate {
 
     /// Runs Apertium; unknown words come through unmarked (`-u`).
     func translate(_ text: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["apertium", "-u", pair]
         // Apertium's tools abort under a locale that is not generated; the
         // text is UTF-8 whatever the user's language.
-        var environment = ProcessInfo.processInfo.environment
+        var environment = Files.environment()
         environment["LC_ALL"] = "C.UTF-8"
-        process.environment = environment
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let writer = Thread {
-            input.fileHandleForWriting.write(Data(text.utf8))
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
-        let result = output.fileHandleForReading.readDataToEndOfFile()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, !result.isEmpty || text.isEmpty else {
-            let reason = String(decoding: message, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "failed"
+        let result = try Subprocess.run(["apertium", "-u", pair], environment: environment, input: Array(text.utf8))
+        guard result.status == 0, !result.output.isEmpty || text.isEmpty else {
+            let reason = String(decoding: result.errors, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "failed"
             throw BusError(name: "org.menubus.MenuBus1.Error.ClientFailed", message: "apertium \(pair): \(reason)")
         }
-        var translated = String(decoding: result, as: UTF8.self)
+        var translated = String(decoding: result.output, as: UTF8.self)
         if !text.hasSuffix("\n"), translated.hasSuffix("\n") { translated.removeLast() }
         return translated
     }
