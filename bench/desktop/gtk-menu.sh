@@ -6,7 +6,7 @@
 #
 #   bench/desktop/gtk-menu.sh [-n SAMPLES] [--rss-runs N] [--settle SECONDS] [--no-build]
 #
-# Builds menubusd and menubus-provider (release) and the module (make
+# Builds menubusd and menubus-cli (release, the bundled providers) and the module (make
 # shims), starts a private dbus-daemon whose configuration has a service
 # directory, declares the bundled providers in a temp XDG_DATA_HOME, starts
 # menubusd, and runs bench/desktop/gtk-menu.py under xvfb-run -a: two mousepads,
@@ -66,8 +66,8 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 if [ "$BUILD" = 1 ]; then
-    echo "building menubusd, menubus-provider (release) and the GTK 3 module..." >&2
-    { swift build -c release --product menubusd && swift build -c release --product menubus-provider \
+    echo "building menubusd, menubus-cli (release) and the GTK 3 module..." >&2
+    { swift build -c release --product menubusd && swift build -c release --product menubus-cli \
         && { make shims || echo "gtk-menu.sh: make shims failed; measuring without a module" >&2; }; } \
         >"$TMP/build.log" 2>&1 || { tail -n 30 "$TMP/build.log" >&2; exit 1; }
 fi

@@ -7,7 +7,7 @@
 #
 #   bench/desktop/qt-menu.sh [-n SAMPLES] [--rss-runs N] [--settle SECONDS] [--no-build]
 #
-# Builds menubusd and menubus-provider (release) and the Qt 5 theme (make
+# Builds menubusd and menubus-cli (release, the bundled providers) and the Qt 5 theme (make
 # qt5-theme), starts a private dbus-daemon whose configuration has a
 # service directory, declares the bundled providers in a temp
 # XDG_DATA_HOME, starts menubusd, and runs bench/desktop/qt-menu.py under
@@ -67,8 +67,8 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 if [ "$BUILD" = 1 ]; then
-    echo "building menubusd, menubus-provider (release) and the Qt 5 theme..." >&2
-    { swift build -c release --product menubusd && swift build -c release --product menubus-provider \
+    echo "building menubusd, menubus-cli (release) and the Qt 5 theme..." >&2
+    { swift build -c release --product menubusd && swift build -c release --product menubus-cli \
         && make qt5-theme; } >"$TMP/build.log" 2>&1 || { tail -n 30 "$TMP/build.log" >&2; exit 1; }
 fi
 BIN="$(swift build -c release --show-bin-path)"

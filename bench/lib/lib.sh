@@ -103,9 +103,15 @@ release_menubusd() {
     [ -x "$MENUBUSD" ] || { echo "$1: no release menubusd at $MENUBUSD" >&2; exit 1; }
 }
 
+# link_provider: $TMP/menubus-provider, a link to $BIN/menubus-cli, which
+# serves the bundled providers under that name (as make install links it).
+link_provider() {
+    ln -sfn "$BIN/menubus-cli" "$TMP/menubus-provider"
+}
+
 # start_menubusd_with_bundled_providers NAME: the bundled providers declared
 # in $TMP/data (their key files from data/providers) and started by D-Bus
-# activation from $BIN/menubus-provider, on an activating bus (see
+# activation from $BIN/menubus-cli as menubus-provider (link_provider), on an activating bus (see
 # start_activating_bus), and $BIN/menubusd on it; exports
 # DBUS_SESSION_BUS_ADDRESS and XDG_STATE_HOME, sets DAEMON_PID, or exits
 # with NAME's error.
@@ -115,10 +121,11 @@ start_menubusd_with_bundled_providers() {
     cp "$ROOT"/data/providers/*.provider "$TMP/data/menubus/providers/"
     local provider_env="XDG_DATA_HOME=$TMP/data XDG_DATA_DIRS=$TMP/system XDG_CONFIG_HOME=$TMP/config LANG=C.UTF-8"
     local service
+    link_provider
     for service in "org.menubus.TextTransforms text" "org.menubus.SearchWeb search-web" "org.menubus.Translate translate"; do
         set -- $service
         printf '[D-BUS Service]\nName=%s\nExec=/usr/bin/env PATH=/usr/bin:/bin %s %s %s\n' \
-            "$1" "$provider_env" "$BIN/menubus-provider" "$2" > "$TMP/services/$1.service"
+            "$1" "$provider_env" "$TMP/menubus-provider" "$2" > "$TMP/services/$1.service"
     done
     start_activating_bus "$NAME_FOR_ERRORS"
     export DBUS_SESSION_BUS_ADDRESS="$ADDR" XDG_STATE_HOME="$TMP/state"

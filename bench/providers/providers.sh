@@ -5,7 +5,7 @@
 #
 #   bench/providers/providers.sh [-n SAMPLES] [--no-build]
 #
-# Builds menubusd and menubus-provider (release), starts a private
+# Builds menubusd and menubus-cli (release; the bundled providers), starts a private
 # dbus-daemon whose configuration has a service directory, declares the
 # bundled Make Uppercase (data/providers) in a temp XDG_DATA_HOME, and runs
 # bench/providers/providers-client.py: SAMPLES choices with the provider stopped before
@@ -29,7 +29,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 if [ "$BUILD" = 1 ]; then
     swift build -c release --product menubusd >/dev/null
-    swift build -c release --product menubus-provider >/dev/null
+    swift build -c release --product menubus-cli >/dev/null
 fi
 BIN="$(swift build -c release --show-bin-path)"
 
@@ -48,7 +48,8 @@ trap cleanup EXIT
 
 mkdir -p "$TMP/services" "$TMP/data/menubus/providers" "$TMP/config" "$TMP/state"
 cp data/providers/org.menubus.TextTransforms.Uppercase.provider "$TMP/data/menubus/providers/"
-printf '[D-BUS Service]\nName=org.menubus.TextTransforms\nExec=%s text\n' "$BIN/menubus-provider" \
+link_provider
+printf '[D-BUS Service]\nName=org.menubus.TextTransforms\nExec=%s text\n' "$TMP/menubus-provider" \
     > "$TMP/services/org.menubus.TextTransforms.service"
 start_activating_bus providers.sh
 export DBUS_SESSION_BUS_ADDRESS="$ADDR" XDG_DATA_HOME="$TMP/data" XDG_DATA_DIRS="$TMP/none" \
