@@ -3,6 +3,7 @@ import Glibc
 #endif
 import MenuBus
 import MenuBusModel
+import MenuBusSupport
 
 /// Menus as people write them: nested JSON, an array of elements
 /// `{"id", "title", "type", "icon", "attributes", "state", "options", "children": [...]}`
@@ -271,8 +272,8 @@ enum MenuJSON {
     static let previewKeys = ["title", "subtitle", "image-uri", "icon", "image-png"]
 
     /// A context's `preview`: its `a{sv}` keys, a PNG as base64.
-    private static func preview(_ object: Any) throws -> ContextPreview {
-        guard let dict = object as? [String: Any] else { throw FieldError(field: "context.preview", message: "expected an object") }
+    private static func preview(_ object: JSON) throws -> ContextPreview {
+        guard case .object(let dict) = object else { throw FieldError(field: "context.preview", message: "expected an object") }
         for key in dict.keys.sorted() where !previewKeys.contains(key) {
             problems.append(FieldError(field: "context.preview.\(key)",
                                        message: "unknown key (expected \(previewKeys.joined(separator: ", ")))"))
@@ -284,10 +285,10 @@ enum MenuJSON {
         if let uri = try string(dict["image-uri"], "context.preview.image-uri") { preview.image = .uri(uri) }
         if let icon = try string(dict["icon"], "context.preview.icon") { preview.image = .icon(icon) }
         if let png = try string(dict["image-png"], "context.preview.image-png") {
-            guard let bytes = Data(base64Encoded: png) else {
+            guard let bytes = Base64.decode(png) else {
                 throw FieldError(field: "context.preview.image-png", message: "expected the PNG's bytes in base64")
             }
-            preview.image = .png([UInt8](bytes))
+            preview.image = .png(bytes)
         }
         return preview
     }
@@ -429,7 +430,7 @@ enum MenuJSON {
         switch preview.image {
         case .uri(let uri): keys.append("\"image-uri\": \(quote(uri))")
         case .icon(let name): keys.append("\"icon\": \(quote(name))")
-        case .png(let bytes): keys.append("\"image-png\": \(quote(Data(bytes).base64EncodedString()))")
+        case .png(let bytes): keys.append("\"image-png\": \(quote(Base64.encode(bytes)))")
         case nil: break
         }
         return "{" + keys.joined(separator: ", ") + "}"
