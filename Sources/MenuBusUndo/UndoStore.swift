@@ -41,8 +41,11 @@ package final class UndoStore {
     /// End the open groups of a document read from a journal the first
     /// time (the service sets it: no app of a previous run can end them).
     package var closesGroupsOnLoad = false
-    /// Record bytes of the operation being written, reused.
+    /// Record bytes of the operation being written, reused up to
+    /// `maxScratchBytes` of capacity: a 1 MiB step's buffer is not kept
+    /// after its app has gone.
     private var scratch: [UInt8] = []
+    static let maxScratchBytes = 64 << 10
 
     /// A store over `<stateDirectory>/undo`; nothing is read until `loadAll()`.
     package init(stateDirectory: String, limits: UndoLimits = UndoLimits()) {
@@ -130,6 +133,7 @@ package final class UndoStore {
         let journal = document.journal
         let touch = Self.needsTouch(document.journaledTouch, now)
         scratch.removeAll(keepingCapacity: true)
+        defer { if scratch.capacity > Self.maxScratchBytes { scratch = [] } }
         if touch { UndoRecord.touched(now).encode(into: &scratch) }
         UndoRecord.operation(operation).encode(into: &scratch)
         if case .register = operation { try residency.checkDiskBudget(adding: scratch.count, for: key, field: "undoData") }
@@ -275,6 +279,7 @@ package final class UndoStore {
             throw error.undoError(for: key)
         }
         scratch.removeAll(keepingCapacity: true)
+        defer { if scratch.capacity > Self.maxScratchBytes { scratch = [] } }
         UndoRecord.header(key).encode(into: &scratch)
         UndoRecord.touched(now).encode(into: &scratch)
         UndoRecord.operation(operation).encode(into: &scratch)

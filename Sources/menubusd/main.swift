@@ -169,6 +169,7 @@ while let argument = arguments.popFirst() {
 }
 
 Log.setVerbose(verbose)
+ProcessMemory.configureAllocator()
 
 let server: MenuBusServer
 do {

@@ -106,7 +106,7 @@ package final class Ledger {
             let waited = now &- (memoryRelease.firstRelease ?? now) >= MessageLoop.nanoseconds(MemoryRelease.maxWaitSeconds)
             guard quiet || waited else { return scheduleTrim() }
             memoryRelease = MemoryRelease()
-            _ = glibcMallocTrim(0)
+            ProcessMemory.trim()
         }
     }
 }
@@ -121,7 +121,3 @@ struct MemoryRelease {
     var lastRelease: UInt64 = 0
     var scheduled = false
 }
-
-/// glibc's `malloc_trim(3)`, which the Glibc module does not import.
-@_silgen_name("malloc_trim")
-private func glibcMallocTrim(_ pad: Int) -> Int32
