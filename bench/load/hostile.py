@@ -68,11 +68,15 @@ def fill(conn, index):
 def fill_undo(conn):
     """HOSTILE_UNDO_MIB steps of 1 MiB (512 KiB each way) in one document,
     until menubusd says no; the MiB it took."""
-    half = b"u" * (512 << 10)
+    # Made once from bytes: PyGObject would build each `ay` byte by byte.
+    half = GLib.Variant.new_from_bytes(GLib.VariantType("ay"), GLib.Bytes.new(b"u" * (512 << 10)), True)
     taken = 0
     for step in range(int(os.environ.get("HOSTILE_UNDO_MIB", "0"))):
         try:
-            call(conn, "RegisterUndo", "(ssayaya{sv})", ("journal", f"Step {step}", half, half, {}), "(u)")
+            arguments = GLib.Variant.new_tuple(GLib.Variant("s", "journal"), GLib.Variant("s", f"Step {step}"),
+                                               half, half, GLib.Variant("a{sv}", {}))
+            conn.call_sync(BUS, PATH, IFACE, "RegisterUndo", arguments, GLib.VariantType("(u)"),
+                           Gio.DBusCallFlags.NONE, 60000, None)
             taken += 1
         except GLib.Error as error:
             refused(error)
