@@ -35,6 +35,8 @@ enum Status {
             for (name, value) in stats where !["version", "pid", "uptime-seconds"].contains(name) {
                 if name == "rss-bytes", let bytes = number(value) {
                     Output.out("  \("memory".padding(14))\(size(bytes)) resident\n")
+                } else if name.hasSuffix("-bytes"), let bytes = number(value) {
+                    Output.out("  \(String(name.dropLast(6)).padding(14))\(size(bytes))\n")
                 } else {
                     Output.out("  \(name.padding(14))\(value.stringValue ?? JSONValue.scalar(value))\n")
                 }

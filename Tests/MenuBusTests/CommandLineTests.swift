@@ -237,6 +237,7 @@ final class CommandLineTests: BusTestCase {
                       text.stdout)
         XCTAssertNotNil(text.stdout.range(of: #"memory +[0-9]+\.[0-9] MiB resident"#, options: .regularExpression), text.stdout)
         XCTAssertFalse(text.stdout.contains("rss-bytes"), "human units, not raw bytes")
+        XCTAssertTrue(text.stdout.contains("\n  held          0 B\n"), text.stdout)
         let version = try cli(["--version"])
         XCTAssertEqual(version.stdout, "menubus-cli \(MenuBusNames.softwareVersion)\nmenubusd \(MenuBusNames.softwareVersion) (API version 1)\n")
         let json = try cli(["--json", "status"])

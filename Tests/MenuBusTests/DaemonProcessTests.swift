@@ -56,13 +56,16 @@ final class DaemonProcessTests: BusTestCase {
         XCTAssertEqual(properties["Version"], .uint32(1))
         let stats = try [String: DBusValue](dbusValue: XCTUnwrap(properties["Stats"]))
         XCTAssertEqual(Set(stats.keys), ["version", "pid", "uptime-seconds", "apps", "contexts", "documents", "presentations",
-                                         "providers", "rss-bytes"])
+                                         "providers", "held-bytes", "undo-memory-bytes", "undo-disk-bytes", "rss-bytes"])
         XCTAssertEqual(stats["version"], .string(MenuBusNames.softwareVersion))
         guard case .uint32(let pid) = stats["pid"] else { return XCTFail("pid is not a u") }
         XCTAssertNotEqual(pid, UInt32(getpid()), "the daemon's own process, not the test's")
         XCTAssertEqual(kill(pid_t(pid), 0), 0, "a live process")
         for counter in ["apps", "contexts", "documents", "presentations", "providers"] {
             XCTAssertEqual(stats[counter], .uint32(0), counter)
+        }
+        for counter in ["held-bytes", "undo-memory-bytes", "undo-disk-bytes"] {
+            XCTAssertEqual(stats[counter], .uint64(0), counter)
         }
         guard case .uint64(let rss) = stats["rss-bytes"] else { return XCTFail("rss-bytes is not a t") }
         XCTAssertGreaterThan(rss, 1 << 20, "a real resident size, not a placeholder")

@@ -121,7 +121,8 @@ package final class MenuBusServer {
               contexts: UInt32(contexts.contextCount),
               documents: UInt32(clamping: undo.documentCount),
               presentations: UInt32(menus.presentations.count),
-              providers: UInt32(providers.byId.count))
+              providers: UInt32(providers.byId.count), heldBytes: UInt64(ledger.heldBytesTotal),
+              undoMemoryBytes: UInt64(undo.memoryBytes), undoDiskBytes: UInt64(undo.diskBytes))
     }
     var ownsName = false
     var stopReason: StopReason?

@@ -15,7 +15,11 @@ package struct Stats: Equatable {
     package var documents: UInt32 = 0
     package var presentations: UInt32 = 0
     package var providers: UInt32 = 0
-
+    /// What the memory budgets count for every connection (`heldBytesTotal`).
+    package var heldBytes: UInt64 = 0
+    /// Undo history in memory and in journals.
+    package var undoMemoryBytes: UInt64 = 0
+    package var undoDiskBytes: UInt64 = 0
 
     /// The `a{sv}` form, with the process's real resident size, and who
     /// answers: `version` (the software version), `pid`, `uptime-seconds`.
@@ -29,6 +33,9 @@ package struct Stats: Equatable {
             .dictEntry(.string("documents"), .variant(.uint32(documents))),
             .dictEntry(.string("presentations"), .variant(.uint32(presentations))),
             .dictEntry(.string("providers"), .variant(.uint32(providers))),
+            .dictEntry(.string("held-bytes"), .variant(.uint64(heldBytes))),
+            .dictEntry(.string("undo-memory-bytes"), .variant(.uint64(undoMemoryBytes))),
+            .dictEntry(.string("undo-disk-bytes"), .variant(.uint64(undoDiskBytes))),
             .dictEntry(.string("rss-bytes"), .variant(.uint64(residentBytes))),
         ])
     }

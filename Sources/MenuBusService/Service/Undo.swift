@@ -45,6 +45,9 @@ final class Undo {
 
     /// Undo documents listed or in memory.
     var documentCount: Int { store.documentCount }
+    /// Undo history in memory, and in its journals.
+    var memoryBytes: Int { store.memoryBytes }
+    var diskBytes: Int { store.diskBytes }
 
     /// Waits for every write in flight and makes the journals durable; when the daemon leaves.
     func settle() {
