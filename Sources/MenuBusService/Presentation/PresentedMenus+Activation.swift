@@ -23,7 +23,7 @@ extension PresentedMenus {
                 do {
                     // Counted before it is decoded: the presenter holds it in
                     // this menu, the owner in its cache.
-                    contentBytes = Ledger.cost(provided)
+                    contentBytes = Budgets.heldBytes(wire: Ledger.cost(provided), elements: Budgets.elementCount(provided))
                     if let presentation = self.presentations[number] {
                         try self.ledger.checkBudget(adding: contentBytes * Budgets.presentationFactor, for: presentation.presenter,
                                              field: "elements")

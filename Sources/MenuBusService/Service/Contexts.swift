@@ -86,7 +86,8 @@ package final class Contexts {
                                 sizes: (context: Int, items: Int)? = nil) throws -> UInt32 {
         var app = try registeredApp(caller)
         try ServiceValidation.contextId(contextId)
-        let infoBytes = sizes?.context ?? Ledger.cost(context), itemsBytes = sizes?.items ?? Ledger.cost(items)
+        let infoBytes = (sizes?.context ?? Ledger.cost(context)) + Budgets.contextBytes
+        let itemsBytes = Budgets.heldBytes(wire: sizes?.items ?? Ledger.cost(items), elements: Budgets.elementCount(items))
         let old = app.contexts[contextId]
         let adding = infoBytes + itemsBytes, releasing = (old?.infoBytes ?? 0) + (old?.itemsBytes ?? 0)
         // A refusal names the argument that grows the most.
@@ -124,8 +125,9 @@ package final class Contexts {
     }
 
     package func updateItems(caller: String, contextId: String, items: DBusValue, itemsBytes: Int? = nil) throws -> UInt32 {
+        let wireBytes = itemsBytes ?? Ledger.cost(items)
         let revision = try updateItems(caller: caller, contextId: contextId,
-                                       itemsBytes: itemsBytes ?? Ledger.cost(items)) { previous in
+                                       itemsBytes: Budgets.heldBytes(wire: wireBytes, elements: Budgets.elementCount(items))) { previous in
             try Wire.decodeElements(items, field: "items", previous: previous)
         }
         heldItemSpans.drop(owner: caller, contextId: contextId)
@@ -136,7 +138,8 @@ package final class Contexts {
     /// (`Wire.readElements`), checked here.
     package func updateItems(caller: String, contextId: String, read elements: [MenuElement],
                              itemsBytes: Int) throws -> UInt32 {
-        try updateItems(caller: caller, contextId: contextId, itemsBytes: itemsBytes) { previous in
+        try updateItems(caller: caller, contextId: contextId,
+                        itemsBytes: Budgets.heldBytes(wire: itemsBytes, elements: elements.count)) { previous in
             try Wire.checkElements(elements, field: "items", previous: previous)
         }
     }

@@ -29,8 +29,9 @@ package enum ServiceLimits {
     static let maxUndoDocuments = 2_048
 }
 
-/// Memory budgets, in the bytes a value takes on the wire (about what it
-/// takes in memory, measured in bench/load/budgets.sh). Each store counts what it
+/// Memory budgets, in the bytes a value takes on the wire and what its
+/// elements and contexts hold beyond them (so about what it takes in
+/// memory, measured in bench/load/budgets.sh --held). Each store counts what it
 /// holds against the connection that caused it and against the daemon, and
 /// refuses with `LimitExceeded` naming the budget before storing anything.
 package struct Budgets: Sendable, Equatable {
@@ -47,6 +48,25 @@ package struct Budgets: Sendable, Equatable {
     package init(connectionBytes: Int = Budgets.defaultConnectionBytes, daemonBytes: Int = Budgets.defaultDaemonBytes) {
         self.connectionBytes = connectionBytes
         self.daemonBytes = daemonBytes
+    }
+
+    /// What an element holds beyond its bytes on the wire: its storage
+    /// object, its slot in the array, the heap headers of its longer
+    /// strings. Counted so that the budgets bound resident memory, which
+    /// for menus of many short items is twice the wire's size and more.
+    static let elementBytes = 160
+    /// What a context holds beyond its bytes on the wire: its entry, its
+    /// information and selection decoded.
+    static let contextBytes = 1024
+
+    /// The budget bytes of `elements` elements that took `wireBytes` on the wire.
+    static func heldBytes(wire wireBytes: Int, elements: Int) -> Int {
+        wireBytes + elements * elementBytes
+    }
+
+    /// The elements of an `a(ssa{sv})` value.
+    static func elementCount(_ value: DBusValue) -> Int {
+        if case .array(_, let values) = value { values.count } else { 0 }
     }
 
     /// A presented menu holds its composed elements, its layout reply, and
