@@ -6,6 +6,8 @@
 # with and without a document compacting at its quota (bench/load/undo-load.py).
 # Usage: bench/load/budgets.sh [--undo]   (about two minutes; prints a Markdown table;
 #        --undo measures only the undo rows: start-up and GetEditMenu latency)
+#        bench/load/budgets.sh --held   only resident memory per counted byte
+#        (Stats' held-bytes) for four shapes of contexts (bench/load/held.py)
 #        bench/load/budgets.sh --latency RUNS [MENUBUSD...]   only the GetEditMenu rows:
 #        RUNS rounds of (quiet, during compaction) for each binary in turn (default
 #        the release build of this tree), a fresh daemon and store each round;
@@ -16,7 +18,7 @@
 #        and a minimal C libdbus server's Ping quiet and during those calls
 #        (what the bus alone costs any server)
 set -euo pipefail
-case "${1:-}" in -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case "${1:-}" in -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 cd "$(dirname "$0")/../.."
 TMP="$(mktemp -d /tmp/menubus-budgets.XXXXXX)"
 BUS_LIFETIME=900
@@ -65,7 +67,14 @@ start_daemon() {
     STARTUP_MS=$(( $(now_ms) - begin ))
 }
 
-hostile() {  # hostile N [TAG]: prints "start peak_during rss_full rss_after"
+# undo_stats: "undo-memory-bytes=… undo-disk-bytes=…" from the daemon's Stats.
+undo_stats() {
+    dbus-send --bus="$ADDR" --print-reply --dest=org.menubus.MenuBus1 /org/menubus/MenuBus1 \
+        org.freedesktop.DBus.Properties.Get string:org.menubus.MenuBus1 string:Stats |
+        awk '/"undo-(memory|disk)-bytes"/ { name = $2; gsub(/"/, "", name); getline; printf "%s=%s ", name, $3 }'
+}
+
+hostile() {  # hostile N [TAG]: prints "start peak_during rss_full rss_after" and what hostile.py and Stats said
     start_daemon "$TMP/state-hostile-$1${2:-}"
     sleep 0.5
     local start; start=$(kib VmRSS)
@@ -73,14 +82,14 @@ hostile() {  # hostile N [TAG]: prints "start peak_during rss_full rss_after"
     "$PY" bench/load/hostile.py "$ADDR" "$1" <"$TMP/hold-$1${2:-}" >"$TMP/hostile-$1${2:-}.out" &
     local pid=$!
     exec 7>"$TMP/hold-$1${2:-}"
-    for _ in $(seq 1 1200); do grep -q FULL "$TMP/hostile-$1${2:-}.out" 2>/dev/null && break; sleep 0.1; done
+    for _ in $(seq 1 3000); do grep -q FULL "$TMP/hostile-$1${2:-}.out" 2>/dev/null && break; sleep 0.1; done
     local full; full=$(kib VmRSS)
     local peak; peak=$(kib VmHWM)
     exec 7>&-
     wait "$pid" || true
     sleep 2
     local after; after=$(kib VmRSS)
-    echo "$start $peak $full $after $(cat "$TMP/hostile-$1${2:-}.out")"
+    echo "$start $peak $full $after $(cat "$TMP/hostile-$1${2:-}.out") after: $(undo_stats)"
     stop "$DAEMON_PID"; DAEMON_PID=""
 }
 
@@ -96,6 +105,19 @@ calls_rss() {  # calls_rss MODE: a fresh daemon, hostile.py MODE; prints "start 
 }
 
 median() { tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+if [ "${1:-}" = "--held" ]; then
+    echo "| shape (4 connections) | counted (held-bytes) | RSS grew | RSS / counted |"
+    echo "| --- | --- | --- | --- |"
+    for shape in titles menu tiny deferred; do
+        start_daemon "$TMP/state-held-$shape"
+        line=$("$PY" bench/load/held.py "$ADDR" "$shape" 4)
+        stop "$DAEMON_PID"; DAEMON_PID=""
+        value() { echo "$line" | tr ' ' '\n' | awk -F= -v k="$1" '$1 == k { print $2 }'; }
+        echo "| $shape ($(value contexts) contexts) | $(( $(value counted) >> 10 )) KiB | $(( $(value grew) >> 10 )) KiB | $(value ratio)x |"
+    done
+    exit 0
+fi
 
 if [ "$LATENCY_RUNS" -gt 0 ]; then
     # field NAME LINE: the value of NAME= in undo-load.py's "p50=… p99=… max=…".
@@ -166,6 +188,7 @@ if [ "$UNDO_ONLY" = 0 ]; then
     read -r s50 p50 f50 a50 rest50 < <(hostile 50)
     # One that also fills its undo quota: 64 steps of 1 MiB in one document.
     read -r su pu fu au restu < <(HOSTILE_UNDO_MIB=64 hostile 1 -undo)
+    read -r su50 pu50 fu50 au50 restu50 < <(HOSTILE_UNDO_MIB=64 hostile 50 -undo)
     # Large calls refused once decoded (nothing stored, all of it freed),
     # and one call of 1.9 million tiny values within the byte limit.
     read -r sl pl al < <(calls_rss large-calls)
@@ -205,6 +228,8 @@ echo "| --- | --- |"
 | RSS 2 s after they left | $((a50 / 1024)) MiB ($(( (a50 - s50) * 100 / s50 ))% over start) |
 | RSS, 1 hostile connection at its budget and its undo quota | $((fu / 1024)) MiB (start $((su / 1024)) MiB, peak $((pu / 1024)) MiB, $(( (pu - su) / 1024 )) MiB over start; $restu) |
 | RSS 2 s after it left | $((au / 1024)) MiB ($(( (au - su) * 100 / su ))% over start) |
+| RSS, 50 hostile connections at their budgets and undo quotas | $((fu50 / 1024)) MiB (start $((su50 / 1024)) MiB, peak $((pu50 / 1024)) MiB, $(( (pu50 - su50) / 1024 )) MiB over start; $restu50) |
+| RSS 2 s after they left | $((au50 / 1024)) MiB ($(( (au50 - su50) * 100 / su50 ))% over start) |
 | RSS 2 s after five 2 MiB calls decoded and refused | $((al / 1024)) MiB (start $((sl / 1024)) MiB, peak $((pl / 1024)) MiB; $(( (al - sl) * 100 / sl ))% over start) |
 | RSS 2 s after one call of 1.9 million tiny values, refused | $((av / 1024)) MiB (start $((sv / 1024)) MiB, peak $((pv / 1024)) MiB) |
 TABLE
