@@ -73,6 +73,29 @@ final class BudgetTests: BusTestCase {
         XCTAssertTrue(refused?.message.contains("connection budget") == true, refused?.message ?? "")
     }
 
+    /// Many short items hold more than their bytes on the wire (each its
+    /// own storage): the count, which Stats shows, includes what each
+    /// element and the context hold beyond them, and goes with the context.
+    func testShortItemsAreCountedWithWhatEachHoldsBeyondItsWireBytes() throws {
+        _ = try startDaemon()
+        let app = try app("org.example.Short")
+        let items = (0..<500).map { MenuElement(id: "e\($0)", title: "Item \($0)") }
+        try app.publishContext("a", ContextInfo(kind: .file), items: items)
+        let probe = try connect()
+        func held() throws -> DBusValue? {
+            let reply = try callDaemon(probe, interface: "org.freedesktop.DBus.Properties", "Get",
+                                       [.string(MenuBusNames.managerInterface), .string("Stats")])
+            guard case .variant(let stats)? = reply.first else { return nil }
+            return try [String: DBusValue](dbusValue: stats)["held-bytes"]
+        }
+        let wire = MenuBusServer.cost(Wire.encode(items))
+        guard case .uint64(let counted)? = try held() else { return XCTFail("held-bytes is not a t") }
+        XCTAssertGreaterThanOrEqual(Int(counted), wire + items.count * Budgets.elementBytes + Budgets.contextBytes)
+        XCTAssertLessThan(Int(counted), 2 * (wire + items.count * Budgets.elementBytes + Budgets.contextBytes))
+        try app.removeContext("a")
+        XCTAssertEqual(try held(), .uint64(0))
+    }
+
     func testACallLargerThanAnyBudgetAllowsIsRefusedBeforeItIsRead() throws {
         try budgetDaemon()
         let app = try app("org.example.Big")
