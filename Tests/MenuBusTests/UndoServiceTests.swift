@@ -279,6 +279,37 @@ final class UndoServiceTests: BusTestCase {
         XCTAssertEqual(state["group-name"], .string(""))
     }
 
+    /// An app that left keeps its history on disk, not in memory (Stats
+    /// shows both), and finds it again when it comes back.
+    func testAnAppsHistoryLeavesMemoryWithItsLastConnectionAndStaysOnDisk() throws {
+        _ = try daemon()
+        let probe = try connect()
+        func undoBytes() throws -> (memory: DBusValue?, disk: DBusValue?) {
+            let reply = try callDaemon(probe, interface: "org.freedesktop.DBus.Properties", "Get",
+                                       [.string(MenuBusNames.managerInterface), .string("Stats")])
+            guard case .variant(let value)? = reply.first else { return (nil, nil) }
+            let stats = try [String: DBusValue](dbusValue: value)
+            return (stats["undo-memory-bytes"], stats["undo-disk-bytes"])
+        }
+        let writer: Connection = try connect()
+        try register(writer, "org.example.Leaver")
+        for step in 0..<4 {
+            _ = try callDaemon(writer, "RegisterUndo", [.string("doc"), .string("Step \(step)"),
+                                                       .bytes(Array(repeating: 1, count: 64 << 10)), .bytes([2]), .array("{sv}", [])])
+        }
+        guard case .uint64(let held)? = try undoBytes().memory else { return XCTFail("undo-memory-bytes is not a t") }
+        XCTAssertGreaterThan(held, 4 * (64 << 10))
+        let name = writer.uniqueName
+        writer.close()
+        XCTAssertTrue(eventually { !nameHasOwner(probe, name) })
+        XCTAssertTrue(eventually { (try? undoBytes().memory) == .uint64(0) }, "the history left memory")
+        guard case .uint64(let disk)? = try undoBytes().disk else { return XCTFail("undo-disk-bytes is not a t") }
+        XCTAssertGreaterThan(disk, 4 * (64 << 10), "and stays in its journal")
+        let back = try connect()
+        try register(back, "org.example.Leaver")
+        XCTAssertEqual(try rawUndoState(back, "doc")["undo-title"], .string("Undo Step 3"))
+    }
+
     func testTheGroupOfTheLastConnectionEndsWhenItLeavesAndAtStart() throws {
         var daemon = try self.daemon()
         var grouper: Connection? = try connect()
