@@ -104,6 +104,9 @@ calls_rss() {  # calls_rss MODE: a fresh daemon, hostile.py MODE; prints "start 
     stop "$DAEMON_PID"; DAEMON_PID=""
 }
 
+# over AFTER START: how far AFTER is over START, in percent with one decimal.
+over() { awk -v a="$1" -v s="$2" 'BEGIN { printf "%.1f%%", (a - s) * 100 / s }'; }
+
 median() { tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 if [ "${1:-}" = "--held" ]; then
@@ -222,15 +225,15 @@ echo "| --- | --- |"
 [ "$UNDO_ONLY" = 0 ] && cat <<TABLE
 | RSS at start (1 hostile run) | $((s1 / 1024)) MiB |
 | RSS, 1 hostile connection at its budget | $((f1 / 1024)) MiB (peak $((p1 / 1024)) MiB; $rest1) |
-| RSS 2 s after it left | $((a1 / 1024)) MiB ($(( (a1 - s1) * 100 / s1 ))% over start) |
+| RSS 2 s after it left | $((a1 / 1024)) MiB, $a1 KiB ($(over "$a1" "$s1") over start) |
 | RSS at start (50 hostile run) | $((s50 / 1024)) MiB |
 | RSS, 50 hostile connections at their budgets | $((f50 / 1024)) MiB (peak $((p50 / 1024)) MiB; $rest50) |
-| RSS 2 s after they left | $((a50 / 1024)) MiB ($(( (a50 - s50) * 100 / s50 ))% over start) |
+| RSS 2 s after they left | $((a50 / 1024)) MiB, $a50 KiB ($(over "$a50" "$s50") over start) |
 | RSS, 1 hostile connection at its budget and its undo quota | $((fu / 1024)) MiB (start $((su / 1024)) MiB, peak $((pu / 1024)) MiB, $(( (pu - su) / 1024 )) MiB over start; $restu) |
-| RSS 2 s after it left | $((au / 1024)) MiB ($(( (au - su) * 100 / su ))% over start) |
+| RSS 2 s after it left | $((au / 1024)) MiB, $au KiB (start $su KiB) ($(over "$au" "$su") over start) |
 | RSS, 50 hostile connections at their budgets and undo quotas | $((fu50 / 1024)) MiB (start $((su50 / 1024)) MiB, peak $((pu50 / 1024)) MiB, $(( (pu50 - su50) / 1024 )) MiB over start; $restu50) |
-| RSS 2 s after they left | $((au50 / 1024)) MiB ($(( (au50 - su50) * 100 / su50 ))% over start) |
-| RSS 2 s after five 2 MiB calls decoded and refused | $((al / 1024)) MiB (start $((sl / 1024)) MiB, peak $((pl / 1024)) MiB; $(( (al - sl) * 100 / sl ))% over start) |
+| RSS 2 s after they left | $((au50 / 1024)) MiB, $au50 KiB (start $su50 KiB) ($(over "$au50" "$su50") over start) |
+| RSS 2 s after five 2 MiB calls decoded and refused | $((al / 1024)) MiB (start $((sl / 1024)) MiB, peak $((pl / 1024)) MiB; $(over "$al" "$sl") over start) |
 | RSS 2 s after one call of 1.9 million tiny values, refused | $((av / 1024)) MiB (start $((sv / 1024)) MiB, peak $((pv / 1024)) MiB) |
 TABLE
 cat <<TABLE
