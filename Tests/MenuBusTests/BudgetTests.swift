@@ -88,7 +88,7 @@ final class BudgetTests: BusTestCase {
             guard case .variant(let stats)? = reply.first else { return nil }
             return try [String: DBusValue](dbusValue: stats)["held-bytes"]
         }
-        let wire = MenuBusServer.cost(Wire.encode(items))
+        let wire = Ledger.cost(Wire.encode(items))
         guard case .uint64(let counted)? = try held() else { return XCTFail("held-bytes is not a t") }
         XCTAssertGreaterThanOrEqual(Int(counted), wire + items.count * Budgets.elementBytes + Budgets.contextBytes)
         XCTAssertLessThan(Int(counted), 2 * (wire + items.count * Budgets.elementBytes + Budgets.contextBytes))
