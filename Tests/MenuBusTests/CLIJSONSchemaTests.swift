@@ -136,7 +136,7 @@ final class CLIJSONSchemaTests: BusTestCase {
     /// The checker refuses what the schema does not allow: an unknown key,
     /// a missing one, a line of a stream that is not an event.
     func testTheCheckerRefusesOutputOutsideTheSchema() throws {
-        let stats = #"{"version": "1", "pid": 1, "uptime-seconds": 1, "apps": 0, "contexts": 0, "documents": 0, "presentations": 0, "providers": 0, "rss-bytes": 1}"#
+        let stats = #"{"version": "1", "pid": 1, "uptime-seconds": 1, "apps": 0, "contexts": 0, "documents": 0, "presentations": 0, "providers": 0, "held-bytes": 0, "undo-memory-bytes": 0, "undo-disk-bytes": 0, "rss-bytes": 1}"#
         XCTAssertEqual(try check("status", #"{"api-version": 1, "stats": \#(stats)}"#).status, 0)
         let unknown = try check("status", #"{"api-version": 1, "stats": \#(stats), "extra": true}"#)
         XCTAssertEqual(unknown.status, 1)
