@@ -91,7 +91,7 @@ package final class Contexts {
         let old = app.contexts[contextId]
         let adding = infoBytes + itemsBytes, releasing = (old?.infoBytes ?? 0) + (old?.itemsBytes ?? 0)
         // A refusal names the argument that grows the most.
-        let field = infoBytes - (old?.infoBytes ?? 0) > itemsBytes - (old?.itemsBytes ?? 0) ? "context" : "items"
+        let field = infoBytes - (old?.infoBytes ?? Budgets.contextBytes) > itemsBytes - (old?.itemsBytes ?? 0) ? "context" : "items"
         // Counted and refused before anything is decoded or stored; the menus
         // showing the context are counted once the preview they share is known.
         try ledger.checkBudget(adding: adding, releasing: releasing, for: caller, field: field)
