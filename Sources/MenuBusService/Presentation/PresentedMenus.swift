@@ -105,7 +105,11 @@ final class PresentedMenus {
     /// protocol, so the menu's change signals go to its readers alone.
     private func menuAccess(_ path: ObjectPath, sender: String, interface: String) -> BusError? {
         guard let number = Presentation.number(at: path), let state = presentations.exports(number) else { return nil }
-        guard sender == state.presenter || trust.mayReach(caller: sender, owner: state.owner) else {
+        // Once the owner has left, only unsandboxed readers may watch the
+        // menu close: who the owner was is not asked of the bus again.
+        let ownerLeft = contexts[state.owner] == nil
+        guard sender == state.presenter
+              || (ownerLeft ? trust.identity(of: sender).isHost : trust.mayReach(caller: sender, owner: state.owner)) else {
             return BusError(.accessDenied, "a sandboxed app may read only the menus it presented or its own app's, not this menu of \(contexts[state.owner]?.appId ?? state.owner)")
         }
         if let kind = PresentationExports.Readership(interface: interface) { state.noteReader(sender, of: kind) }
