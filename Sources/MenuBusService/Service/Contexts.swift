@@ -92,9 +92,9 @@ package final class Contexts {
         let adding = infoBytes + itemsBytes, releasing = (old?.infoBytes ?? 0) + (old?.itemsBytes ?? 0)
         // A refusal names the argument that grows the most.
         let field = infoBytes - (old?.infoBytes ?? Budgets.contextBytes) > itemsBytes - (old?.itemsBytes ?? 0) ? "context" : "items"
-        // Counted and refused before anything is decoded or stored; the menus
-        // showing the context are counted once the preview they share is known.
-        try ledger.checkBudget(adding: adding, releasing: releasing, for: caller, field: field)
+        // Counted and refused before the items are decoded or anything is
+        // stored; the context is decoded first, as the menus showing it share
+        // its preview's PNG (decoding refuses one past its limit unread).
         let info = try Wire.decodeContext(context, field: "context")
         try trust.checkPreviewImage(info.preview, caller: caller)
         let sharedGrowth = (info.preview?.imageBytes ?? 0) - (old?.info.preview?.imageBytes ?? 0)
