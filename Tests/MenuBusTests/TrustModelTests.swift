@@ -239,13 +239,14 @@ final class TrustModelTests: BusTestCase {
             let run = try sandboxed("org.example.Sandboxed", ["publish", file.path, "--for", "0"]).wait(timeout: 20)
             return (run.status, run.stdout, run.stderr)
         }
-        for uri in ["file:///etc/passwd", "file:///run/user/\(getuid())/doc/../../../../etc/passwd"] {
+        for uri in ["file:///etc/passwd", "file:///run/user/\(getuid())/doc/../../../../etc/passwd",
+                    "file:///run/user/\(getuid())/doc/%2E%2E/%2e%2e/etc/passwd"] {
             let refused = try publish(#"{"title": "Beach", "image-uri": "\#(uri)"}"#)
             XCTAssertNotEqual(refused.status, 0, uri)
             XCTAssertTrue(refused.stderr.contains("AccessDenied") && refused.stderr.contains("context.preview.image-uri"),
                           refused.stderr)
         }
-        let shared = try publish(#"{"title": "Beach", "image-uri": "file:///run/user/\#(getuid())/doc/1a2b3c/beach.png"}"#)
+        let shared = try publish(#"{"title": "Beach", "image-uri": "file:///run/user/\#(getuid())/doc/1a2b3c/my%20beach.png"}"#)
         XCTAssertEqual(shared.status, 0, shared.stderr)
         let icon = try publish(#"{"title": "Beach", "icon": "image-x-generic"}"#)
         XCTAssertEqual(icon.status, 0, icon.stderr)

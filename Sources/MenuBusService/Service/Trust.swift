@@ -106,7 +106,10 @@ final class Trust {
     func checkPreviewImage(_ preview: ContextPreview?, caller: String) throws {
         guard case .uri(let uri)? = preview?.image, !identity(of: caller).isHost else { return }
         let portal = "file:///run/user/\(getuid())/doc/"
-        guard uri.hasPrefix(portal), !uri.split(separator: "/").contains(".."), !uri.contains("%") else {
+        // An escaped dot or slash could spell ".." once the presenter unescapes it.
+        let escapes = uri.lowercased()
+        guard uri.hasPrefix(portal), !uri.split(separator: "/").contains(".."),
+              !escapes.contains("%2e"), !escapes.contains("%2f") else {
             throw BusError(.accessDenied,
                 "context.preview.image-uri: a sandboxed app may name only a file under \(portal) (the document portal); pass the picture as image-png instead")
         }
