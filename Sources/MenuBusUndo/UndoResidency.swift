@@ -1,4 +1,5 @@
 import MenuBusModel
+import MenuBusSupport
 
 /// The documents in memory, least recently used first to go, the documents
 /// dropped from memory and the journals not read yet; the one place where
@@ -198,6 +199,8 @@ final class UndoResidency {
                                            openGroup: document.stack.groupDepth > 0)
             evictedBytes += journal.size
         }
+        documents.releaseSpareCapacity()
+        lastUse.releaseSpareCapacity()
     }
 
     /// The most recently used document in memory.

@@ -1,6 +1,7 @@
 import MenuBusModel
 import MenuBusDBus
 import MenuBusProtocol
+import MenuBusSupport
 
 /// The presented menus, with all their data: each live menu by number
 /// (from `PresentMenu` until it closes), the numbers handed out, the bytes
@@ -61,6 +62,8 @@ package final class Presentations {
     @discardableResult
     func remove(_ number: UInt64) -> Presentation? {
         bytes[number] = nil
+        bytes.releaseSpareCapacity()
+        defer { live.releaseSpareCapacity() }
         return live.removeValue(forKey: number)
     }
 
@@ -119,6 +122,7 @@ package final class Presentations {
     /// The object of presentation `number` went: so do its exports.
     func dropExports(_ number: UInt64) {
         exports[number] = nil
+        exports.releaseSpareCapacity()
     }
 
     /// A connection left the bus: what it held in every export goes.

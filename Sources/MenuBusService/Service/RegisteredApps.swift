@@ -1,6 +1,7 @@
 import MenuBusModel
 import MenuBusDBus
 import MenuBusProtocol
+import MenuBusSupport
 
 /// The connections that called `Register` and the contexts they published
 /// (Contexts.swift): each app by unique name, in
@@ -72,6 +73,8 @@ package final class RegisteredApps {
     /// The connection left: its registration and contexts go.
     func remove(_ uniqueName: String) -> App? {
         totalBytes -= heldByName.removeValue(forKey: uniqueName) ?? 0
+        heldByName.releaseSpareCapacity()
+        defer { byName.releaseSpareCapacity() }
         return byName.removeValue(forKey: uniqueName)
     }
 

@@ -27,6 +27,7 @@ final class Trust {
     /// The connection left the bus: who it was is forgotten.
     func peerLeft(_ uniqueName: String) {
         identities[uniqueName] = nil
+        identities.releaseSpareCapacity()
     }
 
     /// Who `uniqueName` is; asked of the bus once per connection.
