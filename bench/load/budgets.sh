@@ -74,10 +74,19 @@ undo_stats() {
         awk '/"undo-(memory|disk)-bytes"/ { name = $2; gsub(/"/, "", name); getline; printf "%s=%s ", name, $3 }'
 }
 
-hostile() {  # hostile N [TAG]: prints "start peak_during rss_full rss_after" and what hostile.py and Stats said
+# hostile N [TAG]: prints "start warm peak_during rss_full rss_after" and what
+# hostile.py and Stats said. start is the daemon 0.5 s after its first answer;
+# warm the same after one ordinary app's visit (hostile.py ordinary: a small
+# context, its menu, one undo step), which maps the code and loads the data
+# any first app needs (provider files, translations, the journal's code), so
+# that after - warm is what the hostile load alone left.
+hostile() {
     start_daemon "$TMP/state-hostile-$1${2:-}"
     sleep 0.5
     local start; start=$(kib VmRSS)
+    "$PY" bench/load/hostile.py "$ADDR" ordinary >/dev/null
+    sleep 0.5
+    local warm; warm=$(kib VmRSS)
     mkfifo "$TMP/hold-$1${2:-}"
     "$PY" bench/load/hostile.py "$ADDR" "$1" <"$TMP/hold-$1${2:-}" >"$TMP/hostile-$1${2:-}.out" &
     local pid=$!
@@ -89,7 +98,7 @@ hostile() {  # hostile N [TAG]: prints "start peak_during rss_full rss_after" an
     wait "$pid" || true
     sleep 2
     local after; after=$(kib VmRSS)
-    echo "$start $peak $full $after $(cat "$TMP/hostile-$1${2:-}.out") after: $(undo_stats)"
+    echo "$start $warm $peak $full $after $(cat "$TMP/hostile-$1${2:-}.out") after: $(undo_stats)"
     stop "$DAEMON_PID"; DAEMON_PID=""
 }
 
@@ -187,11 +196,11 @@ fi
 
 UNDO_ONLY=0; [ "${1:-}" = "--undo" ] && UNDO_ONLY=1
 if [ "$UNDO_ONLY" = 0 ]; then
-    read -r s1 p1 f1 a1 rest1 < <(hostile 1)
-    read -r s50 p50 f50 a50 rest50 < <(hostile 50)
+    read -r s1 w1 p1 f1 a1 rest1 < <(hostile 1)
+    read -r s50 w50 p50 f50 a50 rest50 < <(hostile 50)
     # One that also fills its undo quota: 64 steps of 1 MiB in one document.
-    read -r su pu fu au restu < <(HOSTILE_UNDO_MIB=64 hostile 1 -undo)
-    read -r su50 pu50 fu50 au50 restu50 < <(HOSTILE_UNDO_MIB=64 hostile 50 -undo)
+    read -r su wu pu fu au restu < <(HOSTILE_UNDO_MIB=64 hostile 1 -undo)
+    read -r su50 wu50 pu50 fu50 au50 restu50 < <(HOSTILE_UNDO_MIB=64 hostile 50 -undo)
     # Large calls refused once decoded (nothing stored, all of it freed),
     # and one call of 1.9 million tiny values within the byte limit.
     read -r sl pl al < <(calls_rss large-calls)
@@ -225,14 +234,14 @@ echo "| --- | --- |"
 [ "$UNDO_ONLY" = 0 ] && cat <<TABLE
 | RSS at start (1 hostile run) | $((s1 / 1024)) MiB |
 | RSS, 1 hostile connection at its budget | $((f1 / 1024)) MiB (peak $((p1 / 1024)) MiB; $rest1) |
-| RSS 2 s after it left | $((a1 / 1024)) MiB, $a1 KiB ($(over "$a1" "$s1") over start) |
+| RSS 2 s after it left | $((a1 / 1024)) MiB, $a1 KiB ($(over "$a1" "$s1") over start, $(over "$a1" "$w1") over $w1 KiB after an ordinary app) |
 | RSS at start (50 hostile run) | $((s50 / 1024)) MiB |
 | RSS, 50 hostile connections at their budgets | $((f50 / 1024)) MiB (peak $((p50 / 1024)) MiB; $rest50) |
-| RSS 2 s after they left | $((a50 / 1024)) MiB, $a50 KiB ($(over "$a50" "$s50") over start) |
+| RSS 2 s after they left | $((a50 / 1024)) MiB, $a50 KiB ($(over "$a50" "$s50") over start, $(over "$a50" "$w50") over $w50 KiB after an ordinary app) |
 | RSS, 1 hostile connection at its budget and its undo quota | $((fu / 1024)) MiB (start $((su / 1024)) MiB, peak $((pu / 1024)) MiB, $(( (pu - su) / 1024 )) MiB over start; $restu) |
-| RSS 2 s after it left | $((au / 1024)) MiB, $au KiB (start $su KiB) ($(over "$au" "$su") over start) |
+| RSS 2 s after it left | $((au / 1024)) MiB, $au KiB (start $su KiB) ($(over "$au" "$su") over start, $(over "$au" "$wu") over $wu KiB after an ordinary app) |
 | RSS, 50 hostile connections at their budgets and undo quotas | $((fu50 / 1024)) MiB (start $((su50 / 1024)) MiB, peak $((pu50 / 1024)) MiB, $(( (pu50 - su50) / 1024 )) MiB over start; $restu50) |
-| RSS 2 s after they left | $((au50 / 1024)) MiB, $au50 KiB (start $su50 KiB) ($(over "$au50" "$su50") over start) |
+| RSS 2 s after they left | $((au50 / 1024)) MiB, $au50 KiB (start $su50 KiB) ($(over "$au50" "$su50") over start, $(over "$au50" "$wu50") over $wu50 KiB after an ordinary app) |
 | RSS 2 s after five 2 MiB calls decoded and refused | $((al / 1024)) MiB (start $((sl / 1024)) MiB, peak $((pl / 1024)) MiB; $(over "$al" "$sl") over start) |
 | RSS 2 s after one call of 1.9 million tiny values, refused | $((av / 1024)) MiB (start $((sv / 1024)) MiB, peak $((pv / 1024)) MiB) |
 TABLE

@@ -11,7 +11,12 @@ Usage: hostile.py ADDRESS CONNECTIONS
                                         stored, what was decoded is freed
        hostile.py ADDRESS many-values   one Lint call of 1.9 million tiny
                                         values (av of v(y), 8 MB on the wire,
-                                        within the byte limit), refused"""
+                                        within the byte limit), refused
+       hostile.py ADDRESS ordinary      one app that behaves: registers,
+                                        publishes a small context, presents
+                                        its menu, takes one small undo step
+                                        and leaves (what a daemon in a
+                                        session has served before any load)"""
 import os
 import sys
 
@@ -106,12 +111,29 @@ def many_values(address, flags):
     print("DONE", flush=True)
 
 
+def ordinary(address, flags):
+    conn = Gio.DBusConnection.new_for_address_sync(address, flags, None, None)
+    call(conn, "Register", "(soa{sv})", ("org.example.Ordinary", "/c", {}))
+    items = [(f"e{i}", "", {"title": GLib.Variant("s", f"Item {i}")}) for i in range(3)]
+    call(conn, "PublishContext", "(sa{sv}a(ssa{sv}))", ("text", {"kind": GLib.Variant("s", "text")}, items), "(u)")
+    call(conn, "PresentMenu", "(sssa{sv})", ("", "text", "context", {}), "(o)")
+    step = GLib.Variant.new_from_bytes(GLib.VariantType("ay"), GLib.Bytes.new(b"t" * 64), True)
+    conn.call_sync(BUS, PATH, IFACE, "RegisterUndo",
+                   GLib.Variant.new_tuple(GLib.Variant("s", "notes"), GLib.Variant("s", "Typing"), step, step,
+                                          GLib.Variant("a{sv}", {})),
+                   GLib.VariantType("(u)"), Gio.DBusCallFlags.NONE, 60000, None)
+    conn.close_sync(None)
+    print("DONE", flush=True)
+
+
 def main():
     flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
     if sys.argv[2] == "large-calls":
         return large_calls(sys.argv[1], flags)
     if sys.argv[2] == "many-values":
         return many_values(sys.argv[1], flags)
+    if sys.argv[2] == "ordinary":
+        return ordinary(sys.argv[1], flags)
     address, count = sys.argv[1], int(sys.argv[2])
     connections, totals = [], [0, 0, 0]
     for index in range(count):
