@@ -17,7 +17,7 @@ final class UndoDiskThread: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     // Guarded by `mutex`.
-    private var pending: [@Sendable () -> Void] = []
+    private var pending: [(@Sendable () -> Void)?] = []
     private var busy = false
     private var stopping = false
     private var thread: pthread_t?
@@ -33,11 +33,8 @@ final class UndoDiskThread: @unchecked Sendable {
             worker.run()
             return nil
         }, box) == 0 else {
+            // Initialized in full, so deinit runs and frees the lock.
             Unmanaged<UndoDiskThread>.fromOpaque(box).release()
-            pthread_cond_destroy(changed)
-            pthread_mutex_destroy(mutex)
-            changed.deallocate()
-            mutex.deallocate()
             return nil
         }
         thread = created
@@ -50,9 +47,10 @@ final class UndoDiskThread: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Queues `work` after what is queued.
+    /// Queues `work` after what is queued; not after `stop()`.
     func async(_ work: @escaping @Sendable () -> Void) {
         pthread_mutex_lock(mutex)
+        precondition(!stopping, "work queued on a stopped undo disk thread")
         pending.append(work)
         pthread_cond_broadcast(changed)
         pthread_mutex_unlock(mutex)
@@ -84,11 +82,17 @@ final class UndoDiskThread: @unchecked Sendable {
         while true {
             while pending.isEmpty && !stopping { pthread_cond_wait(changed, mutex) }
             if pending.isEmpty { break }
-            var batch: [@Sendable () -> Void] = []
+            var batch: [(@Sendable () -> Void)?] = []
             swap(&batch, &pending)
             busy = true
             pthread_mutex_unlock(mutex)
-            for work in batch { work() }
+            // Each piece, with what it holds (an append's records), is
+            // freed once it has run, not with the rest of the batch.
+            for index in batch.indices {
+                let work = batch[index]
+                batch[index] = nil
+                work?()
+            }
             batch = []
             pthread_mutex_lock(mutex)
             busy = false

@@ -29,25 +29,31 @@ final class UndoDiskThreadTests: XCTestCase {
     }
 
     func testStoppingRunsWhatWasQueuedAndEndsTheThread() throws {
-        let before = try taskCount()
-        let thread = try XCTUnwrap(UndoDiskThread())
-        XCTAssertEqual(try taskCount(), before + 1)
+        var thread = UndoDiskThread()
+        weak let stopped = thread
         let ran = Mutex(0)
-        for _ in 0..<500 { thread.async { ran.withLock { $0 += 1 } } }
-        thread.stop()
+        let worker = Mutex<String?>(nil)
+        thread?.async { worker.withLock { $0 = Self.currentTask() } }
+        for _ in 0..<500 { thread?.async { ran.withLock { $0 += 1 } } }
+        thread?.stop()
         XCTAssertEqual(ran.withLock { $0 }, 500)
-        XCTAssertEqual(try taskCount(), before, "the thread was joined")
+        let task = try XCTUnwrap(worker.withLock { $0 })
+        XCTAssertTrue(Self.eventually { access(task, F_OK) != 0 }, "\(task) was joined")
+        thread = nil
+        XCTAssertNil(stopped, "nothing keeps a stopped thread's object")
     }
 
     func testAnExecutorWritesEveryStepAndTakesItsThreadsWhenLetGo() throws {
         let directory = try TemporaryDirectory()
-        let before = try taskCount()
+        let before = try Self.tasks()
         var outcomes: [Result<UndoStore.Outcome, UndoError>] = []
+        var started: Set<String> = []
         do {
             let store = UndoStore(stateDirectory: directory.path)
             _ = store.loadAll()
             let executor = try XCTUnwrap(ThreadedUndoDiskExecutor())
-            XCTAssertEqual(try taskCount(), before + 2, "an append thread and one for the rest")
+            started = try Self.tasks().subtracting(before)
+            XCTAssertEqual(started.count, 2, "an append thread and one for the rest")
             store.executor = executor
             for index in 0..<200 {
                 store.submit(.register(actionName: "Step \(index)", undo: [UInt8](repeating: 1, count: 4096), redo: [2], mergeKey: ""),
@@ -66,22 +72,44 @@ final class UndoDiskThreadTests: XCTestCase {
         }
         XCTAssertEqual(outcomes.count, 200)
         XCTAssertEqual(try outcomes.last?.get().state.undoCount, 200)
-        XCTAssertEqual(try taskCount(), before, "both threads were joined")
+        XCTAssertTrue(Self.eventually { started.allSatisfy { access("/proc/self/task/" + $0, F_OK) != 0 } },
+                      "both threads were joined")
         let again = UndoStore(stateDirectory: directory.path)
         _ = again.loadAll()
         XCTAssertEqual(again.state(appId: "org.example.Editor", documentId: "doc")?.undoCount, 200)
     }
 
+    /// The calling thread's entry, "/proc/PID/task/TID".
+    private static func currentTask() -> String? {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = readlink("/proc/thread-self", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return "/proc/" + String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// True once `condition` holds; a joined thread leaves /proc a moment
+    /// after pthread_join returns. Gives up after five seconds.
+    private static func eventually(_ condition: () -> Bool) -> Bool {
+        var waited = 0
+        while !condition() {
+            guard waited < 5_000 else { return false }
+            usleep(1_000)
+            waited += 1
+        }
+        return true
+    }
+
     private static func threadID() -> pthread_t { pthread_self() }
 
-    /// Threads of this process.
-    private func taskCount() throws -> Int {
+    /// The ids of this process's threads.
+    private static func tasks() throws -> Set<String> {
         guard let directory = opendir("/proc/self/task") else { throw UndoFileError(call: "opendir", path: "/proc/self/task", errno: errno) }
         defer { closedir(directory) }
-        var count = 0
+        var names: Set<String> = []
         while let entry = readdir(directory) {
-            if entry.pointee.d_name.0 != UInt8(ascii: ".") { count += 1 }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if !name.hasPrefix(".") { names.insert(name) }
         }
-        return count
+        return names
     }
 }
