@@ -1,4 +1,5 @@
 import Synchronization
+import MenuBusSupport
 
 /// menubusd's executor: the store's disk work off the loop, each piece's
 /// `then` back on the loop, which watches `wakeDescriptor` and calls
@@ -73,8 +74,8 @@ package final class ThreadedUndoDiskExecutor: UndoDiskExecutor {
         let done = finished.take()
         guard !done.isEmpty else { return }
         for id in done { completions.removeValue(forKey: id)?() }
-        // A burst of steps grew the table; give its storage back once idle.
-        if completions.isEmpty, completions.capacity > 64 { completions = [:] }
+        // A burst of steps grew the table; give its storage back after.
+        completions.releaseSpareCapacity()
         afterCompletions()
     }
 }
