@@ -60,7 +60,7 @@ final class ButtonMenuTests: BusTestCase {
         try toolbar.activate(menu, itemId: ElementID.primaryAction)
         XCTAssertTrue(pump(app) { !actions.isEmpty })
         XCTAssertEqual(actions, ["new-document"])
-        XCTAssertTrue(try eventually { (try? toolbar.layout(of: menu)) == nil }, "the menu closed")
+        XCTAssertTrue(eventually { (try? toolbar.layout(of: menu)) == nil }, "the menu closed")
     }
 
     func testWhatHasNoPrimaryActionSaysSo() throws {

@@ -217,7 +217,7 @@ final class TrustModelTests: BusTestCase {
         try victim.updateItems("doc", [MenuElement(id: "open", title: "Open Secret Plans v2.odt")])
         XCTAssertTrue(shell.run(until: { followed.contains { $0.element("open")?.title == "Open Secret Plans v2.odt" } },
                                 timeout: 10), "the presenter follows the rename")
-        FileManager.default.createFile(atPath: sync.path, contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: sync.path, contents: Data()))
         XCTAssertTrue(eventually(timeout: 20) { reader.stdoutText.contains("SYNCED") || !reader.isRunning },
                       reader.stdoutText + reader.stderrText)
         let heard = reader.stdoutText.split(separator: "\n").filter { $0.hasPrefix("SIGNAL ") && $0.contains(menu.path.rawValue) }
