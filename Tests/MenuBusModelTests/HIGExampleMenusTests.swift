@@ -108,11 +108,12 @@ final class HIGExampleMenusTests: XCTestCase {
     }
 
     func testNoExampleLeavesANewFindingAndAdditionsStayWithinTheLimits() {
-        var checked = 0
         for example in Self.examples {
             let appFindings = Set(Lint.check(kind: .context, elements: example.items).map(FindingKey.init))
             let editAppFindings = Set(Lint.check(kind: .edit, elements: example.items).map(FindingKey.init)).union(appFindings)
             let arranged = AppItems.arranged(example.items)
+            let plain = EditMenu.compose(context: example.context, selection: example.selection, undo: nil,
+                                         providers: [], appItems: example.items)
             for providers in Self.providerSets {
                 for usage in Self.usages {
                     let name = "\(example.name), \(providers.count) providers, usage \(usage)"
@@ -120,8 +121,6 @@ final class HIGExampleMenusTests: XCTestCase {
                                                    selection: example.selection, usage: usage)
                     assertWithinLimits(menu, kind: .context, before: arranged, appFindings: appFindings, "context menu, \(name)")
 
-                    let plain = EditMenu.compose(context: example.context, selection: example.selection, undo: nil,
-                                                 providers: [], appItems: example.items)
                     let edit = EditMenu.compose(context: example.context, selection: example.selection, undo: nil,
                                                 providers: providers, appItems: example.items, usage: usage)
                     assertWithinLimits(edit, kind: .edit, before: plain, appFindings: editAppFindings, "edit menu, \(name)")
@@ -129,11 +128,9 @@ final class HIGExampleMenusTests: XCTestCase {
                         $0.parent == ElementID.section(3) && $0.id != ElementID.format
                     }.count
                     XCTAssertLessThanOrEqual(suggested, ProviderSuggestions.shownAtTop + 1, "edit menu, \(name)")
-                    checked += 1
                 }
             }
         }
-        XCTAssertEqual(checked, Self.examples.count * Self.providerSets.count * Self.usages.count)
     }
 
     func testTheAppsOwnExcessIsReportedNotRepaired() {

@@ -67,10 +67,10 @@ final class PreviewCommandLineTests: BusTestCase {
 
         let chosen = try cli(["activate", "org.example.Photos", "photo", "menubus:preview", "--locale", "ru"])
         XCTAssertEqual(chosen.status, 0, chosen.stderr)
-        XCTAssertTrue(pump(app) { actions == ["menubus:preview"] }, "\(actions)")
+        XCTAssertTrue(pumpClients([app], timeout: 10) { actions == ["menubus:preview"] }, "\(actions)")
         let tapped = try cli(["activate", "org.example.Photos", "new", "menubus:primary-action"])
         XCTAssertEqual(tapped.status, 0, tapped.stderr)
-        XCTAssertTrue(pump(app) { actions == ["menubus:preview", "new-document"] }, "\(actions)")
+        XCTAssertTrue(pumpClients([app], timeout: 10) { actions == ["menubus:preview", "new-document"] }, "\(actions)")
     }
 
     func testMenuJSONCarriesThePreviewAndButtonKeysThroughPublish() throws {

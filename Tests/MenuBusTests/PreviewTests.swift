@@ -40,7 +40,7 @@ final class PreviewTests: BusTestCase {
         XCTAssertFalse(try presenter.layout(of: menu).elements.contains { $0.id == ElementID.preview },
                        "the preview is no element of the layout")
         try presenter.choosePreview(menu, platformData: ["timestamp": .uint32(42)])
-        XCTAssertTrue(pump(app) { !actions.isEmpty })
+        XCTAssertTrue(pumpClients([app], timeout: 10) { !actions.isEmpty })
         XCTAssertEqual(actions.map(\.itemId), ["menubus:preview"])
         XCTAssertEqual(actions.first?.contextId, "photo")
         XCTAssertEqual(actions.first?.platformData["timestamp"], .uint32(42))
@@ -91,7 +91,7 @@ final class PreviewTests: BusTestCase {
             if signal.path == menu.path.rawValue, signal.member == "PropertiesChanged" { changes.append(signal.arguments) }
         }
         try app.publishContext("photo", photo(ContextPreview(title: "Dune.png", image: .png(Self.png(4096)))), items: items)
-        XCTAssertTrue(pump(presenter) { !changes.isEmpty })
+        XCTAssertTrue(pumpClients([presenter], timeout: 10) { !changes.isEmpty })
         let change = try XCTUnwrap(changes.first)
         XCTAssertEqual(change.first, .string(MenuBusNames.menuInterface))
         XCTAssertEqual(change.last, .array("s", [.string("Preview")]), "named as invalidated")

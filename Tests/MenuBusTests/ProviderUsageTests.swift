@@ -54,19 +54,11 @@ final class ProviderUsageTests: BusTestCase {
                 providers.filter { $0.parent == ElementID.services }.map(\.id))
     }
 
-    private func pump(_ clients: [MenuBusClient], until done: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while !done() && Date() < deadline {
-            for client in clients { client.run(until: done, timeout: 0.005) }
-        }
-        return done()
-    }
-
     private func choose(_ name: String, app: MenuBusClient, provider: MenuBusClient, calls: () -> Int) throws {
         let before = calls()
         let menu = try app.present(contextId: "f", kind: .edit)
         try app.activate(menu, itemId: Self.itemId(name))
-        XCTAssertTrue(pump([app, provider]) { calls() > before }, "\(name) was run")
+        XCTAssertTrue(pumpClients([app, provider], timeout: 10) { calls() > before }, "\(name) was run")
     }
 
     /// Closes `clients`, stops `daemon` as a session ends (it writes the
@@ -119,11 +111,8 @@ final class ProviderUsageTests: BusTestCase {
         XCTAssertEqual(placed(try app.editMenu(contextId: "f")).top, ["Alpha", "Bravo", "Delta"].map(Self.itemId))
 
         // A damaged file: the good lines count, the daemon says so once and serves.
+        _ = try stop(second, closing: [app, provider])
         try "garbage\n3\torg.example.Echo\n\u{0}\u{1}\n-4\tx\n".write(to: file, atomically: true, encoding: .utf8)
-        app.close()
-        provider.close()
-        second.signal(SIGTERM)
-        _ = try second.wait(timeout: 10)
         let third = try startUsageDaemon()
         provider = try registerProviders { called.append($0) }
         app = try editor()

@@ -98,14 +98,6 @@ class BusTestCase: XCTestCase {
                                     member: member, arguments: arguments, timeout: 10)
     }
 
-    /// Runs `app`'s loop until `condition` holds, at most `timeout` seconds.
-    func pump(_ app: MenuBusClient, timeout: Double = 10, until condition: () throws -> Bool) rethrows -> Bool {
-        try eventually(timeout: timeout) {
-            _ = app.run(until: { false }, timeout: 0.02)
-            return try condition()
-        }
-    }
-
     /// Asserts that `body` throws a `BusError` named `name`, and returns it.
     @discardableResult
     func assertBusError(_ name: String, file: StaticString = #filePath, line: UInt = #line,
