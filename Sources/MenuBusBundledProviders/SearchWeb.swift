@@ -46,22 +46,7 @@ struct SearchWeb {
                 query += "%" + (hex.count == 1 ? "0" : "") + hex
             }
         }
-        return replacing("%s", in: engine, with: query)
-    }
-
-    /// `text` with every `pattern` replaced, left to right.
-    static func replacing(_ pattern: String, in text: String, with replacement: String) -> String {
-        var result = "", index = text.startIndex
-        while index < text.endIndex {
-            if text[index...].hasPrefix(pattern) {
-                result += replacement
-                index = text.index(index, offsetBy: pattern.count)
-            } else {
-                result.append(text[index])
-                index = text.index(after: index)
-            }
-        }
-        return result
+        return engine.replacing("%s", with: query)
     }
 
     /// The activation token of the choice: `activation-token` in the

@@ -163,10 +163,16 @@ struct JSONSyntax {
 
     private mutating func escape(into text: inout [UInt8]) throws(Failure) {
         guard let escaped = current else { throw Failure(offset: index, expected: "an escape") }
-        let simple: [UInt8: UInt8] = [UInt8(ascii: "\""): 0x22, UInt8(ascii: "\\"): 0x5C, UInt8(ascii: "/"): 0x2F,
-                                      UInt8(ascii: "b"): 0x08, UInt8(ascii: "f"): 0x0C, UInt8(ascii: "n"): 0x0A,
-                                      UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09]
-        if let byte = simple[escaped] {
+        let simple: UInt8? = switch escaped {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): escaped
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "t"): 0x09
+        default: nil
+        }
+        if let byte = simple {
             index += 1
             text.append(byte)
             return

@@ -36,8 +36,8 @@ enum MenuCommand {
         let client = try CommandLineTool.connect(options)
         let menu = edit ? try client.editMenu(owner: app, contextId: context, locale: locale)
             : try client.contextMenu(owner: app, contextId: context, locale: locale)
+        let published = try client.publishedContext(owner: app, contextId: context)
         if options.json {
-            let published = try client.publishedContext(owner: app, contextId: context)
             // A unique name stands for its app: print the app id, which 'publish' registers as.
             let appId = app.hasPrefix(":")
                 ? (try client.listContexts().first { $0.owner == app && $0.contextId == context }?.appId ?? app) : app
@@ -52,12 +52,11 @@ enum MenuCommand {
                 """)
         } else {
             Output.out(Output.styled("\(edit ? "Edit" : "Context") menu of \(app) › \(context)", .bold) + Output.styled("  (revision \(menu.revision))", .dim) + "\n")
-            let published = try client.publishedContext(owner: app, contextId: context)
             if let preview = published.context.preview { Output.out(ContextHeader.preview(preview)) }
             Output.out(ContextHeader.primaryAction(published.context, items: published.items))
             Output.out(MenuDrawing.draw(menu.elements))
             // What menubusd serves as published and logs: the app's own excess.
-            let excess = MenuComposer.excess(elements: try client.publishedContext(owner: app, contextId: context).items)
+            let excess = MenuComposer.excess(elements: published.items)
             if !excess.isEmpty {
                 Output.out(Output.styled("The app's own items break the size rules; MenuBus serves them as published:", .bold) + "\n")
                 for finding in excess { Output.out(Lint.line(finding)) }
