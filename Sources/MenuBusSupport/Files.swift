@@ -23,8 +23,8 @@ package enum Files {
 
     /// Writes all of `text` to `fd` (a short write goes on; an error ends it).
     package static func write(_ text: String, to fd: Int32) {
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { buffer in
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count, let base = buffer.baseAddress {
                 let n = Glibc.write(fd, base + offset, buffer.count - offset)

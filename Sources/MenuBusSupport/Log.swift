@@ -118,15 +118,6 @@ package enum Log {
         // `<N>` prefix, or on a terminal or pipe as a word for what needs
         // attention.
         if let sink { sink("<\(level.rawValue)>" + body); return }
-        let line = (prefixesLevels ? "<\(level.rawValue)>" : level.plainPrefix) + body
-        var bytes = Array(line.utf8)
-        bytes.withUnsafeMutableBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(2, buffer.baseAddress! + offset, buffer.count - offset)
-                if n <= 0 { break }
-                offset += n
-            }
-        }
+        Files.write((prefixesLevels ? "<\(level.rawValue)>" : level.plainPrefix) + body, to: 2)
     }
 }

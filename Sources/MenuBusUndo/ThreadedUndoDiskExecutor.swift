@@ -21,13 +21,10 @@ package final class ThreadedUndoDiskExecutor: UndoDiskExecutor {
     /// nil when no pipe or thread can be made.
     package init?(afterCompletions: @escaping () -> Void = {}) {
         guard let pipe = UndoFiles.makeWakePipe() else { return nil }
-        guard let thread = UndoDiskThread() else {
-            UndoFiles.close(pipe.read)
-            UndoFiles.close(pipe.write)
-            return nil
-        }
-        guard let appendThread = UndoDiskThread() else {
-            thread.stop()
+        let thread = UndoDiskThread(), appendThread = UndoDiskThread()
+        guard let thread, let appendThread else {
+            thread?.stop()
+            appendThread?.stop()
             UndoFiles.close(pipe.read)
             UndoFiles.close(pipe.write)
             return nil

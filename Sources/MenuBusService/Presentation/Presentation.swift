@@ -34,13 +34,21 @@ package final class Presentation {
     /// The prefix every presentation's object is under, at `<prefix>/<number>`.
     package static let pathPrefix: ObjectPath = "/org/menubus/MenuBus1/menu"
 
+    private static let numberPrefix = pathPrefix.rawValue + "/"
+
+    /// The object path of presentation `number`.
+    package static func path(of number: UInt64) -> ObjectPath {
+        pathPrefix.appending(String(number))
+    }
+
     /// The number of the presentation whose object is at `path`; nil for
-    /// any other path (`<prefix>/01` is not presentation 1's).
+    /// any other path (`<prefix>/01` and `<prefix>/+1` are not presentation 1's).
     package static func number(at path: ObjectPath) -> UInt64? {
-        let text = path.rawValue, prefix = pathPrefix.rawValue + "/"
-        guard text.hasPrefix(prefix), let number = UInt64(text.dropFirst(prefix.count)),
-              text.utf8.count == prefix.utf8.count + String(number).utf8.count else { return nil }
-        return number
+        let text = path.rawValue
+        guard text.hasPrefix(numberPrefix) else { return nil }
+        let digits = text.utf8.dropFirst(numberPrefix.utf8.count)
+        guard let first = digits.first, first >= UInt8(ascii: "1") || digits.count == 1 else { return nil }
+        return UInt64(Substring(digits))
     }
 
     /// What the presenter asked for: where to anchor, which language.
@@ -127,7 +135,7 @@ package final class Presentation {
         self.options = options
         self.titles = titles
         self.number = number
-        self.path = ObjectPath(stringLiteral: "\(Presentation.pathPrefix.rawValue)/\(number)")
+        self.path = Presentation.path(of: number)
         self.kind = kind
         self.owner = owner
         self.contextId = contextId

@@ -111,7 +111,7 @@ package final class Presentations {
 
     /// The paths of the presentations with exports, live or closing: the objects served.
     var exportedPaths: [ObjectPath] {
-        exports.keys.map { ObjectPath(stringLiteral: "\(Presentation.pathPrefix.rawValue)/\($0)") }
+        exports.keys.map(Presentation.path(of:))
     }
 
     /// Whether `state` is still presentation `number`'s exports.

@@ -27,8 +27,10 @@ final class Composer {
     /// declared providers' in `locale`'s (nil: the session's).
     func compose(_ kind: MenuKind, _ context: PublishedContext, appId: String, titles: SystemTitles,
                  locale: String? = nil) -> [MenuElement] {
-        let offered = providers.infos(locale: locale)
         menuExcess.check(appId: appId, contextId: context.id, revision: context.revision, items: context.items)
+        // A button's menu is its own items: no providers, undo or usage to gather.
+        if context.info.kind.isButton { return ButtonMenu.compose(context: context.info, items: context.items) }
+        let offered = providers.infos(locale: locale)
         switch kind {
         case .edit:
             return EditMenu.compose(context: context.info, selection: context.selection,

@@ -11,17 +11,22 @@ import MenuBusSupport
 /// all at once (a context may then be reported again).
 final class MenuExcessReports {
     static let maxKeys = 1_024
+    private struct Key: Hashable {
+        let appId: String
+        let contextId: String
+    }
+
     /// The revision each context was last checked at.
-    private var checked: [String: UInt32] = [:]
+    private var checked: [Key: UInt32] = [:]
     /// Contexts already reported.
-    private var reported: Set<String> = []
+    private var reported: Set<Key> = []
 
     /// Checks `items` of `contextId` once per revision and logs their excess
     /// the first time there is any.
     func check(appId: String, contextId: String, revision: UInt32, items: [MenuElement]) {
         // Four sections take four elements, sixteen items sixteen.
         guard items.count > 3 else { return }
-        let key = appId + "\u{0}" + contextId
+        let key = Key(appId: appId, contextId: contextId)
         guard checked[key] != revision, !reported.contains(key) else { return }
         if checked.count >= Self.maxKeys { checked.removeAll() }
         checked[key] = revision

@@ -76,9 +76,7 @@ package final class ProviderUsage {
         let counted = counts
         load()
         for (id, count) in counted { counts[id] = max(counts[id] ?? 0, count) }
-        if counts.count > Self.maxEntries {
-            counts = Self.parse(counts.map { "\($0.value)\t\($0.key)\n" }.joined())
-        }
+        counts = Self.mostChosen(counts)
     }
 
     /// The entry to drop for a new one: the fewest choices, then the
@@ -119,6 +117,11 @@ package final class ProviderUsage {
             let id = String(fields[1])
             counts[id] = max(counts[id] ?? 0, count)
         }
+        return mostChosen(counts)
+    }
+
+    /// `counts` cut to the `maxEntries` most chosen, ties to the smaller id.
+    private static func mostChosen(_ counts: [String: Int]) -> [String: Int] {
         guard counts.count > maxEntries else { return counts }
         let kept = counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(maxEntries)
         return Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
