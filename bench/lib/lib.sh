@@ -132,8 +132,16 @@ start_menubusd_with_bundled_providers() {
     XDG_DATA_HOME="$TMP/data" XDG_DATA_DIRS="$TMP/system" XDG_CONFIG_HOME="$TMP/config" LANG=C.UTF-8 LANGUAGE=C \
         "$BIN/menubusd" --provider-start-timeout 10 2>"$TMP/menubusd.log" &
     DAEMON_PID=$!
-    for _ in $(seq 1 100); do has_owner org.menubus.MenuBus1 && break; sleep 0.05; done
-    has_owner org.menubus.MenuBus1 || { echo "$NAME_FOR_ERRORS: menubusd did not take its name" >&2; cat "$TMP/menubusd.log" >&2; exit 1; }
+    wait_for_menubusd "$NAME_FOR_ERRORS" "$TMP/menubusd.log"
+}
+
+# wait_for_menubusd NAME LOG: waits up to 5 s for menubusd's bus name, or
+# prints LOG and exits with NAME's error.
+wait_for_menubusd() {
+    for _ in $(seq 1 100); do has_owner org.menubus.MenuBus1 && return 0; sleep 0.05; done
+    echo "$1: menubusd did not take its name" >&2
+    cat "$2" >&2
+    exit 1
 }
 
 # median: the median of the numbers on stdin (spaces or lines).

@@ -35,15 +35,10 @@ BIN="$(swift build -c release --show-bin-path)"
 TMP="$(mktemp -d)"
 JOB_PID=""
 BUS_PID=""
-DAEMON_PID=""
+MENUBUSD_PID=""
 # shellcheck source=../lib/lib.sh
 . "$ROOT/bench/lib/lib.sh"
-cleanup() {
-    stop "$DAEMON_PID"
-    stop "$BUS_PID"
-    rm -rf "$TMP"
-}
-trap cleanup EXIT
+trap stop_everything EXIT
 
 mkdir -p "$TMP/data/menubus/providers" "$TMP/config" "$TMP/state"
 for i in $(seq 1 "$PROVIDERS"); do
@@ -53,8 +48,8 @@ done
 start_private_bus context-menu.sh
 XDG_DATA_HOME="$TMP/data" XDG_DATA_DIRS="$TMP/none" XDG_CONFIG_HOME="$TMP/config" \
     "$BIN/menubusd" --address "$ADDR" --state-dir "$TMP/state" 2>"$TMP/menubusd.log" &
-DAEMON_PID=$!
-for _ in $(seq 1 100); do has_owner org.menubus.MenuBus1 && break; sleep 0.05; done
+MENUBUSD_PID=$!
+wait_for_menubusd context-menu.sh "$TMP/menubusd.log"
 
 echo "- command: bench/providers/context-menu.sh -n $ITERATIONS --providers $PROVIDERS"
 echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
