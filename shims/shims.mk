@@ -35,7 +35,11 @@ SHIMS_BUILD ?= .build/shims
 CC ?= cc
 SHIM_CFLAGS ?= -O2 -g
 SHIM_WARNINGS = -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
-SHIM_COMMON = shims/common/menubus-shim.c shims/common/menubus-shim.h shims/common/menubus-text-buffer.h
+# The shim core: C on GDBus, no toolkit; every shim compiles it in.
+SHIM_CORE_SOURCES = shims/core/menubus-shim.c
+SHIM_CORE_HEADERS = $(wildcard shims/core/*.h)
+SHIM_CORE_CFLAGS = -Ishims/core -I$(SHIMS_BUILD)/include
+SHIM_COMMON = $(SHIM_CORE_SOURCES) $(SHIM_CORE_HEADERS)
 SHIM_CLIENT_HEADER = $(SHIMS_BUILD)/include/client-interface.h
 
 GTK3_MODULE = $(SHIMS_BUILD)/gtk3/modules/libmenubus.so
@@ -121,8 +125,8 @@ $(GTK3_MODULE): shims/gtk3/menubus-module.c $(SHIM_COMMON) $(SHIM_CLIENT_HEADER)
 	@pkg-config --exists gtk+-3.0 || { echo "make: GTK 3's headers are missing: apt-get install libgtk-3-dev" >&2; exit 1; }
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(SHIM_CFLAGS) $(CFLAGS) $(SHIM_WARNINGS) -fPIC -shared -fvisibility=hidden \
-		-Ishims/common -I$(SHIMS_BUILD)/include $(shell pkg-config --cflags gtk+-3.0 gio-unix-2.0 gmodule-2.0) \
-		-o $@ shims/gtk3/menubus-module.c shims/common/menubus-shim.c \
+		$(SHIM_CORE_CFLAGS) $(shell pkg-config --cflags gtk+-3.0 gio-unix-2.0 gmodule-2.0) \
+		-o $@ shims/gtk3/menubus-module.c $(SHIM_CORE_SOURCES) \
 		$(LDFLAGS) -Wl,--as-needed -Wl,-z,defs $(shell pkg-config --libs gtk+-3.0 gio-unix-2.0 gmodule-2.0)
 
 GTK4_REQUIRED = @pkg-config --exists gtk4 || { echo "make: GTK 4's headers are missing: apt-get install libgtk-4-dev" >&2; exit 1; }
@@ -133,8 +137,8 @@ $(GTK4_LIB): shims/gtk4/menubus-gtk4.c shims/gtk4/menubus-gtk4.h $(SHIM_COMMON) 
 	$(GTK4_REQUIRED)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(SHIM_CFLAGS) $(CFLAGS) $(SHIM_WARNINGS) -fPIC -shared -fvisibility=hidden \
-		-Ishims/common -I$(SHIMS_BUILD)/include $(shell pkg-config --cflags gtk4 gio-unix-2.0) \
-		-Wl,-soname,$(GTK4_SONAME) -o $@ shims/gtk4/menubus-gtk4.c shims/common/menubus-shim.c \
+		$(SHIM_CORE_CFLAGS) $(shell pkg-config --cflags gtk4 gio-unix-2.0) \
+		-Wl,-soname,$(GTK4_SONAME) -o $@ shims/gtk4/menubus-gtk4.c $(SHIM_CORE_SOURCES) \
 		$(LDFLAGS) -Wl,--as-needed -Wl,-z,defs $(shell pkg-config --libs gtk4 gio-unix-2.0)
 
 $(GTK4_LINKS): $(GTK4_LIB)

@@ -1,5 +1,5 @@
 /* menubus-gtk4: see menubus-gtk4.h for what it does and when. The talking
- * to menubusd is the shims' common core (shims/common/menubus-shim.c);
+ * to menubusd is the shims' common core (shims/core/);
  * this file is GTK 4's side of it: which widgets, their text and
  * selection, the commands done on them, and the extra menu. */
 #include "menubus-gtk4.h"

@@ -1,6 +1,6 @@
 /* What the GTK 3 module and the GTK 4 library do alike to a GtkTextBuffer,
  * whose API is the same in both: included by each, built against its own
- * GTK. (The rest of shims/common knows GLib and GIO only.) */
+ * GTK. (The rest of shims/core knows GLib and GIO only.) */
 #ifndef MENUBUS_TEXT_BUFFER_H
 #define MENUBUS_TEXT_BUFFER_H
 
