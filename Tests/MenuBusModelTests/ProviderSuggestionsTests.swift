@@ -95,19 +95,56 @@ final class ProviderSuggestionsTests: XCTestCase {
             if count >= Lint.maxItemsPerLevel {
                 XCTAssertEqual(top.count, count, "no room: the app's excess is not made worse")
             }
-            XCTAssertLessThanOrEqual(services.count, Lint.maxItemsPerLevel)
-            // Every provider the top level has no room for is in Services, while Services fits.
+            // Every provider the top level has no room for is in Services.
             if count <= 13 {
                 XCTAssertEqual(top.count + services.count, count + 1 + Self.shipped.count + (services.isEmpty ? 0 : 1))
             }
         }
     }
 
-    func testServicesHoldsAtMostTheItemLimit() {
-        let many = (1...30).map { ProviderInfo(id: "org.example.P\($0)", title: "Do \($0)", contentTypes: ["text/plain"]) }
-        let menu = ContextMenu.compose(context: note, items: pin, providers: many, selection: selection)
-        XCTAssertEqual(levels(menu).services.count, Lint.maxItemsPerLevel)
-        XCTAssertEqual(Lint.check(kind: .context, elements: menu, composed: true).filter { $0.severity != .info }, [])
+    /// `count` providers of their own items, as a catalog lists them, then
+    /// one registered at run time, which comes last in the stable order.
+    private static func many(_ count: Int) -> [ProviderInfo] {
+        Self.shipped + (Self.shipped.count..<count).map {
+            ProviderInfo(id: "org.example.P\($0)", title: "Do \($0)", contentTypes: ["text/plain"])
+        } + [ProviderInfo(id: "org.example.Registered", title: "Make Registered", contentTypes: ["text/plain"])]
+    }
+
+    func testEveryMatchingProviderIsOfferedAtTheTopOrInServices() {
+        for count in [20, 40] {
+            let providers = Self.many(count)
+            let menus = [
+                ContextMenu.compose(context: note, items: pin, providers: providers, selection: selection),
+                EditMenu.compose(context: note, selection: selection, undo: nil, providers: providers, appItems: pin),
+            ]
+            for (kind, menu) in zip([MenuKind.context, .edit], menus) {
+                let (top, services) = levels(menu)
+                XCTAssertEqual(Set(top + services).intersection(providers.map(\.title)).count, providers.count,
+                               "\(count) + 1 providers, \(kind) menu: every one is offered")
+                XCTAssertEqual(top.filter { $0 != "Services" }.count + services.count,
+                               top.count - 1 + providers.count - ProviderSuggestions.shownAtTop,
+                               "each once")
+                XCTAssertLessThanOrEqual(ProviderSuggestions.levelCount(menu), Lint.maxItemsPerLevel)
+                XCTAssertEqual(Lint.check(kind: kind, elements: menu, composed: true).filter { $0.severity != .info }, [],
+                               "\(kind) menu: at most three groups and fifteen items at the top")
+            }
+        }
+    }
+
+    func testServicesIsRankedByUseAndARegisteredProviderTakesItsPlace() {
+        let providers = Self.many(20)
+        // Chosen most, the registered one is among the few; the next most chosen lead Services.
+        let usage = ["org.example.Registered": 9, "org.menubus.Translate": 8, "org.menubus.SearchWeb": 7,
+                     "org.example.P19": 3, "org.example.P7": 2]
+        let (top, services) = levels(ContextMenu.compose(context: note, items: pin, providers: providers,
+                                                          selection: selection, usage: usage))
+        XCTAssertEqual(top, ["Pin Note", "Copy", "Translate", "Search Web", "Make Registered", "Services"])
+        XCTAssertEqual(Array(services.prefix(4)), ["Do 19", "Do 7", "Capitalize", "Make Lowercase"],
+                       "most chosen first, then the stable order")
+        XCTAssertEqual(services.count, providers.count - 3)
+        // Never chosen, the registered one is still offered, last.
+        XCTAssertEqual(levels(ContextMenu.compose(context: note, items: pin, providers: providers,
+                                                  selection: selection)).services.last, "Make Registered")
     }
 
     func testExcessReportsTheSizeRulesOnly() {

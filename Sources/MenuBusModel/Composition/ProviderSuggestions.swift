@@ -6,14 +6,16 @@
 /// At most `shownAtTop` of them show at the menu's level: the ones this user
 /// chooses most often (`usage`), ties in the stable order the candidates
 /// come in, and those few in that same order, so an item moves only when
-/// another overtakes it. The rest go into one submenu, "Services"
-/// (`menubus:services`), in the stable order, as macOS gathers its
-/// Services. One left over shows beside the others instead: a submenu of
+/// another overtakes it. Every other one goes into one submenu, "Services"
+/// (`menubus:services`), ranked the same way (most chosen first, ties in
+/// the stable order), as the macOS Services menu lists every enabled
+/// service: a matching provider is never left out (the user's policy
+/// hides one). One left over shows beside the others instead: a submenu of
 /// one item is a detour that saves no room.
 ///
 /// No more than `room` items are added at the menu's level, so the
 /// daemon's additions never take a level past `Lint.maxItemsPerLevel`;
-/// the submenu holds at most that many too.
+/// the submenu is MenuBus's own list, which `Lint` does not count.
 package enum ProviderSuggestions {
     /// Provider suggestions shown at the menu's own level. The HIG asks for
     /// "a small number of menu items" in a context menu, since a long one
@@ -65,9 +67,9 @@ package enum ProviderSuggestions {
     }
 
     /// `candidates` as they show: up to `shownAtTop` under `parent` (fewer
-    /// when `room` is smaller), then the Services submenu with the rest;
-    /// nothing when `room` is not positive. `usage`: times this user chose
-    /// each provider, by id.
+    /// when `room` is smaller), then the Services submenu with all the rest,
+    /// most chosen first; nothing when `room` is not positive. `usage`:
+    /// times this user chose each provider, by id.
     static func arrange(_ candidates: [Candidate], usage: [String: Int], room: Int, parent: String,
                         titles: SystemTitles, offer: AppOffer) -> [MenuElement] {
         guard room > 0, !candidates.isEmpty else { return [] }
@@ -87,8 +89,7 @@ package enum ProviderSuggestions {
         let shown = Set(ranked.prefix(top))
         var result = candidates.indices.filter { shown.contains($0) }.map { candidates[$0].element(parent: parent) }
         guard gathers else { return result }
-        let gathered = ranked.dropFirst(top).prefix(Lint.maxItemsPerLevel).sorted()
-        var submenu = gathered.map { candidates[$0].element(parent: ElementID.services) }
+        var submenu = ranked.dropFirst(top).map { candidates[$0].element(parent: ElementID.services) }
         AppOffer.fitIcons(&submenu, parent: ElementID.services, siblingsHaveIcons: true)
         result.append(MenuElement(id: ElementID.services, parent: parent, kind: .menu, title: titles.services))
         return result + submenu
