@@ -49,6 +49,11 @@ package enum Files {
         return names
     }
 
+    /// Removes a file; false when it cannot (a missing file included).
+    package static func remove(_ path: String) -> Bool {
+        unlink(path) == 0
+    }
+
     /// Whether `path` is a directory (following symbolic links).
     package static func isDirectory(_ path: String) -> Bool {
         var info = stat()

@@ -15,6 +15,9 @@ package struct UndoFileError: Error, Hashable, Sendable, CustomStringConvertible
     /// The name was taken (EEXIST).
     var isAlreadyExists: Bool { errno == EEXIST }
 
+    /// The file is on a read-only file system (EROFS).
+    var isReadOnlyFileSystem: Bool { errno == EROFS }
+
     /// EIO, for failures that have no errno of their own.
     static func io(_ call: String, _ path: String) -> UndoFileError {
         UndoFileError(call: call, path: path, errno: EIO)
@@ -328,6 +331,50 @@ package enum UndoFiles {
     package static func remove(_ path: String) throws(UndoFileError) {
         if let fault = injected("unlink", path) { throw fault }
         guard unlink(path) == 0 || Glibc.errno == ENOENT else { throw failure("unlink", path) }
+    }
+
+    /// A file's or directory's device and inode, and its modification
+    /// time in nanoseconds; nil when it cannot be stat'ed (missing).
+    static func identity(_ path: String) -> (device: UInt64, inode: UInt64, modified: Int64)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (UInt64(info.st_dev), UInt64(info.st_ino),
+                Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+    }
+
+    /// Moves a file to `to` (replacing it): a rename, or across file systems
+    /// a copy (0600, synced, its modification time kept) and an unlink of
+    /// the original.
+    static func move(_ from: String, to: String) throws(UndoFileError) {
+        if let fault = injected("rename", from) { throw fault }
+        if Glibc.rename(from, to) == 0 { return }
+        guard Glibc.errno == EXDEV else { throw failure("rename", from) }
+        try copy(from, to: to)
+        try remove(from)
+    }
+
+    /// Copies a file's bytes to `to` through a temporary name and a rename,
+    /// synced, with the original's modification time.
+    static func copy(_ from: String, to: String) throws(UndoFileError) {
+        let bytes = try read(from)
+        let temporary = to + ".tmp"
+        let fd = try openForRewriting(temporary)
+        defer { close(fd) }
+        try write(fd, bytes, path: temporary)
+        if let modified = identity(from)?.modified {
+            // The access time left as it is (UTIME_OMIT, a macro Swift does not import).
+            let omit = (1 << 30) - 2
+            var times = [timespec(tv_sec: 0, tv_nsec: omit),
+                         timespec(tv_sec: Int(modified / 1_000_000_000), tv_nsec: Int(modified % 1_000_000_000))]
+            _ = futimens(fd, &times)
+        }
+        try syncData(fd, path: temporary)
+        try rename(temporary, to: to)
+    }
+
+    /// Removes an empty directory; false when it is not empty or cannot go.
+    static func removeDirectory(_ path: String) -> Bool {
+        rmdir(path) == 0
     }
 
     package static func duplicate(_ fd: Int32) -> Int32 {

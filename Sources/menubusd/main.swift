@@ -28,7 +28,9 @@ let usage = """
                          systemd unit sets it; else $XDG_CONFIG_HOME/menubus if
                          the unit keeps its history there, as systemd before 254
                          does, and $XDG_STATE_HOME/menubus has none; else
-                         $XDG_STATE_HOME/menubus, else ~/.local/state/menubus)
+                         $XDG_STATE_HOME/menubus, else ~/.local/state/menubus);
+                         without it, a history found in the other of those
+                         places is moved into the one in use at start
       --undo-retention-days DAYS
                          at start, remove undo documents untouched for DAYS days
                          (default 90; 0 keeps them forever)
@@ -136,6 +138,7 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         configuration.stateDirectory = value
+        configuration.otherStateDirectories = []
     case "--undo-retention-days":
         guard let value = arguments.popFirst(), let days = Int(value), days >= 0, days <= 36_500 else {
             writeErr("menubusd: --undo-retention-days needs a whole number of days (0 keeps documents forever)\n")

@@ -130,7 +130,7 @@ final class APIReferenceTests: XCTestCase {
             ("## Selection keys", Wire.encode(selection)),
             ("### Method `RegisterProvider`", provider.wireValue),
             ("### Method `GetUndoState`", undoState),
-            ("### Property `Stats`", Stats().dbusValue(residentBytes: 1)),
+            ("### Property `Stats`", Stats(undoHistory: "moved").dbusValue(residentBytes: 1)),
         ]
         for (heading, value) in cases {
             let text = try section(heading)

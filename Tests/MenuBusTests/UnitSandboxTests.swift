@@ -133,6 +133,33 @@ final class UnitSandboxTests: BusTestCase {
         XCTAssertEqual(try second.wait(timeout: 10).status, 0)
     }
 
+    /// By hand first (`~/.local/state/menubus`), then by the systemd 252
+    /// unit under its read-only home: the history is copied into the unit's
+    /// directory, the original stays (it cannot go), and a later start says
+    /// nothing more of it.
+    func testAHistoryKeptByHandReachesTheUnitUnderAReadOnlyHome() throws {
+        let sandbox = try makeSandbox()
+        guard userStateRoot() == ".config" else { throw XCTSkip("the unit's directory is the state home's after systemd 254") }
+        let plain = try startDaemon([], extraEnvironment: ["HOME": sandbox.home.path, "XDG_STATE_HOME": "",
+                                                             "XDG_CONFIG_HOME": "", "STATE_DIRECTORY": ""])
+        let app = try app("org.example.Sandboxed")
+        for step in 1...2 { try app.registerUndo(document: "letter", actionName: "Step \(step)", undo: [1], redo: [0]) }
+        app.close()
+        plain.signal(SIGTERM)
+        XCTAssertEqual(try plain.wait(timeout: 10).status, 0)
+
+        for start in 1...2 {
+            let unit = try startSandboxed(sandbox, passStateDirectory: true)
+            let again = try self.app("org.example.Sandboxed")
+            XCTAssertEqual(try again.undoState(document: "letter").undoTitle, "Undo Step 2", unit.stderrText)
+            again.close()
+            unit.signal(SIGTERM)
+            let log = try unit.wait(timeout: 10).stderr
+            XCTAssertEqual(log.contains("undo history of"), start == 1, log)
+            XCTAssertTrue(start > 1 || log.contains("read-only"), log)
+        }
+    }
+
     func testWithoutStateDirectoryTheReadOnlyHomeIsReallyReadOnly() throws {
         // The control: the same namespace without $STATE_DIRECTORY reproduces
         // the old failure, so the test above proves something.

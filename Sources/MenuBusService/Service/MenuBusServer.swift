@@ -28,6 +28,11 @@ package final class MenuBusServer {
         package var deferredTimeout: Double
         /// Where undo journals live: `$STATE_DIRECTORY`, else `$XDG_STATE_HOME/menubus`, else `~/.local/state/menubus`.
         package var stateDirectory: String
+        /// Where another way of starting keeps its history (the systemd 252
+        /// unit's `$XDG_CONFIG_HOME/menubus`, or `$XDG_STATE_HOME/menubus`):
+        /// what they hold is moved into `stateDirectory` at start. Empty when
+        /// the state directory was given (`--state-dir`).
+        package var otherStateDirectories: [String]
         /// Undo documents untouched for this many days are removed at start; nil keeps them.
         package var undoRetentionDays: Int?
         /// Memory budgets per connection and daemon-wide.
@@ -51,17 +56,19 @@ package final class MenuBusServer {
                     undoRetentionDays: Int? = 90) {
             self.address = address
             self.deferredTimeout = deferredTimeout
-            self.stateDirectory = stateDirectory ?? Configuration.defaultStateDirectory()
+            let places = stateDirectory == nil ? Configuration.defaultStateDirectories() : nil
+            self.stateDirectory = stateDirectory ?? places?.inUse ?? ""
+            otherStateDirectories = places?.others ?? []
             self.undoRetentionDays = undoRetentionDays
         }
 
         /// `$STATE_DIRECTORY` (the first entry), else the history the systemd
         /// unit keeps where systemd before 254 puts it (`$XDG_CONFIG_HOME/menubus`,
         /// when it holds an `undo` folder), else `$XDG_STATE_HOME/menubus`,
-        /// else `$HOME/.local/state/menubus`.
-        static func defaultStateDirectory() -> String {
-            defaultStateDirectory(environment: { getenv($0).map { String(cString: $0) } },
-                                  hasUndo: { Files.isDirectory($0 + "/undo") })
+        /// else `$HOME/.local/state/menubus`; and the others of those places.
+        static func defaultStateDirectories() -> (inUse: String, others: [String]) {
+            defaultStateDirectories(environment: { getenv($0).map { String(cString: $0) } },
+                                    hasUndo: { Files.isDirectory($0 + "/undo") })
         }
 
         /// The same rule on any environment. systemd sets `STATE_DIRECTORY`
@@ -72,16 +79,27 @@ package final class MenuBusServer {
         /// then keeps the one history the unit keeps, not a second one.
         static func defaultStateDirectory(environment: (String) -> String?,
                                           hasUndo: (String) -> Bool = { _ in false }) -> String {
-            if let given = environment("STATE_DIRECTORY"),
-               let first = given.split(separator: ":").first, first.hasPrefix("/") {
-                return String(first)
-            }
+            defaultStateDirectories(environment: environment, hasUndo: hasUndo).inUse
+        }
+
+        /// The same, with the places where the other ways of starting keep
+        /// a history: the state home's and the systemd 252 unit's, but the
+        /// one in use.
+        static func defaultStateDirectories(environment: (String) -> String?,
+                                            hasUndo: (String) -> Bool = { _ in false }) -> (inUse: String, others: [String]) {
             let home = environment("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-            let config = environment("XDG_CONFIG_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
+            let config = (environment("XDG_CONFIG_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config")
+                + "/menubus"
             let state = (environment("XDG_STATE_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/state")
                 + "/menubus"
-            if !hasUndo(state), hasUndo(config + "/menubus") { return config + "/menubus" }
-            return state
+            var inUse = state
+            if let given = environment("STATE_DIRECTORY"),
+               let first = given.split(separator: ":").first, first.hasPrefix("/") {
+                inUse = first.count > 1 && first.hasSuffix("/") ? String(first.dropLast()) : String(first)
+            } else if !hasUndo(state), hasUndo(config) {
+                inUse = config
+            }
+            return (inUse, [state, config].filter { $0 != inUse })
         }
     }
 
@@ -122,7 +140,8 @@ package final class MenuBusServer {
               documents: UInt32(clamping: undo.documentCount),
               presentations: UInt32(menus.presentations.count),
               providers: UInt32(providers.byId.count), heldBytes: UInt64(ledger.heldBytesTotal),
-              undoMemoryBytes: UInt64(undo.memoryBytes), undoDiskBytes: UInt64(undo.diskBytes))
+              undoMemoryBytes: UInt64(undo.memoryBytes), undoDiskBytes: UInt64(undo.diskBytes),
+              undoHistory: undo.adoptedHistory)
     }
     var ownsName = false
     var stopReason: StopReason?
@@ -186,6 +205,11 @@ package final class MenuBusServer {
             if let previous, previous != uniqueName {
                 awaitDeparture(of: previous)
                 providers.reloadUsage()
+            }
+            // Owned: no other daemon of this session writes the histories now.
+            for other in configuration.otherStateDirectories {
+                undo.adoptHistory(from: other)
+                providers.adoptUsage(from: other)
             }
             undo.loadDocuments()
         case .taken:

@@ -57,16 +57,20 @@ package final class ProviderUsage {
         }
     }
 
-    /// Writes the counts if they changed since the last write.
-    package func flush() {
-        guard dirty else { return }
+    /// Writes the counts if they changed since the last write; false when
+    /// they could not be written.
+    @discardableResult
+    package func flush() -> Bool {
+        guard dirty else { return true }
         dirty = false
         let text = counts.sorted { $0.key < $1.key }.map { "\($0.value)\t\($0.key)\n" }.joined()
         do throws(Files.FileError) {
             try Files.makeDirectories(Files.parent(of: path))
             try Files.writeAtomically(Array(text.utf8), to: path)
+            return true
         } catch {
             Log.rateLimitedWarning("provider-usage-write", "cannot write \(path): \(error.problem)")
+            return false
         }
     }
 
@@ -77,6 +81,28 @@ package final class ProviderUsage {
         load()
         for (id, count) in counted { counts[id] = max(counts[id] ?? 0, count) }
         counts = Self.mostChosen(counts)
+    }
+
+    /// Adds the counts of the usage file in `stateDirectory` (kept by
+    /// another way of starting menubusd), the greater of each provider's
+    /// two, writes them here and removes that file, so one file remains.
+    package func adopt(from stateDirectory: String) {
+        let other = stateDirectory + "/" + Self.fileName
+        guard other != path, Files.regularFileSize(other) != nil else { return }
+        let bytes: [UInt8]?
+        do throws(Files.FileError) {
+            bytes = try Files.contents(other, maxBytes: Self.maxFileBytes)
+        } catch {
+            Log.warning("\(other): \(error.problem); its provider choices stay there")
+            return
+        }
+        guard let bytes else { return }
+        for (id, count) in Self.parse(String(decoding: bytes, as: UTF8.self)) { counts[id] = max(counts[id] ?? 0, count) }
+        counts = Self.mostChosen(counts)
+        dirty = true
+        if flush(), Files.remove(other) {
+            Log.info("provider choices of \(other) moved into \(path)")
+        }
     }
 
     /// The entry to drop for a new one: the fewest choices, then the

@@ -53,6 +53,12 @@ final class Providers {
         usage.reload()
     }
 
+    /// Adds the choices counted in another state directory (another way of
+    /// starting menubusd kept them there) to these, once; at start.
+    func adoptUsage(from other: String) {
+        usage.adopt(from: other)
+    }
+
     /// Writes the choices counted since the last write; when the daemon leaves.
     func flushUsage() {
         usage.flush()

@@ -20,11 +20,14 @@ package struct Stats: Equatable {
     /// Undo history in memory and in journals.
     package var undoMemoryBytes: UInt64 = 0
     package var undoDiskBytes: UInt64 = 0
+    /// What became of an undo history found in another state directory at
+    /// start (moved, merged); nil when there was none.
+    package var undoHistory: String?
 
     /// The `a{sv}` form, with the process's real resident size, and who
     /// answers: `version` (the software version), `pid`, `uptime-seconds`.
     package func dbusValue(residentBytes: UInt64) -> DBusValue {
-        .array("{sv}", [
+        var entries: [DBusValue] = [
             .dictEntry(.string("version"), .variant(.string(MenuBusNames.softwareVersion))),
             .dictEntry(.string("pid"), .variant(.uint32(UInt32(truncatingIfNeeded: getpid())))),
             .dictEntry(.string("uptime-seconds"), .variant(.uint64((MessageLoop.now() &- startedAt) / 1_000_000_000))),
@@ -37,6 +40,8 @@ package struct Stats: Equatable {
             .dictEntry(.string("undo-memory-bytes"), .variant(.uint64(undoMemoryBytes))),
             .dictEntry(.string("undo-disk-bytes"), .variant(.uint64(undoDiskBytes))),
             .dictEntry(.string("rss-bytes"), .variant(.uint64(residentBytes))),
-        ])
+        ]
+        if let undoHistory { entries.append(.dictEntry(.string("undo-history"), .variant(.string(undoHistory)))) }
+        return .array("{sv}", entries)
     }
 }

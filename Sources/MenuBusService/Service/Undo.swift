@@ -21,6 +21,8 @@ final class Undo {
     private let retentionDays: Int?
     /// Undo documents and their journals.
     private let store: UndoStore
+    /// The state directory the journals' folder is in.
+    private let configuredDirectory: String
     private var syncScheduled = false
     /// Apps whose last connection left while some of their undo was not yet
     /// durable: it leaves memory after the next sync (`release(appId:)`).
@@ -35,6 +37,7 @@ final class Undo {
         self.contexts = contexts
         self.ledger = ledger
         retentionDays = configuration.undoRetentionDays
+        configuredDirectory = configuration.stateDirectory
         var limits = UndoLimits()
         limits.memoryBytes = configuration.undoMemoryBytes
         limits.diskBytes = configuration.undoDiskBytes
@@ -63,6 +66,34 @@ final class Undo {
     /// Wall-clock seconds, for document retention (the undo model reads no clock).
     static func wallClock() -> Int64 {
         Int64(time(nil))
+    }
+
+    /// What became of a history found in another state directory at
+    /// start, as `Stats`' `undo-history` says it; nil when there was none.
+    private(set) var adoptedHistory: String?
+
+    /// Moves the undo history kept in `other` (by another way of starting
+    /// menubusd) into the one in use, merging when both have journals, and
+    /// says what it did in one log line and in `adoptedHistory`. At start,
+    /// before `loadDocuments`.
+    func adoptHistory(from other: String) {
+        guard let report = UndoHistoryMerge.merge(from: other, into: configuredDirectory), !report.isEmpty else { return }
+        var text = "undo history of \(other) moved into \(configuredDirectory): \(report.moved) journals"
+        if report.mergedTwo {
+            text += "; both held a history, merged: \(report.existing) journals were here"
+            if report.inBoth > 0 {
+                text += ", \(report.inBoth) documents were in both and the newer journal of each was kept"
+                    + " (\(report.replaced) from \(other))"
+            }
+        }
+        if report.leftReadOnly > 0 {
+            text += "; \(report.leftReadOnly) originals stay in \(other), which is read-only"
+        }
+        if !report.failures.isEmpty {
+            text += "; \(report.failures.count) files stay in \(other): \(report.failures[0])"
+        }
+        if report.failures.isEmpty { Log.info(text) } else { Log.warning(text) }
+        adoptedHistory = [adoptedHistory, text].compactMap { $0 }.joined(separator: "; ")
     }
 
     /// Lists the journals (each is read on its document's first use) and
