@@ -100,9 +100,10 @@ enum CommandTable {
             seconds,
         ]),
         "providers": Entry(operands: [], options: [
-            Option(name: "--enable", value: "ID", kind: .text, help: "offer provider ID again"),
-            Option(name: "--disable", value: "ID", kind: .text, help: "stop offering provider ID in menus"),
-            Option(name: "--prefer", value: "ROLE ID", kind: .text, help: "let provider ID serve ROLE (translate, lookup, search-web, share)"),
+            Option(name: "--enable", value: "ID", kind: .text, help: "offer provider ID in menus again"),
+            Option(name: "--disable", value: "ID", kind: .text, help: "never offer provider ID in a menu"),
+            Option(name: "--prefer", value: "ROLE ID", kind: .text,
+                   help: "let provider ID serve ROLE (translate, lookup, search-web, share) when several could"),
             json,
         ]),
         "integrate": Entry(operands: [Operand(name: "TOOLKIT", kind: .words, words: Integrate.Toolkit.allCases.map(\.rawValue),
@@ -175,7 +176,8 @@ enum CommandTable {
             text += "Options:\n"
             for option in options {
                 let left = option.spelled
-                text += "  " + left.padding(18) + option.help + "\n"
+                // Two spaces at least between the option and its description.
+                text += "  " + (left + " ").padding(18) + option.help + "\n"
             }
             text += "\n"
         }

@@ -211,8 +211,16 @@ enum Completions {
         text.replacing("'", with: "'\\''").replacing("[", with: "\\[").replacing("]", with: "\\]").replacing(":", with: "\\:")
     }
 
+    /// A `_describe` entry `name:description` inside zsh single quotes: only
+    /// the name's colons are escaped, the description is shown as it is.
+    private static func zshDescribed(_ name: String, _ description: String) -> String {
+        "'" + name.replacing(":", with: "\\:").replacing("'", with: "'\\''") + ":" + description.replacing("'", with: "'\\''") + "'"
+    }
+
     static func zsh() -> String {
-        let described = CommandLineTool.commands.map { "'\($0.name):\(zshQuoted($0.summary))'" }.joined(separator: " ")
+        // The descriptions are the help's: the summaries 'menubus-cli --help' lists, each option's line of its Options.
+        let described = CommandLineTool.commands.map { zshDescribed($0.name, $0.summary) }.joined(separator: " ")
+        let help = CommandTable.global.first { $0.name == "--help" }?.help ?? ""
         var perCommand = ""
         for name in commandNames {
             let entry = CommandTable.entry(name)
@@ -239,6 +247,7 @@ enum Completions {
                 }
                 specs.append("'\(index + 1):\(operand.optional ? ":" : "")\(operand.name.lowercased()):\(action)'")
             }
+            specs.append("'(- *)--help[\(zshQuoted(help))]'")
             perCommand += "                \(name)) _arguments \(specs.joined(separator: " ")) ;;\n"
         }
         let globals = CommandTable.global.map { option -> String in

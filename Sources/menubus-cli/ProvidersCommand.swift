@@ -8,19 +8,14 @@ enum ProvidersCommand {
     static let command = CommandLineTool.Command(
         name: "providers", summary: "list providers; switch them on or off, choose one for a role",
         usage: """
-            Usage: menubus-cli providers [--json]
-                   menubus-cli providers --enable ID | --disable ID | --prefer ROLE ID [--json]
+            Usage: menubus-cli providers [--enable ID] [--disable ID] [--prefer ROLE ID] [--json]
 
-            Without options, lists every provider menubusd knows: those running
-            (registered) and those declared by a key file in
+            Without --enable, --disable or --prefer, lists every provider menubusd
+            knows: those running (registered) and those declared by a key file in
             $XDG_DATA_HOME/menubus/providers or $XDG_DATA_DIRS/menubus/providers,
             which start on demand. Each line shows the id, the title, the role,
-            whether it runs and whether it is enabled.
-
-            --disable ID       never offer provider ID in a menu
-            --enable ID        offer it again
-            --prefer ROLE ID   let ID serve ROLE (translate, lookup, search-web,
-                               share) when several providers could
+            whether it runs and whether it is enabled. With any of them (they may
+            be combined, each once), records those choices instead of listing.
 
             ID must be a provider that is declared, registered with the running
             menubusd, or already named in the choices; any other is refused.

@@ -191,6 +191,98 @@ final class CompletionTests: BusTestCase {
         }
     }
 
+    /// What zsh's completion really lists for each of `lines` (a command
+    /// line, completed at its end), as (line, match, description): the
+    /// generated script loaded by compinit in an interactive zsh on a
+    /// pseudo-terminal, `compadd` wrapped to print what it adds.
+    private func zshCompletions(_ lines: [String]) throws -> [(line: String, match: String, description: String)] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-zsh-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        try cli(["completions", "zsh"]).stdout.write(to: directory.appendingPathComponent("_menubus_cli"), atomically: true,
+                                                    encoding: .utf8)
+        let out = directory.appendingPathComponent("out").path, done = directory.appendingPathComponent("done").path
+        let typed = lines.enumerated().map { "typed '\($1.replacing("'", with: "'\\''"))' \($0 + 1)" }.joined(separator: "\n")
+        let driver = #"""
+            zmodload zsh/zpty
+            zpty z zsh -f -i
+            zpty -w z "stty columns 300 rows 200; unsetopt autolist; PROMPT=''; fpath=(\#(directory.path) \$fpath); autoload -Uz compinit; compinit -u -D"
+            zpty -w z 'compadd () {
+              if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then builtin compadd "$@"; return $?; fi
+              local -a hits descriptions
+              local given
+              if (( $@[(I)-d] )); then
+                given=${@[$[${@[(i)-d]}+1]]}
+                if [[ $given == \(* ]]; then eval "descriptions=$given"; else descriptions=( "${(@P)given}" ); fi
+              fi
+              builtin compadd -A hits -D descriptions "$@"
+              local i
+              for i in {1..$#hits}; do print -r -- "$BUFFER<MATCH>$hits[$i]<DESC>$descriptions[$i]" >> \#(out); done
+            }'
+            zpty -w z "bindkey '^I' complete-word; bindkey '^U' kill-whole-line"
+            # Types a line and Tab, clears it, marks its end, and waits for
+            # the mark, reading what zsh draws so the terminal never fills.
+            typed() {
+              zpty -w z "$1"$'\t'; zpty -w z $'\C-u'; zpty -w z $'print -r -- "<END>" >> \#(out)\n'
+              local i drawn
+              for i in {1..500}; do
+                while zpty -r -t z drawn; do :; done
+                [[ $(grep -c '<END>' \#(out) 2>/dev/null) == $2 ]] && return
+                sleep 0.02
+              done
+            }
+            \#(typed)
+            zpty -w z $'print done > \#(done)\n'
+            for i in {1..500}; do [[ -e \#(done) ]] && break; while zpty -r -t z drawn; do :; done; sleep 0.02; done
+            zpty -d z
+            """#
+        // No daemon: the live lists answer nothing at once.
+        let (status, _, errors) = try shell("/usr/bin/zsh", driver,
+                                            environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"])
+        XCTAssertEqual(status, 0, errors)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: done), "zsh finished: \(errors)")
+        let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { row in
+            guard let match = row.range(of: "<MATCH>"), let description = row.range(of: "<DESC>") else { return nil }
+            let shown = row[description.upperBound...]
+            // A described match shows as 'name   -- description'.
+            let said = shown.range(of: " -- ").map { String(shown[$0.upperBound...]) } ?? ""
+            return (String(row[..<match.lowerBound]), String(row[match.upperBound..<description.lowerBound]), said)
+        }
+    }
+
+    /// zsh describes each command with the summary `menubus-cli --help`
+    /// lists and each option with its line in the command's help, every one
+    /// of them, `--help` included.
+    func testZshDescriptionsAreTheHelpsOwn() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh") else { throw XCTSkip("no zsh") }
+        let commands = try cli(["--help"]).stdout.split(separator: "\n").drop { $0 != "Commands:" }.dropFirst()
+            .prefix { $0.hasPrefix("  ") }.map { line -> (String, String) in
+                let name = line.dropFirst(2).prefix { $0 != " " }
+                return (String(name), line.dropFirst(2 + name.count).trimmingCharacters(in: .whitespaces))
+            }
+        XCTAssertGreaterThan(commands.count, 10)
+        let listed = try zshCompletions(["menubus-cli "] + commands.map { "menubus-cli \($0.0) --" })
+        let top = listed.filter { $0.line == "menubus-cli " }
+        XCTAssertEqual(top.map(\.match), commands.map(\.0))
+        for (name, summary) in commands {
+            XCTAssertEqual(top.first { $0.match == name }?.description, summary, "zsh's description of \(name)")
+            let help = try cli(["help", name]).stdout.split(separator: "\n").drop { $0 != "Options:" }.dropFirst()
+                .prefix { $0.hasPrefix("  ") }.map { line -> (String, String) in
+                    // '  --prefer ROLE ID  let provider ID…': the option, its value, two spaces, the description.
+                    let text = line.dropFirst(2)
+                    let gap = text.range(of: "  ")
+                    let option = text.prefix { $0 != " " && $0 != "=" }
+                    return (String(option), gap.map { text[$0.upperBound...].trimmingCharacters(in: .whitespaces) } ?? "")
+                } + [("--help", "print help and exit")]
+            let offered = listed.filter { $0.line == "menubus-cli \(name) --" && !$0.match.isEmpty }
+            XCTAssertEqual(Set(offered.map(\.match)), Set(help.map(\.0)), "zsh's options of \(name)")
+            for (option, description) in help {
+                XCTAssertEqual(offered.first { $0.match == option }?.description, description, "\(name) \(option)")
+            }
+        }
+    }
+
     func testManPagesAreGeneratedAndRenderWithoutWarnings() throws {
         let committed = try String(contentsOf: Repository.root.appendingPathComponent("docs/man/menubus-cli.1"), encoding: .utf8)
         XCTAssertEqual(try cli(["completions", "man"]).stdout, committed,
