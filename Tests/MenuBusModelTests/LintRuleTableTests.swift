@@ -29,14 +29,15 @@ final class LintRuleTableTests: XCTestCase {
     private let rows: [Row] = [
         // Icons: submenus need no glyph.
         Row(name: "a submenu without an icon beside items with icons",
-            menu: [Fixtures.action("copy", title: "Copy", icon: "edit-copy"),
+            menu: [Fixtures.action("duplicate", title: "Duplicate", icon: "edit-copy"),
                    Fixtures.action("rename", title: "Rename", icon: "edit-rename"),
                    Fixtures.submenu("sort", title: "Sort By"), Fixtures.action("name", parent: "sort", title: "Name")]),
         Row(name: "seed 003: Share / Edit.. ▸ Copy, Delete",
             menu: [Fixtures.action("share", title: "Share", icon: "document-send"),
                    Fixtures.submenu("edit", title: "Edit.."),
                    Fixtures.action("copy", parent: "edit", title: "Copy"),
-                   Fixtures.action("delete", parent: "edit", title: "Delete", attributes: [.destructive])]),
+                   Fixtures.action("delete", parent: "edit", title: "Delete", attributes: [.destructive])],
+            expected: (.warning, "copy", "MenuBus adds"), reason: "once"),
         Row(name: "an action without an icon beside one with",
             menu: [Fixtures.action("copy", title: "Copy", icon: "edit-copy"), Fixtures.action("rename", title: "Rename")],
             expected: (.warning, "rename", "no icon"), reason: "scan"),
@@ -83,10 +84,15 @@ final class LintRuleTableTests: XCTestCase {
         Row(name: "edit commands in a context menu",
             menu: [MenuElement(id: "p", title: "Paste", command: .paste), Fixtures.action("rename", title: "Rename")],
             expected: (.warning, "p", "either a context menu or an edit menu"), reason: "long press"),
-        Row(name: "edit commands in an edit menu", kind: .edit,
-            menu: [MenuElement(id: "p", title: "Paste", command: .paste)]),
-        Row(name: "Copy belongs in both",
-            menu: [MenuElement(id: "c", title: "Copy", command: .copy), Fixtures.action("rename", title: "Rename")]),
+        Row(name: "edit commands in an edit menu: MenuBus adds them", kind: .edit,
+            menu: [MenuElement(id: "p", title: "Paste", command: .paste)],
+            expected: (.warning, "p", "system command 'paste', which MenuBus adds"), reason: "once"),
+        Row(name: "Copy belongs in both: MenuBus adds it to both", kind: .edit,
+            menu: [MenuElement(id: "c", title: "Copy", command: .copy), Fixtures.action("rename", title: "Rename")],
+            expected: (.warning, "c", "which MenuBus adds to every edit menu"), reason: "once"),
+        Row(name: "an accelerator of a system command in an edit menu", kind: .edit,
+            menu: [Fixtures.action("d", title: "Duplicate", shortcut: "<Ctrl>V")],
+            expected: (.warning, "d", "accelerator of the system command 'paste'"), reason: "one key does one thing"),
     ]
 
     func testEachRuleAsATable() {

@@ -28,7 +28,7 @@ final class LintTests: XCTestCase {
         MenuElement(id: "end", kind: .menu, options: [.inline]),
         MenuElement(id: "recent", parent: "end", kind: .deferred),
         MenuElement(id: "secret", parent: "end", title: "Save", attributes: [.hidden], shortcut: "<Control>s"),
-        MenuElement(id: "delete", parent: "end", title: "Delete", attributes: [.destructive]),
+        MenuElement(id: "delete", parent: "end", title: "Move to Trash", attributes: [.destructive]),
     ]
 
     func testACleanMenuHasNoFindings() {
@@ -61,9 +61,9 @@ final class LintTests: XCTestCase {
     }
 
     func testIconsOnSomeSiblingsButNotAll() {
-        let menu = [Fixtures.action("copy", title: "Copy", icon: "edit-copy"), Fixtures.action("rename", title: "Rename")]
+        let menu = [Fixtures.action("duplicate", title: "Duplicate", icon: "edit-copy"), Fixtures.action("rename", title: "Rename")]
         assertFinding(menu, .warning, on: "rename", saying: "no icon")
-        XCTAssertEqual(findings([Fixtures.action("copy", title: "Copy"), Fixtures.action("rename", title: "Rename")]), [])
+        XCTAssertEqual(findings([Fixtures.action("duplicate", title: "Duplicate"), Fixtures.action("rename", title: "Rename")]), [])
     }
 
     func testAnOpenItemInAContextMenu() {
@@ -76,7 +76,7 @@ final class LintTests: XCTestCase {
     }
 
     func testKeyboardShortcutsInAContextMenu() {
-        let menu = [Fixtures.action("copy", title: "Copy", shortcut: "<Control>c")]
+        let menu = [Fixtures.action("copy", title: "Duplicate", shortcut: "<Control>d")]
         assertFinding(menu, .warning, on: "copy", saying: "shortcut")
         XCTAssertEqual(findings(menu, kind: .edit), [], "edit menus may show shortcuts")
     }
@@ -98,7 +98,9 @@ final class LintTests: XCTestCase {
         for fine in ["Copy Link", "Add to Photos", "Delete", "Zoom In", "Log In", "Share…", "Save As…",
                      "Move to iCloud", "Open in New Window", "Paste and Match Style", "Convert to PDF", "Print 2 Copies",
                      "Look Up “word”", "Search for “two words” Online", "Search with Google"] {
-            XCTAssertEqual(findings([Fixtures.action("a", title: fine)], kind: .edit), [], fine)
+            // Titles of system commands are the subject of another rule (testAnAppItemThatRepeatsASystemCommand).
+            XCTAssertEqual(findings([Fixtures.action("a", title: fine)], kind: .edit).filter { !$0.message.contains("MenuBus adds") },
+                           [], fine)
         }
     }
 
@@ -137,16 +139,50 @@ final class LintTests: XCTestCase {
     }
 
     func testFindingsComeInElementOrder() {
-        let menu = [Fixtures.action("z", title: "copy link"), Fixtures.action("a", title: "Copy", shortcut: "<Control>c"),
+        let menu = [Fixtures.action("z", title: "copy link"), Fixtures.action("a", title: "Duplicate", shortcut: "<Control>d"),
                     MenuElement(id: "b")]
         XCTAssertEqual(findings(menu).map(\.elementId), ["z", "a", "b"])
     }
 
     func testHiddenItemsDoNotCountForLayoutRules() {
-        let menu = [Fixtures.action("copy", title: "Copy", icon: "edit-copy"),
+        let menu = [Fixtures.action("copy", title: "Duplicate", icon: "edit-copy"),
                     Fixtures.action("secret", title: "Secret", attributes: [.hidden]),
                     Fixtures.action("gone", title: "Delete", attributes: [.destructive, .hidden]),
                     Fixtures.action("paste", title: "Paste", icon: "edit-paste")]
         XCTAssertEqual(findings(menu), [])
+    }
+
+    /// An app item that repeats a system command MenuBus adds, by its
+    /// command, its title (in the user's language too) or its accelerator.
+    func testAnAppItemThatRepeatsASystemCommand() {
+        assertFinding([MenuElement(id: "c", title: "Copy Text", command: .copy)], kind: .edit, .warning, on: "c",
+                      saying: "performs the system command 'copy', which MenuBus adds to every edit menu")
+        assertFinding([Fixtures.action("c", title: "Copy")], kind: .edit, .warning, on: "c", saying: "title of the system command 'copy'")
+        assertFinding([Fixtures.action("c", title: "copy…")], kind: .edit, .warning, on: "c", saying: "title of the system command")
+        assertFinding([Fixtures.action("u", title: "Undo")], kind: .edit, .warning, on: "u", saying: "'undo'")
+        assertFinding([Fixtures.action("c", title: "Copy")], .warning, on: "c", saying: "every context menu")
+        // In the user's language, and still in English.
+        let german = SystemTitles(translations: ["Copy": "Kopieren", "Paste": "Einfügen"], rightToLeft: false)
+        let kopieren = Lint.check(kind: .edit, elements: [Fixtures.action("k", title: "Kopieren"), Fixtures.action("p", title: "Paste")],
+                                  titles: german)
+        XCTAssertEqual(kopieren.filter { $0.message.contains("title of the system command") }.map(\.elementId), ["k", "p"])
+        XCTAssertFalse(findings([Fixtures.action("k", title: "Kopieren")], kind: .edit).contains { $0.message.contains("MenuBus adds") },
+                       "an English menu has no Kopieren")
+        // By the accelerator, however spelled, in an edit menu.
+        for spelled in ["<Control>c", "<Ctrl>C", "<Primary>c"] {
+            assertFinding([Fixtures.action("d", title: "Duplicate", shortcut: spelled)], kind: .edit, .warning, on: "d",
+                          saying: "the accelerator of the system command 'copy'")
+        }
+        assertFinding([Fixtures.action("r", title: "Rotate", shortcut: "<Shift><Ctrl>z")], kind: .edit, .warning, on: "r",
+                      saying: "'redo'")
+        // Not a duplicate: another title or key, a role MenuBus adds only with a provider, a hidden item, MenuBus's own.
+        let clean = [Fixtures.action("a", title: "Copy Link"), Fixtures.action("b", title: "Duplicate", shortcut: "<Control>d"),
+                     Fixtures.action("l", title: "Look Up"), Fixtures.action("s", title: "Share…"),
+                     Fixtures.action("h", title: "Paste", attributes: [.hidden]),
+                     MenuElement(id: "menubus:copy", title: "Copy", command: .copy)]
+        XCTAssertEqual(Lint.check(kind: .edit, elements: clean, composed: true).filter { $0.message.contains("MenuBus adds") }, [])
+        // A context menu adds Copy alone: Paste is the edit-only rule's, Delete nobody's.
+        XCTAssertFalse(findings([Fixtures.action("p", title: "Paste"), Fixtures.action("d", title: "Delete")])
+            .contains { $0.message.contains("MenuBus adds") })
     }
 }

@@ -9,8 +9,9 @@
 /// menu (an item offers one or the other), a destructive item before a
 /// plain sibling, more than one `on` item in a single-selection menu, more
 /// than `maxItemsPerLevel` of the app's items at one level, a command or a
-/// title offered twice, titles not in title style. Info: an action whose
-/// title does not start like a verb.
+/// title offered twice, an app item that repeats a system command MenuBus
+/// adds (its command, title or accelerator), titles not in title style.
+/// Info: an action whose title does not start like a verb.
 ///
 /// MenuBus's own elements (`menubus:` ids) do not count toward the item
 /// limit (their number is bounded by the composition rules), and their
@@ -35,7 +36,10 @@ package enum Lint {
 
     /// - Parameter composed: the menu is one MenuBus composed, so its
     ///   `menubus:` ids are not the app's fault.
-    package static func check(kind: MenuKind, elements: [MenuElement], composed: Bool = false) -> [LintFinding] {
+    /// - Parameter titles: the system's titles in the user's language, which
+    ///   an app item's title is compared with (English is always compared).
+    package static func check(kind: MenuKind, elements: [MenuElement], composed: Bool = false,
+                              titles: SystemTitles = .english) -> [LintFinding] {
         var findings: [(index: Int, finding: LintFinding)] = []
         func add(_ index: Int, _ severity: LintFinding.Severity, _ message: String) {
             let id = elements.indices.contains(index) ? elements[index].id : ""
@@ -57,6 +61,7 @@ package enum Lint {
             }
         }
         checkCommands(kind: kind, structure: structure, add: add)
+        checkSystemDuplicates(kind: kind, structure: structure, titles: titles, add: add)
 
         // Stable: by element, then in rule order.
         return findings.enumerated()
@@ -227,7 +232,7 @@ package enum Lint {
         return "\(message) (\(error.field))."
     }
 
-    private static func quoted(_ text: String) -> String {
+    static func quoted(_ text: String) -> String {
         ModelError.quoted(text)
     }
 }

@@ -12,9 +12,11 @@ package enum MenuComposer {
     }
 
     /// The design rules' findings for a menu of `kind` (what `Lint` answers).
-    /// `composed`: the menu as menubusd served it, whose `menubus:` ids are MenuBus's own.
-    package static func lint(kind: MenuKind, elements: [MenuElement], composed: Bool = false) -> [LintFinding] {
-        Lint.check(kind: kind, elements: elements, composed: composed)
+    /// `composed`: the menu as menubusd served it, whose `menubus:` ids are
+    /// MenuBus's own; `titles`: the system's titles in the user's language.
+    package static func lint(kind: MenuKind, elements: [MenuElement], composed: Bool = false,
+                             titles: SystemTitles = Localization.shared.titles()) -> [LintFinding] {
+        Lint.check(kind: kind, elements: elements, composed: composed, titles: titles)
     }
 
     /// The size rules an app's own `elements` break (more than three

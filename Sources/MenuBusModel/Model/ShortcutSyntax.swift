@@ -26,6 +26,28 @@ enum ShortcutSyntax {
         return keyNames.contains(rest)
     }
 
+    /// One spelling of an accelerator, to compare two: its modifiers by
+    /// their canonical names (`<Ctrl>` and `<Primary>` are `<Control>`,
+    /// `<Mod1>` is `<Alt>`), sorted, then its key, a letter in lower case
+    /// (GTK takes `<Control>C` as `<Control>c`); nil when it is not one.
+    static func canonical(_ text: String) -> String? {
+        guard isValid(text) else { return nil }
+        var modifiers: Set<String> = []
+        var rest = Substring(text)
+        while rest.first == "<", let close = rest.firstIndex(of: ">") {
+            let name = rest[rest.index(after: rest.startIndex)..<close].lowercased()
+            switch name {
+            case "ctrl", "ctl", "primary": modifiers.insert("control")
+            case "shft": modifiers.insert("shift")
+            case "mod1": modifiers.insert("alt")
+            default: modifiers.insert(name)
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        let key = rest.count == 1 ? rest.lowercased() : String(rest)
+        return modifiers.sorted().map { "<\($0)>" }.joined() + key
+    }
+
     /// Throws `InvalidArgs` naming `field` unless `text` is an accelerator.
     static func check(_ text: String, field: @autoclosure () -> String) throws(ModelError) {
         guard !isValid(text) else { return }

@@ -238,7 +238,8 @@ package final class Contexts {
             throw BusError.invalidArgs("kind: '\(kind)' is not one of \((kinds + kinds.map { "composed-" + $0 }).joined(separator: ", "))")
         }
         let elements = try Wire.decodeElementsForLint(items, field: "items")
-        return Wire.encode(Lint.check(kind: menuKind, elements: elements, composed: composed))
+        return Wire.encode(Lint.check(kind: menuKind, elements: elements, composed: composed,
+                                      titles: Localization.shared.titles()))
     }
 
     /// Every context, or for a sandboxed caller only its own app's.
