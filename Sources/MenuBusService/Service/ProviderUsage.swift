@@ -88,16 +88,9 @@ package final class ProviderUsage {
     /// two, writes them here and removes that file, so one file remains.
     package func adopt(from stateDirectory: String) {
         let other = stateDirectory + "/" + Self.fileName
-        guard other != path, Files.regularFileSize(other) != nil else { return }
-        let bytes: [UInt8]?
-        do throws(Files.FileError) {
-            bytes = try Files.contents(other, maxBytes: Self.maxFileBytes)
-        } catch {
-            Log.warning("\(other): \(error.problem); its provider choices stay there")
-            return
-        }
-        guard let bytes else { return }
-        for (id, count) in Self.parse(String(decoding: bytes, as: UTF8.self)) { counts[id] = max(counts[id] ?? 0, count) }
+        guard other != path, Files.regularFileSize(other) != nil,
+              let theirs = Self.read(other, unreadable: "its provider choices stay there") else { return }
+        for (id, count) in theirs { counts[id] = max(counts[id] ?? 0, count) }
         counts = Self.mostChosen(counts)
         dirty = true
         if flush(), Files.remove(other) {
@@ -112,15 +105,22 @@ package final class ProviderUsage {
     }
 
     private func load() {
+        if let read = Self.read(path, unreadable: "provider choices are counted afresh") { counts = read }
+    }
+
+    /// The counts in the file at `path`; nil when there is none, or when it
+    /// cannot be read, which costs a warning ending with `unreadable`. Lines
+    /// that do not parse cost one warning.
+    private static func read(_ path: String, unreadable: String) -> [String: Int]? {
         let bytes: [UInt8]?
         do throws(Files.FileError) {
-            bytes = try Files.contents(path, maxBytes: Self.maxFileBytes)
+            bytes = try Files.contents(path, maxBytes: maxFileBytes)
         } catch {
-            Log.warning("\(path): \(error.problem); provider choices are counted afresh")
-            return
+            Log.warning("\(path): \(error.problem); \(unreadable)")
+            return nil
         }
-        guard let bytes else { return }
-        counts = Self.parse(String(decoding: bytes, as: UTF8.self)) { line in
+        guard let bytes else { return nil }
+        return parse(String(decoding: bytes, as: UTF8.self)) { line in
             Log.warning("\(path): line \(line) is not 'count<TAB>provider id'; skipped lines like it")
         }
     }

@@ -37,13 +37,13 @@ final class Undo {
         self.contexts = contexts
         self.ledger = ledger
         retentionDays = configuration.undoRetentionDays
-        configuredDirectory = configuration.stateDirectory
         var limits = UndoLimits()
         limits.memoryBytes = configuration.undoMemoryBytes
         limits.diskBytes = configuration.undoDiskBytes
         limits.appMemoryBytes = configuration.undoAppMemoryBytes
         limits.appDiskBytes = configuration.undoAppDiskBytes
         store = UndoStore(stateDirectory: configuration.stateDirectory, limits: limits)
+        configuredDirectory = configuration.stateDirectory
     }
 
     /// Undo documents listed or in memory.
