@@ -7,7 +7,7 @@
 /// body against its signature, alignment, UTF-8, nesting); every read here
 /// is still checked against the body's end and the signature, so a body
 /// that does not add up is an error, never a crash. Unix fds travel outside
-/// the body and are not read here (`Connection+Credentials` reads the one
+/// the body and are not read here (`Connection+BusDaemon` reads the one
 /// reply that carries one). `MessageReader.withBody(of:)` reads a libdbus
 /// message.
 package struct MessageReader {

@@ -444,7 +444,7 @@ final class ConsumerTests: BusTestCase {
                        "nothing of the top level is loading")
         shell.loop.run(until: { answer != nil }, timeout: 0.3)
         XCTAssertNil(answer, "the answer waits while the submenu's element loads")
-        let deadline = Date().addingTimeInterval(PresentedMenus.aboutToShowWait / 2)
+        let deadline = Date().addingTimeInterval(DBusMenuExport.aboutToShowWait / 2)
         while (answer == nil || order.count < 2) && Date() < deadline {
             _ = app.run(until: { false }, timeout: 0.01)
             shell.loop.run(until: { answer != nil && order.count >= 2 }, timeout: 0.01)
@@ -468,11 +468,11 @@ final class ConsumerTests: BusTestCase {
         var answer: [DBusValue]?
         let started = Date()
         callAsync(shell, path, "AboutToShowGroup", [.array("i", [.int32(0), .int32(recent), .int32(4242)])]) { answer = $0 }
-        XCTAssertTrue(shell.loop.run(until: { answer != nil }, timeout: PresentedMenus.aboutToShowWait + 1))
+        XCTAssertTrue(shell.loop.run(until: { answer != nil }, timeout: DBusMenuExport.aboutToShowWait + 1))
         let waited = Date().timeIntervalSince(started)
         XCTAssertEqual(answer, [.array("i", [.int32(recent)]), .array("i", [.int32(4242)])])
-        XCTAssertGreaterThan(waited, PresentedMenus.aboutToShowWait * 0.8, "it waited for the element")
-        XCTAssertLessThan(waited, PresentedMenus.aboutToShowWait + 0.8, "but not past the bound")
+        XCTAssertGreaterThan(waited, DBusMenuExport.aboutToShowWait * 0.8, "it waited for the element")
+        XCTAssertLessThan(waited, DBusMenuExport.aboutToShowWait + 0.8, "but not past the bound")
         XCTAssertTrue(daemon.isRunning)
     }
 

@@ -70,8 +70,8 @@ extension OneTransportTests {
         let sources = try Self.sources()
         let readers = #"dbus_message_(iter_[a-z_]+|get_args|get_args_valist)\b|mb_iter_"#
         let found = Self.lines(matching: readers, in: sources)
-        XCTAssertEqual(Set(found.map { String($0.prefix { $0 != ":" }) }), ["Sources/MenuBusDBus/Connection+Credentials.swift"])
-        let credentials = try XCTUnwrap(sources.first { $0.path == "Sources/MenuBusDBus/Connection+Credentials.swift" })
+        XCTAssertEqual(Set(found.map { String($0.prefix { $0 != ":" }) }), ["Sources/MenuBusDBus/Connection+BusDaemon.swift"])
+        let credentials = try XCTUnwrap(sources.first { $0.path == "Sources/MenuBusDBus/Connection+BusDaemon.swift" })
         let fdReader = try XCTUnwrap(credentials.text.range(of: "func duplicatedUnixFD"))
         XCTAssertNil(credentials.text[..<fdReader.lowerBound].range(of: readers, options: .regularExpression),
                      "the credentials are read by MessageReader; only the descriptor by the iterator")

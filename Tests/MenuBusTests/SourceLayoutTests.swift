@@ -50,4 +50,54 @@ final class SourceLayoutTests: XCTestCase {
         XCTAssertTrue(files.contains("Sources/MenuBusService/Service/MenuBusServer.swift"), "\(files)")
         XCTAssertLessThanOrEqual(files.count, 3, "\(files)")
     }
+
+    /// Every type is extended from at most three files besides the one that
+    /// declares it, whichever room they are in, so a reader finds a type's
+    /// code in a few named places: a protocol's handlers live with its
+    /// export type, not as more extensions of `PresentedMenus`.
+    func testEveryTypeIsExtendedFromAtMostThreeFiles() throws {
+        let sources = try OneTransportTests.sources()
+        let modifiers = #"^(?:(?:public|package|internal|private|fileprivate|final|indirect|open)\s+)*"#
+        let declaration = try Regex(modifiers + #"(?:class|struct|enum|actor|protocol)\s+([A-Za-z_]\w*)"#)
+        let extensionLine = try Regex(modifiers + #"extension\s+([A-Za-z_][\w.]*)"#)
+        var declaring: [String: Set<String>] = [:], extending: [String: Set<String>] = [:]
+        for file in sources {
+            for line in file.text.split(separator: "\n") {
+                if let match = line.prefixMatch(of: declaration), let name = match.output[1].substring {
+                    declaring[String(name), default: []].insert(file.path)
+                } else if let match = line.prefixMatch(of: extensionLine), let name = match.output[1].substring {
+                    extending[String(name), default: []].insert(file.path)
+                }
+            }
+        }
+        var counts: [String: [String]] = [:]
+        for (name, files) in extending {
+            guard let own = declaring[name] else { continue }   // the standard library's and libdbus's types
+            counts[name] = files.subtracting(own).sorted()
+        }
+        XCTAssertEqual(counts.filter { $0.value.count > 3 }.mapValues(\.count), [:], "\(counts.filter { $0.value.count > 3 })")
+        // The scan sees what it counts: the types the rule was written for.
+        XCTAssertEqual(counts["PresentedMenus"]?.count, 2, "\(counts["PresentedMenus"] ?? [])")
+        XCTAssertEqual(counts["MenuBusClient"]?.count, 3, "\(counts["MenuBusClient"] ?? [])")
+        XCTAssertGreaterThan(counts.count, 20)
+    }
+
+    /// bench/README.md names every program under bench/: each script and C
+    /// or C++ source by its file name, each Swift executable by its folder.
+    func testTheBenchReadmeNamesEveryProgram() throws {
+        let bench = Repository.root.appendingPathComponent("bench")
+        let readme = try String(contentsOf: bench.appendingPathComponent("README.md"), encoding: .utf8)
+        let files = FileManager.default.enumerator(at: bench, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        var programs: Set<String> = []
+        for file in files {
+            if ["sh", "py", "c", "cpp"].contains(file.pathExtension) {
+                programs.insert(file.lastPathComponent)
+            } else if file.lastPathComponent == "main.swift" {
+                programs.insert(file.deletingLastPathComponent().lastPathComponent + "/")
+            }
+        }
+        XCTAssertGreaterThan(programs.count, 30, "\(programs)")
+        XCTAssertTrue(programs.contains("held.py") && programs.contains("menubus-bench/"), "\(programs)")
+        XCTAssertEqual(programs.filter { !readme.contains("`\($0)") }.sorted(), [])
+    }
 }

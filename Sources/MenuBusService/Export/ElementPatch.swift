@@ -21,13 +21,22 @@ struct ElementPatch {
     /// of the list, so more are mapped in full, in one walk.
     static let maxChanged = 32
 
+    /// Whether `element` differs from `other` at most in what its item
+    /// shows: title, subtitle, icon, shortcut, state and attributes other
+    /// than `hidden`.
+    static func sameStructure(_ element: MenuElement, _ other: MenuElement) -> Bool {
+        element.id == other.id && element.parent == other.parent && element.kind == other.kind
+            && element.optionBits == other.optionBits && element.command == other.command
+            && element.has(.hidden) == other.has(.hidden)
+    }
+
     /// The patch taking `old` (under `oldTitle`) to `new`, or nil when the
     /// structure changed.
     init?(from old: [MenuElement], title oldTitle: String?, to new: [MenuElement], title newTitle: String?) {
         guard old.count == new.count, oldTitle == newTitle else { return nil }
         var changed: [Int] = []
         for index in new.indices where old[index] != new[index] {
-            guard new[index].hasSameStructure(as: old[index]), changed.count < ElementPatch.maxChanged else { return nil }
+            guard ElementPatch.sameStructure(new[index], old[index]), changed.count < ElementPatch.maxChanged else { return nil }
             changed.append(index)
         }
         elements = new
@@ -54,15 +63,5 @@ struct ElementPatch {
             position = parentIndex(of: current)
         }
         return false
-    }
-}
-
-extension MenuElement {
-    /// Whether this element differs from `other` at most in what its item
-    /// shows: title, subtitle, icon, shortcut, state and attributes other
-    /// than `hidden`.
-    func hasSameStructure(as other: MenuElement) -> Bool {
-        id == other.id && parent == other.parent && kind == other.kind && optionBits == other.optionBits
-            && command == other.command && has(.hidden) == other.has(.hidden)
     }
 }

@@ -135,9 +135,3 @@ extension MenuExport {
                                                      revision: state.revision, emptying: emptying))
     }
 }
-
-extension PresentedMenus {
-    /// The menu protocols every presentation is served in, in the order
-    /// their changes are signalled (and their mappings numbered).
-    static var menuExports: [any MenuExport.Type] { [DBusMenuExport.self, GMenuExport.self] }
-}

@@ -18,6 +18,10 @@ import MenuBusProtocol
 /// A presentation that closes first empties itself in every protocol
 /// (`exportsClosing`), then its object goes `closingGrace` later.
 extension PresentedMenus {
+    /// The menu protocols every presentation is served in, in the order
+    /// their changes are signalled (and their mappings numbered).
+    static var menuExports: [any MenuExport.Type] { [DBusMenuExport.self, GMenuExport.self] }
+
 
     /// Seconds a closed presentation keeps serving its empty menu, so
     /// consumers that hold it can read it empty before the object goes.

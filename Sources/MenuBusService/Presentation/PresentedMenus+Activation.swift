@@ -109,7 +109,7 @@ extension PresentedMenus {
         loop.addTimer(after: 0) { [weak self] in
             guard let self else { return }
             if let app = self.contexts[owner] {
-                self.connection.callClient(app, MenuBusAPI.Client.actionInvoked, contextId, choice.invokedId, platformData)
+                app.callClient(self.connection, MenuBusAPI.Client.actionInvoked, contextId, choice.invokedId, platformData)
             }
             if let live = self.presentations[presentation.number] { self.closePresentation(live) }
         }
@@ -124,7 +124,7 @@ extension PresentedMenus {
         let item = try ReservedChoice.primaryItem(of: context, field: "contextId")
         loop.addTimer(after: 0) { [weak self] in
             guard let self, let app = self.contexts[ownerName] else { return }
-            self.connection.callClient(app, MenuBusAPI.Client.actionInvoked, contextId, item.id, platformData)
+            app.callClient(self.connection, MenuBusAPI.Client.actionInvoked, contextId, item.id, platformData)
         }
     }
 
@@ -161,11 +161,11 @@ extension PresentedMenus {
                 record(provider)
                 providers.runProvider(provider, app: app, context: context, platformData: platformData, answer: answer)
             } else {
-                connection.callClient(app, MenuBusAPI.Client.performCommand, contextId, command.rawValue,
-                           .array("{sv}", PlatformData.passed(platformData)))
+                app.callClient(connection, MenuBusAPI.Client.performCommand, contextId, command.rawValue,
+                               .array("{sv}", PlatformData.passed(platformData)))
             }
         } else {
-            connection.callClient(app, MenuBusAPI.Client.actionInvoked, contextId, element.id, platformData)
+            app.callClient(connection, MenuBusAPI.Client.actionInvoked, contextId, element.id, platformData)
         }
     }
 

@@ -2,6 +2,7 @@ import MenuBusModel
 import MenuBusUndo
 import MenuBusDBus
 import MenuBusProtocol
+import MenuBusSupport
 
 /// A connection that called `Register`, and the contexts it published.
 package struct App {
@@ -11,6 +12,26 @@ package struct App {
     /// Order of registration across the daemon; "most recent" for owner lookup.
     package var sequence: UInt64
     package var contexts: [String: PublishedContext] = [:]
+}
+
+extension App {
+    /// An asynchronous call to this app's client object over `connection`;
+    /// failures are logged, never waited on.
+    func callClient<each In, each Out>(
+        _ connection: Connection, _ method: DeclaredMethod<ArgumentList<repeat each In>, ArgumentList<repeat each Out>>,
+        _ arguments: repeat each In, completion: ((Result<(repeat each Out), BusError>) -> Void)? = nil
+    ) {
+        let member = method.name
+        let appId = appId, uniqueName = uniqueName
+        connection.call(method, destination: uniqueName, path: clientPath, repeat each arguments,
+                        timeout: ServiceLimits.clientCallTimeout) { result in
+            if case .failure(let error) = result {
+                Log.rateLimitedWarning("client|\(uniqueName)|\(member)|\(error.name)",
+                                       "\(appId) (\(uniqueName)) \(member) failed: \(error.name)")
+            }
+            completion?(result)
+        }
+    }
 }
 
 /// One on-screen item an app published, with its own items and selection.

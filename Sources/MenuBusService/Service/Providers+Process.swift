@@ -83,7 +83,7 @@ extension Providers {
                     }
                     guard !replacement.isEmpty, provider.info.returnsText,
                           let live = self.contexts.context(contextId, of: app.uniqueName), live.info.takesReplacement else { return }
-                    self.connection.callClient(app, MenuBusAPI.Client.performCommand,
+                    app.callClient(self.connection, MenuBusAPI.Client.performCommand,
                         contextId, StandardCommand.replaceSelection.rawValue,
                         .array("{sv}", [.dictEntry(.string("text"), .variant(.string(replacement))),
                                         .dictEntry(.string("provider"), .variant(.string(provider.info.id))),
@@ -104,7 +104,7 @@ extension Providers {
             return
         }
         guard isText else { return process("") }
-        connection.callClient(app, MenuBusAPI.Client.getSelectedText, contextId) { [weak self] result in
+        app.callClient(connection, MenuBusAPI.Client.getSelectedText, contextId) { [weak self] result in
             guard case .success(let text) = result else {
                 if let answer {
                     self?.sendProviderResult(answer, provider: provider.info, app: app, contextId: contextId, text: "",

@@ -5,8 +5,8 @@ import MenuBusProtocol
 /// `com.canonical.dbusmenu` as one presentation serves it: the layout
 /// consumers read, `GetLayout`'s marshalled replies of this revision, and
 /// the `AboutToShow` calls waiting for deferred elements. The interface is
-/// declared in `PresentedMenus+DBusMenu.swift`, the waits in
-/// `PresentedMenus+AboutToShow.swift`.
+/// declared in `DBusMenuExport+Interface.swift`, the waits in
+/// `DBusMenuExport+AboutToShow.swift`.
 final class DBusMenuExport: MenuExport {
     var current: DBusMenuLayout?
     var shown: DBusMenuLayout?
@@ -19,7 +19,7 @@ final class DBusMenuExport: MenuExport {
     /// Queries prepared ahead of a refetch.
     static let maxPreparedQueries = 4
     /// dbusmenu `AboutToShow`/`AboutToShowGroup` calls waiting for deferred
-    /// elements (`PresentedMenus+AboutToShow.swift`).
+    /// elements (`DBusMenuExport+AboutToShow.swift`).
     var aboutToShowWaiters: [AboutToShowWaiter] = []
     /// Calls that may wait at once; more are answered at once.
     static let maxAboutToShowWaiters = 32
@@ -27,7 +27,7 @@ final class DBusMenuExport: MenuExport {
     init() {}
 
     static func interfaces(_ menus: PresentedMenus) -> [Interface] {
-        [menus.dbusMenuInterface()]
+        [interface(menus)]
     }
 
     static func build(_ elements: [MenuElement], title: String?, ids: inout ExportIDs,
@@ -67,7 +67,7 @@ final class DBusMenuExport: MenuExport {
     /// `ItemsPropertiesUpdated` and `LayoutUpdated` (to each connection that
     /// read the menu through dbusmenu, never to the whole bus); after a
     /// `LayoutUpdated`, the `GetLayout` replies consumers asked for before
-    /// are prepared (`PresentedMenus.prepareLayoutReplies`).
+    /// are prepared (`DBusMenuExport.prepareLayoutReplies`).
     func emitChanges(from old: DBusMenuLayout, to new: DBusMenuLayout, _ change: ExportChange) {
         // A patched layout names the items it changed; it was patched from `old`.
         let changes = new.patchedItems == nil ? DBusMenuChanges(from: old, to: new)
@@ -85,7 +85,7 @@ final class DBusMenuExport: MenuExport {
                 change.connection.emit(DBusMenuAPI.layoutUpdated, at: change.path, change.revision, parent, destination: target)
             }
         }
-        if !changes.layoutParents.isEmpty, !change.emptying { change.menus.prepareLayoutReplies(change.state) }
+        if !changes.layoutParents.isEmpty, !change.emptying { DBusMenuExport.prepareLayoutReplies(change.state, loop: change.menus.loop) }
     }
 
     /// A deferred `AboutToShow` reply: sent once none of `pending` is

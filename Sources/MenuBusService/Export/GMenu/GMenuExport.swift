@@ -6,7 +6,7 @@ import MenuBusSupport
 /// GLib's menu-model export as one presentation serves it: `org.gtk.Menus`
 /// (its subscriptions and `Start`'s marshalled replies of this revision)
 /// and `org.gtk.Actions`, one mapping for both. The interfaces are
-/// declared in `PresentedMenus+GMenu.swift`, beside it in `Export/GMenu/`.
+/// declared in `GMenuExport+Interfaces.swift`, beside it in `Export/GMenu/`.
 final class GMenuExport: MenuExport {
     var current: GMenuLayout?
     var shown: GMenuLayout?
@@ -18,7 +18,7 @@ final class GMenuExport: MenuExport {
     init() {}
 
     static func interfaces(_ menus: PresentedMenus) -> [Interface] {
-        [menus.gtkMenusInterface(), menus.gtkActionsInterface()]
+        [gtkMenusInterface(menus), gtkActionsInterface(menus)]
     }
 
     static func build(_ elements: [MenuElement], title: String?, ids: inout ExportIDs,
