@@ -76,11 +76,13 @@ final class GtkAppDriver {
     private(set) var timings: [String: Any] = [:]
 
     /// Starts `app` under xvfb-run with `environment` (the test bus's);
-    /// with `module`, GTK_MODULES=menubus and GTK_PATH to find it.
-    init(app: String, module: Bool, environment: [String: String], timeout: Double = 60) throws {
+    /// with `module`, GTK_MODULES=menubus and GTK_PATH to find it. `script`:
+    /// a driver that adds commands to gtk_app.py's (Tests/apps/undo_property.py).
+    init(app: String, module: Bool, environment: [String: String], timeout: Double = 60,
+         script: URL = GtkAppDriver.script) throws {
         self.app = app
         BusTestCase.ignoreBrokenPipes
-        var arguments = ["-a", "-s", "-screen 0 1024x768x24", "/usr/bin/python3", Self.script.path, app, "--timeout", "15"]
+        var arguments = ["-a", "-s", "-screen 0 1024x768x24", "/usr/bin/python3", script.path, app, "--timeout", "15"]
         if module {
             arguments += ["--gtk-module", "menubus", "--gtk-path", Self.moduleDirectory.path]
         }

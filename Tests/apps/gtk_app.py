@@ -1029,7 +1029,9 @@ def reply(value):
     sys.stdout.flush()
 
 
-def main():
+def main(session_class=None):
+    """Runs the driver; `session_class`, a subclass of Session with verbs of
+    its own (Tests/apps/undo_property.py)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("app", choices=sorted(APPS))
     parser.add_argument("--gtk-module", default="", help="GTK_MODULES for the program (menubus)")
@@ -1047,7 +1049,7 @@ def main():
     # When xvfb-run or the test ends, this driver ends, and its children
     # with it (they have PR_SET_PDEATHSIG too).
     die_with_parent()()
-    session = Session(options.app, options.gtk_module, options.gtk_path, options.timeout)
+    session = (session_class or Session)(options.app, options.gtk_module, options.gtk_path, options.timeout)
     try:
         try:
             session.start()
