@@ -118,7 +118,7 @@ mb_call_done (GObject *source, GAsyncResult *result, gpointer data)
     if (reply)
         mb_heard_from_daemon ();
     else
-        mb_debug ("%s: %s", (const gchar *) data, error->message);
+        MB_DEBUG ("%s: %s", (const gchar *) data, error->message);
 }
 
 /* A call whose answer only matters for the log. */
@@ -266,7 +266,7 @@ bus_ready (GObject *source, GAsyncResult *result, gpointer data)
     g_autoptr (GError) error = NULL;
     mb_core.bus = g_bus_get_finish (result, &error);
     if (!mb_core.bus) {
-        mb_debug ("no session bus: %s", error->message);
+        MB_DEBUG ("no session bus: %s", error->message);
         return;
     }
     mb_core.client_info = g_dbus_node_info_new_for_xml (MB_CLIENT_XML, &error);
@@ -275,7 +275,7 @@ bus_ready (GObject *source, GAsyncResult *result, gpointer data)
             mb_core.bus, MB_SHIM_CLIENT_PATH, g_dbus_node_info_lookup_interface (mb_core.client_info, MB_CLIENT_IFACE),
             &client_vtable, NULL, NULL, &error);
     if (!mb_core.client_object) {
-        mb_debug ("cannot serve %s: %s", MB_SHIM_CLIENT_PATH, error ? error->message : "no interface");
+        MB_DEBUG ("cannot serve %s: %s", MB_SHIM_CLIENT_PATH, error ? error->message : "no interface");
         g_clear_object (&mb_core.bus);
         return;
     }

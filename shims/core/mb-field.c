@@ -172,7 +172,7 @@ prefetch_done (GObject *source, GAsyncResult *result, gpointer data)
     g_autoptr (GError) error = NULL;
     g_autoptr (GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
     if (!reply) {
-        mb_debug ("GetEditMenu ahead: %s", error->message);
+        MB_DEBUG ("GetEditMenu ahead: %s", error->message);
         return;
     }
     mb_heard_from_daemon ();
@@ -235,7 +235,7 @@ publish_done (GObject *source, GAsyncResult *result, gpointer data)
     if (reply)
         mb_heard_from_daemon ();
     else
-        mb_debug ("PublishContext: %s", error->message);
+        MB_DEBUG ("PublishContext: %s", error->message);
 }
 
 /* Only so many contexts stay published: the field focused longest ago
@@ -307,7 +307,7 @@ update_done (GObject *source, GAsyncResult *result, gpointer data)
     if (reply)
         mb_heard_from_daemon ();
     else
-        mb_debug ("UpdateSelection: %s", error->message);
+        MB_DEBUG ("UpdateSelection: %s", error->message);
     MbField *field = mb_field_lookup (GPOINTER_TO_UINT (data));
     if (!field)
         return;

@@ -42,17 +42,29 @@ gboolean
 mb_items_check (GVariant *items, const gchar *what)
 {
     if (!items || !g_variant_is_of_type (items, G_VARIANT_TYPE ("a(ssa{sv})"))) {
-        mb_debug ("%s: not a menu (%s)", what, items ? g_variant_get_type_string (items) : "nothing");
+        MB_DEBUG ("%s: not a menu (%s)", what, items ? g_variant_get_type_string (items) : "nothing");
         return FALSE;
     }
     gsize n = g_variant_n_children (items);
     if (n > MB_MAX_ELEMENTS) {
-        mb_debug ("%s: %" G_GSIZE_FORMAT " elements, over the contract's %d", what, n, MB_MAX_ELEMENTS);
+        MB_DEBUG ("%s: %" G_GSIZE_FORMAT " elements, over the contract's %d", what, n, MB_MAX_ELEMENTS);
         return FALSE;
     }
     if (!value_ok (items, 0)) {
-        mb_debug ("%s: a string or a list over the contract's bounds", what);
+        MB_DEBUG ("%s: a string or a list over the contract's bounds", what);
         return FALSE;
+    }
+    /* Ids unique, parents before their children: a toolkit walking the
+     * tree never meets a cycle. */
+    g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+    for (gsize i = 0; i < n; i++) {
+        const gchar *id, *parent;
+        g_variant_get_child (items, i, "(&s&s@a{sv})", &id, &parent, NULL);
+        if (!*id || g_hash_table_contains (seen, id) || (*parent && !g_hash_table_contains (seen, parent))) {
+            MB_DEBUG ("%s: element %" G_GSIZE_FORMAT ": an empty or repeated id, or a parent not before it", what, i);
+            return FALSE;
+        }
+        g_hash_table_add (seen, (gpointer) id);
     }
     return TRUE;
 }
@@ -63,7 +75,7 @@ GVariant *
 mb_layout_items (GVariant *reply, const gchar *what)
 {
     if (!reply || !g_variant_is_of_type (reply, G_VARIANT_TYPE ("(ua(ssa{sv}))"))) {
-        mb_debug ("%s: not a layout (%s)", what, reply ? g_variant_get_type_string (reply) : "nothing");
+        MB_DEBUG ("%s: not a layout (%s)", what, reply ? g_variant_get_type_string (reply) : "nothing");
         return NULL;
     }
     GVariant *items = g_variant_get_child_value (reply, 1);

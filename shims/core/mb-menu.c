@@ -102,7 +102,7 @@ layout_done (GObject *source, GAsyncResult *result, gpointer data)
         if (menu->state == MENU_SHOWN && menu->changed && !same)
             menu->changed (menu, items, menu->data);
     } else {
-        mb_debug ("GetLayout: %s", error->message);
+        MB_DEBUG ("GetLayout: %s", error->message);
     }
     menu_unref (menu);
 }
@@ -136,7 +136,7 @@ activate_done (GObject *source, GAsyncResult *result, gpointer data)
         mb_heard_from_daemon ();
     } else if (mb_core.owner) {
         /* Not chosen after all: the presentation ends, as a dismissal. */
-        mb_debug ("Activate: %s", error->message);
+        MB_DEBUG ("Activate: %s", error->message);
         dismiss (path);
     }
     g_free (path);
@@ -204,7 +204,7 @@ present_live_done (MbMenu *menu, GVariant *reply, GError *error)
             menu->live (menu, MB_MENU_LIVE, path, menu->data);
         return;
     }
-    mb_debug ("PresentMenu: %s", error->message);
+    MB_DEBUG ("PresentMenu: %s", error->message);
     if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
         count_timed_out (menu->context_id);
     MbField *field = mb_field_lookup (menu->field);
@@ -249,7 +249,7 @@ present_done (GObject *source, GAsyncResult *result, gpointer data)
             menu_end (menu);
         }
     } else {
-        mb_debug ("PresentMenu: %s", error->message);
+        MB_DEBUG ("PresentMenu: %s", error->message);
         if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
             count_timed_out (menu->context_id);
         if (menu->state == MENU_WAITING) {
@@ -336,7 +336,7 @@ edit_menu_done (GObject *source, GAsyncResult *result, gpointer data)
             menu->changed (menu, items, menu->data);
         }
     } else {
-        mb_debug ("GetEditMenu: %s", error->message);
+        MB_DEBUG ("GetEditMenu: %s", error->message);
         MbField *field = mb_field_lookup (menu->field);
         if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT)) {
             mb_core.stalled = TRUE;

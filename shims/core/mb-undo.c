@@ -50,7 +50,9 @@ decode_edits (GVariant *payload, GArray *out)
         memcpy (&length, data + at + 5, 4);
         offset = GUINT32_FROM_LE (offset);
         length = GUINT32_FROM_LE (length);
-        if (length > size - at - 9 || !g_utf8_validate ((const gchar *) data + at + 9, length, NULL))
+        /* Any process may own menubusd's name: an offset no text has is refused. */
+        if (length > size - at - 9 || offset > G_MAXINT32 / 2 ||
+            !g_utf8_validate ((const gchar *) data + at + 9, length, NULL))
             return FALSE;
         MbEdit edit = { data[at] == 'i', offset, g_strndup ((const gchar *) data + at + 9, length) };
         g_array_append_val (out, edit);
@@ -138,7 +140,7 @@ move_done (GObject *source, GAsyncResult *result, gpointer data)
     g_autoptr (GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
     MbField *field = mb_field_lookup (GPOINTER_TO_UINT (data));
     if (!reply) {
-        mb_debug ("Undo/Redo: %s", error->message);
+        MB_DEBUG ("Undo/Redo: %s", error->message);
         return;
     }
     mb_heard_from_daemon ();
@@ -149,7 +151,7 @@ move_done (GObject *source, GAsyncResult *result, gpointer data)
     for (gsize i = 0; i < g_variant_n_children (payloads); i++) {
         g_autoptr (GVariant) payload = g_variant_get_child_value (payloads, i);
         if (!decode_edits (payload, edits)) {
-            mb_debug ("Undo/Redo: a payload of %s is not the shim's", field->document_id);
+            MB_DEBUG ("Undo/Redo: a payload of %s is not the shim's", field->document_id);
             mb_clear_edits (edits);
             return;
         }

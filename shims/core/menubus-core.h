@@ -10,9 +10,6 @@
 
 G_BEGIN_DECLS
 
-/* Nothing reaches stderr in normal use: G_MESSAGES_DEBUG=MenuBus shows it. */
-#define mb_debug(...) g_log (MB_LOG_DOMAIN, G_LOG_LEVEL_DEBUG, __VA_ARGS__)
-
 typedef enum { MENU_WAITING, MENU_SHOWN, MENU_ENDED } MbMenuState;
 
 struct _MbMenu {

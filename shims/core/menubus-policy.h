@@ -20,7 +20,9 @@
 #define MB_MAX_CONTEXTS 64
 /* Items an app's open menu takes from MenuBus: the contract's bound. */
 #define MB_MAX_MENU_ITEMS MB_MAX_ELEMENTS
-/* Debug output: G_MESSAGES_DEBUG=MenuBus (GLib's log domain). */
+/* Debug output, never on stderr in normal use: G_MESSAGES_DEBUG=MenuBus
+ * shows it (GLib's log domain). Never a selection's text in it. */
 #define MB_LOG_DOMAIN "MenuBus"
+#define MB_DEBUG(...) g_log (MB_LOG_DOMAIN, G_LOG_LEVEL_DEBUG, __VA_ARGS__)
 
 #endif
