@@ -21,7 +21,7 @@
 #   install-qt6-theme     the same for Qt 6
 #   install-shims         all of them (the Qt ones where Qt's headers are)
 #
-# The Qt platform theme (C++ on QtDBus), one source for Qt 5 and Qt 6:
+# The Qt platform theme (C++ over the shim core), one set of sources for Qt 5 and Qt 6:
 # $(SHIMS_BUILD)/qt5/platformthemes/libmenubus.so (and qt6/), so that
 # QT_PLUGIN_PATH=$(SHIMS_BUILD)/qt5 QT_QPA_PLATFORMTHEME=menubus loads it
 # uninstalled.  It uses Qt's private QPA headers (the theme factory), hence
@@ -67,24 +67,39 @@ GTK4_PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' \
 CXX ?= c++
 SHIM_CXXFLAGS ?= -O2 -g
 
-# The Qt platform theme, one source for Qt $(1): moc's folder is the
-# Qt$(1)Core pkg-config variable $(2); $(3) the Debian packages it needs.
+# The Qt platform theme, one set of sources for Qt 5 and Qt 6: a thin C++
+# adapter over the shim core, whose C files are compiled into the plugin
+# (as objects, hidden like the adapter's). QT_NO_KEYWORDS: GIO's headers
+# name struct members `signals`.
+QT_THEME_SOURCES = shims/qt/menubus-qt-bridge.cpp shims/qt/menubus-qt-facts.cpp shims/qt/menubus-qt-menu.cpp \
+	shims/qt/menubus-qt-text.cpp shims/qt/menubus-qt-theme.cpp
+QT_THEME_HEADERS = shims/qt/menubus-qt.h
+SHIM_GIO_CFLAGS = $(shell pkg-config --cflags gio-unix-2.0 2>/dev/null)
+SHIM_GIO_LIBS = $(shell pkg-config --libs gio-unix-2.0 2>/dev/null)
+
+# The Qt platform theme for Qt $(1): moc's folder is the Qt$(1)Core
+# pkg-config variable $(2); $(3) the Debian packages it needs. Beside it,
+# tests/qt-toolkit-facts, the check of the Qt details the theme relies on
+# (run by QtToolkitFactsTests).
 define qt_theme
 QT$(1)_BUILD = $$(SHIMS_BUILD)/qt$(1)
 QT$(1)_PLUGIN = $$(QT$(1)_BUILD)/platformthemes/libmenubus.so
+QT$(1)_FACTS = $$(QT$(1)_BUILD)/tests/qt-toolkit-facts
 QT$(1)_MOC ?= $$(shell pkg-config --variable=$(2) Qt$(1)Core 2>/dev/null)/moc
 QT$(1)_VERSION := $$(shell pkg-config --modversion Qt$(1)Gui 2>/dev/null)
 QT$(1)_INCLUDE := $$(shell pkg-config --variable=includedir Qt$(1)Gui 2>/dev/null)
 # Qt's private headers (QtCore's and QtGui's) and the mkspec they include.
 QT$(1)_FLAGS := -I$$(shell pkg-config --variable=libdir Qt$(1)Core 2>/dev/null)/qt$(1)/mkspecs/linux-g++ \
 	$$(foreach m,QtCore QtGui,-I$$(QT$(1)_INCLUDE)/$$(m)/$$(QT$(1)_VERSION) -I$$(QT$(1)_INCLUDE)/$$(m)/$$(QT$(1)_VERSION)/$$(m)) \
-	$$(shell pkg-config --cflags Qt$(1)Widgets Qt$(1)DBus 2>/dev/null)
-QT$(1)_PRESENT := $$(shell pkg-config --exists Qt$(1)Widgets Qt$(1)DBus 2>/dev/null \
+	$$(shell pkg-config --cflags Qt$(1)Widgets 2>/dev/null)
+QT$(1)_PRESENT := $$(shell pkg-config --exists Qt$(1)Widgets gio-unix-2.0 2>/dev/null \
 	&& test -d "$$(QT$(1)_INCLUDE)/QtGui/$$(QT$(1)_VERSION)/QtGui/qpa" && echo yes)
-QT_THEMES += $$(if $$(QT$(1)_PRESENT),$$(QT$(1)_PLUGIN))
+QT$(1)_OBJECTS = $$(patsubst shims/qt/%.cpp,$$(QT$(1)_BUILD)/obj/%.o,$$(QT_THEME_SOURCES)) \
+	$$(patsubst shims/core/%.c,$$(QT$(1)_BUILD)/obj/core/%.o,$$(SHIM_CORE_SOURCES))
+QT_THEMES += $$(if $$(QT$(1)_PRESENT),$$(QT$(1)_PLUGIN) $$(QT$(1)_FACTS))
 QT_MISSING += $$(if $$(QT$(1)_PRESENT),,$(3))
 
-qt$(1)-theme: $$(QT$(1)_PLUGIN)
+qt$(1)-theme: $$(QT$(1)_PLUGIN) $$(QT$(1)_FACTS)
 
 # Qt's plugin folder under PREFIX (/usr: /usr/lib/x86_64-linux-gnu/qt$(1)/plugins);
 # Qt reads another only through QT_PLUGIN_PATH.
@@ -93,17 +108,32 @@ QT$(1)_THEME_DIR ?= $$(call pkgvar,Qt$(1)Core,libdir,$$(PREFIX)/lib)/qt$(1)/plug
 install-qt$(1)-theme: $$(if $$(BUILD_USER),shims-as-build-user,$$(QT$(1)_PLUGIN))
 	install -D -m 0644 $$(QT$(1)_PLUGIN) $$(DESTDIR)$$(QT$(1)_THEME_DIR)/libmenubus.so
 
-$$(QT$(1)_BUILD)/menubus-qt.moc: shims/qt/menubus-qt.cpp shims/qt/menubus.json
-	@test -n "$$(QT$(1)_PRESENT)" || { echo "make: Qt $(1)'s headers are missing: apt-get install $(3)" >&2; exit 1; }
+$$(QT$(1)_BUILD)/menubus-qt-theme.moc: shims/qt/menubus-qt-theme.cpp shims/qt/menubus.json
+	@test -n "$$(QT$(1)_PRESENT)" || { echo "make: Qt $(1)'s headers are missing: apt-get install $(3) libglib2.0-dev" >&2; exit 1; }
 	@mkdir -p $$(dir $$@)
 	$$(QT$(1)_MOC) -Ishims/qt $$(filter -I% -D%,$$(QT$(1)_FLAGS)) -o $$@ $$<
 
-# One object, the plugin; the Client interface from the contract, as for GTK.
-$$(QT$(1)_PLUGIN): shims/qt/menubus-qt.cpp $$(QT$(1)_BUILD)/menubus-qt.moc $$(SHIM_CLIENT_HEADER)
+$$(QT$(1)_BUILD)/obj/%.o: shims/qt/%.cpp $$(QT_THEME_HEADERS) $$(SHIM_CORE_HEADERS) $$(QT$(1)_BUILD)/menubus-qt-theme.moc
 	@mkdir -p $$(dir $$@)
-	$$(CXX) $$(CPPFLAGS) $$(SHIM_CXXFLAGS) $$(CXXFLAGS) -std=c++17 -Wall -Wextra -fPIC -shared -fvisibility=hidden \
-		-I$$(QT$(1)_BUILD) -I$$(SHIMS_BUILD)/include $$(QT$(1)_FLAGS) -o $$@ shims/qt/menubus-qt.cpp \
-		$$(LDFLAGS) -Wl,--as-needed -Wl,-z,defs $$(shell pkg-config --libs Qt$(1)Widgets Qt$(1)DBus 2>/dev/null)
+	$$(CXX) $$(CPPFLAGS) $$(SHIM_CXXFLAGS) $$(CXXFLAGS) -std=c++17 -Wall -Wextra -fPIC -fvisibility=hidden -DQT_NO_KEYWORDS \
+		-I$$(QT$(1)_BUILD) -Ishims/qt $$(SHIM_CORE_CFLAGS) $$(QT$(1)_FLAGS) $$(SHIM_GIO_CFLAGS) -c -o $$@ $$<
+
+$$(QT$(1)_BUILD)/obj/core/%.o: shims/core/%.c $$(SHIM_CORE_HEADERS) $$(SHIM_CLIENT_HEADER)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CPPFLAGS) $$(SHIM_CFLAGS) $$(CFLAGS) $$(SHIM_WARNINGS) -fPIC -fvisibility=hidden \
+		$$(SHIM_CORE_CFLAGS) $$(SHIM_GIO_CFLAGS) -c -o $$@ $$<
+
+$$(QT$(1)_PLUGIN): $$(QT$(1)_OBJECTS)
+	@mkdir -p $$(dir $$@)
+	$$(CXX) $$(SHIM_CXXFLAGS) $$(CXXFLAGS) -shared -o $$@ $$^ \
+		$$(LDFLAGS) -Wl,--as-needed -Wl,-z,defs $$(shell pkg-config --libs Qt$(1)Widgets 2>/dev/null) $$(SHIM_GIO_LIBS)
+
+# The adapter without its plugin class, and the check of Qt's details.
+$$(QT$(1)_FACTS): shims/qt/tests/qt-toolkit-facts.cpp $$(filter-out %/menubus-qt-theme.o,$$(QT$(1)_OBJECTS)) $$(QT_THEME_HEADERS)
+	@mkdir -p $$(dir $$@)
+	$$(CXX) $$(CPPFLAGS) $$(SHIM_CXXFLAGS) $$(CXXFLAGS) -std=c++17 -Wall -Wextra -fPIC -DQT_NO_KEYWORDS \
+		-Ishims/qt $$(SHIM_CORE_CFLAGS) $$(QT$(1)_FLAGS) $$(SHIM_GIO_CFLAGS) -o $$@ $$(filter %.cpp %.o,$$^) \
+		$$(LDFLAGS) $$(shell pkg-config --libs Qt$(1)Widgets 2>/dev/null) $$(SHIM_GIO_LIBS)
 endef
 
 $(eval $(call qt_theme,5,host_bins,qtbase5-dev qtbase5-private-dev))
