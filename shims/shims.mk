@@ -141,7 +141,7 @@ $(eval $(call qt_theme,6,libexecdir,qt6-base-dev qt6-base-private-dev))
 
 .PHONY: shims qt5-theme qt6-theme install-qt5-theme install-qt6-theme install-shims uninstall-shims install-gtk3-module install-gtk4-library install-gtk4-dev
 
-shims: $(GTK3_MODULE) $(GTK3_FACTS) $(GTK4_LIB) $(GTK4_LINKS) $(GTK4_PC) $(GTK4_EXAMPLE) $(QT_THEMES)
+shims: $(GTK3_MODULE) $(GTK3_FACTS) $(GTK4_LIB) $(GTK4_LINKS) $(GTK4_PC) $(GTK4_EXAMPLE) $(QT_THEMES) $(SHIMS_BUILD)/tests/core-test $(SHIMS_BUILD)/tests/core-test-asan
 	@test -z "$(strip $(QT_MISSING))" || echo "make: a Qt platform theme is not built: Qt's headers are missing (apt-get install$(QT_MISSING))" >&2
 
 # The Client interface the shims serve, from the contract itself.
@@ -237,3 +237,46 @@ $(GTK3_FACTS): shims/gtk3/facts/gtk3-facts.c shims/gtk3/gtk3-items.c shims/gtk3/
 	$(CC) $(CPPFLAGS) $(SHIM_CFLAGS) $(CFLAGS) $(SHIM_WARNINGS) $(SHIM_CORE_CFLAGS) -Ishims/gtk3 \
 		$(shell pkg-config --cflags gtk+-3.0 gio-unix-2.0) -o $@ shims/gtk3/facts/gtk3-facts.c \
 		shims/gtk3/gtk3-items.c shims/gtk3/gtk3-field.c $(SHIM_CORE_SOURCES) $(LDFLAGS) $(shell pkg-config --libs gtk+-3.0 gio-unix-2.0)
+
+# ---------- shim-core-test ----------
+# The shim core's own tests (shims/tests): a GLib test program that links
+# the core with a fake widget and runs it against a fake menubusd on a
+# private bus (GTestDBus): `core-test -l` lists the cases, `core-test -p
+# PATH` runs one (Tests/MenuBusTests/ShimCoreTests.swift runs each). The
+# same program under AddressSanitizer and UBSan is core-test-asan; it takes
+# none of the build's CFLAGS (Debian's _FORTIFY_SOURCE hides what ASan
+# checks).
+SHIM_TEST_BUILD = $(SHIMS_BUILD)/tests
+SHIM_CORE_TEST = $(SHIM_TEST_BUILD)/core-test
+SHIM_CORE_TEST_ASAN = $(SHIM_TEST_BUILD)/core-test-asan
+SHIM_TEST_SOURCES = $(wildcard shims/tests/*.c)
+SHIM_TEST_HEADERS = $(wildcard shims/tests/*.h)
+# The fake serves the contract's own interfaces: dbus/*.xml as C strings.
+SHIM_TEST_CONTRACT = $(SHIM_TEST_BUILD)/contract.h
+SHIM_TEST_INPUTS = $(SHIM_TEST_SOURCES) $(SHIM_TEST_HEADERS) $(SHIM_COMMON) $(SHIM_CLIENT_HEADER) $(SHIM_TEST_CONTRACT)
+SHIM_TEST_FLAGS = $(SHIM_WARNINGS) $(SHIM_CORE_CFLAGS) -I$(SHIM_TEST_BUILD) -Ishims/tests \
+	$(shell pkg-config --cflags gio-2.0 gio-unix-2.0)
+SHIM_TEST_LIBS = $(shell pkg-config --libs gio-2.0 gio-unix-2.0)
+SHIM_ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+
+# One C string a file: MB_TEST_<NAME>_XML.
+shim_test_xml = echo '\#define MB_TEST_$(1)_XML \'; \
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$$/\\n" \\/' $(2); echo '    ""';
+
+$(SHIM_TEST_CONTRACT): dbus/org.menubus.MenuBus1.xml dbus/org.menubus.MenuBus1.Menu.xml
+	@mkdir -p $(dir $@)
+	{ echo '/* Made by the build from dbus/org.menubus.MenuBus1.xml and dbus/org.menubus.MenuBus1.Menu.xml. */'; \
+	  $(call shim_test_xml,MANAGER,dbus/org.menubus.MenuBus1.xml) \
+	  $(call shim_test_xml,MENU,dbus/org.menubus.MenuBus1.Menu.xml) } > $@.tmp && mv $@.tmp $@
+
+$(SHIM_CORE_TEST): $(SHIM_TEST_INPUTS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(SHIM_CFLAGS) $(CFLAGS) $(SHIM_TEST_FLAGS) -o $@ $(SHIM_TEST_SOURCES) $(SHIM_CORE_SOURCES) \
+		$(LDFLAGS) $(SHIM_TEST_LIBS)
+
+$(SHIM_CORE_TEST_ASAN): $(SHIM_TEST_INPUTS)
+	@mkdir -p $(dir $@)
+	$(CC) $(SHIM_ASAN_FLAGS) $(SHIM_TEST_FLAGS) -o $@ $(SHIM_TEST_SOURCES) $(SHIM_CORE_SOURCES) $(SHIM_TEST_LIBS)
+
+shim-core-test: $(SHIM_CORE_TEST) $(SHIM_CORE_TEST_ASAN)
+.PHONY: shim-core-test
