@@ -17,6 +17,7 @@
 #   install-gtk4-library  libmenubus-gtk4.so.$(GTK4_VERSION) and .so.0 into $(LIBDIR)
 #   install-gtk4-dev      the header into $(INCLUDEDIR)/menubus-gtk4, the .so
 #                         symlink, and menubus-gtk4.pc into $(LIBDIR)/pkgconfig
+#   install-gtk4-im-module  libim-menubus.so into GTK 4's immodules folder
 #   install-qt5-theme     platformthemes/libmenubus.so into Qt 5's plugin folder
 #   install-qt6-theme     the same for Qt 6
 #   install-shims         all of them (the Qt ones where Qt's headers are)
@@ -139,9 +140,11 @@ endef
 $(eval $(call qt_theme,5,host_bins,qtbase5-dev qtbase5-private-dev))
 $(eval $(call qt_theme,6,libexecdir,qt6-base-dev qt6-base-private-dev))
 
+.PHONY: install-gtk4-im-module
 .PHONY: shims qt5-theme qt6-theme install-qt5-theme install-qt6-theme install-shims uninstall-shims install-gtk3-module install-gtk4-library install-gtk4-dev
 
-shims: $(GTK3_MODULE) $(GTK3_FACTS) $(GTK4_LIB) $(GTK4_LINKS) $(GTK4_PC) $(GTK4_EXAMPLE) $(QT_THEMES) $(SHIMS_BUILD)/tests/core-test $(SHIMS_BUILD)/tests/core-test-asan
+shims: $(GTK3_MODULE) $(GTK3_FACTS) $(GTK4_LIB) $(GTK4_LINKS) $(GTK4_PC) $(GTK4_EXAMPLE) $(QT_THEMES) $(SHIMS_BUILD)/tests/core-test $(SHIMS_BUILD)/tests/core-test-asan \
+	$(GTK4_IM_MODULE) $(GTK4_IM_RECORDING)
 	@test -z "$(strip $(QT_MISSING))" || echo "make: a Qt platform theme is not built: Qt's headers are missing (apt-get install$(QT_MISSING))" >&2
 
 # The Client interface the shims serve, from the contract itself.
@@ -191,19 +194,20 @@ $(GTK4_EXAMPLE): examples/gtk4-editor/main.c examples/gtk4-editor/toolbar.c exam
 # Under sudo the shims are built as the user who ran it, as the binaries
 # are, so no root-owned files are left in the user's tree.
 ifneq ($(BUILD_USER),)
-install-gtk3-module install-gtk4-library: shims-as-build-user
+install-gtk3-module install-gtk4-library install-gtk4-im-module: shims-as-build-user
 # (What the install targets take only: not the example; the Qt themes
 # where Qt's headers are, as install-shims installs them.)
 shims-as-build-user:
-	runuser -u $(BUILD_USER) -- env PATH="$$PATH" $(MAKE) --no-print-directory $(GTK3_MODULE) $(GTK4_LIB) $(QT_THEMES)
+	runuser -u $(BUILD_USER) -- env PATH="$$PATH" $(MAKE) --no-print-directory $(GTK3_MODULE) $(GTK4_LIB) $(GTK4_IM_MODULE) $(QT_THEMES)
 .PHONY: shims-as-build-user
 else
 install-gtk3-module: $(GTK3_MODULE)
 install-gtk4-library: $(GTK4_LIB)
+install-gtk4-im-module: $(GTK4_IM_MODULE)
 endif
 
 # The Qt themes go where their headers were there to build them.
-install-shims: install-gtk3-module install-gtk4-library install-gtk4-dev \
+install-shims: install-gtk3-module install-gtk4-library install-gtk4-dev install-gtk4-im-module \
 	$(if $(QT5_PRESENT),install-qt5-theme) $(if $(QT6_PRESENT),install-qt6-theme)
 
 install-gtk3-module:
@@ -222,6 +226,7 @@ install-gtk4-dev:
 	chmod 0644 $(DESTDIR)$(LIBDIR)/pkgconfig/menubus-gtk4.pc
 
 uninstall-shims:
+	rm -f $(DESTDIR)$(GTK4_IM_MODULE_DIR)/libim-menubus.so
 	rm -f $(DESTDIR)$(GTK3_MODULE_DIR)/libmenubus.so
 	rm -f $(DESTDIR)$(LIBDIR)/$(notdir $(GTK4_LIB)) $(DESTDIR)$(LIBDIR)/$(GTK4_SONAME) \
 		$(DESTDIR)$(LIBDIR)/libmenubus-gtk4.so $(DESTDIR)$(LIBDIR)/pkgconfig/menubus-gtk4.pc \
@@ -280,3 +285,44 @@ $(SHIM_CORE_TEST_ASAN): $(SHIM_TEST_INPUTS)
 
 shim-core-test: $(SHIM_CORE_TEST) $(SHIM_CORE_TEST_ASAN)
 .PHONY: shim-core-test
+
+# ---------- gtk4-im-module ----------
+# The GTK 4 input-method module `menubus` (shims/gtk4-im): GTK 4 loads no
+# GTK_MODULES, but loads the GIO modules of its immodules folder into every
+# app. $(SHIMS_BUILD)/gtk4-im/4.0.0/immodules/libim-menubus.so, so that
+# GTK_PATH=$(SHIMS_BUILD)/gtk4-im GTK_IM_MODULE=menubus loads it
+# uninstalled. The GTK 4 library's sources and the shim core are compiled
+# in; a version script exports only the GIO module's entry points, so an
+# app linked with libmenubus-gtk4.so keeps its own copy apart. Beside it,
+# for the tests only, a recording IM module (gtk4-im-test/…/libim-menubus-
+# recording.so, context `menubus-recording`) that logs each call it gets.
+# The module installs where Debian's IM modules go (ibus-gtk4's
+# libim-ibus.so): libgtk-4-1's file trigger runs gio-querymodules on the
+# folder, which writes its giomodule.cache.
+GTK4_IM_BUILD = $(SHIMS_BUILD)/gtk4-im
+GTK4_IM_MODULE = $(GTK4_IM_BUILD)/4.0.0/immodules/libim-menubus.so
+GTK4_IM_RECORDING = $(SHIMS_BUILD)/gtk4-im-test/4.0.0/immodules/libim-menubus-recording.so
+GTK4_IM_MODULE_DIR ?= $(call pkgvar,gtk4,libdir,$(PREFIX)/lib)/gtk-4.0/4.0.0/immodules
+GTK4_IM_SOURCES = $(wildcard shims/gtk4-im/*.c) $(wildcard shims/gtk4/*.c)
+
+$(GTK4_IM_MODULE): $(GTK4_IM_SOURCES) $(wildcard shims/gtk4-im/*.h shims/gtk4/*.h) shims/gtk4-im/im-menubus.map \
+		$(SHIM_COMMON) $(SHIM_CLIENT_HEADER)
+	$(GTK4_REQUIRED)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(SHIM_CFLAGS) $(CFLAGS) $(SHIM_WARNINGS) -fPIC -shared -fvisibility=hidden \
+		$(SHIM_CORE_CFLAGS) -Ishims/gtk4 -Ishims/gtk4-im $(shell pkg-config --cflags gtk4 gio-unix-2.0) \
+		-o $@ $(GTK4_IM_SOURCES) $(SHIM_CORE_SOURCES) \
+		$(LDFLAGS) -Wl,--version-script=shims/gtk4-im/im-menubus.map -Wl,--as-needed -Wl,-z,defs \
+		$(shell pkg-config --libs gtk4 gio-unix-2.0)
+
+$(GTK4_IM_RECORDING): shims/gtk4-im/tests/recording-im.c
+	$(GTK4_REQUIRED)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(SHIM_CFLAGS) $(CFLAGS) $(SHIM_WARNINGS) -fPIC -shared -fvisibility=hidden \
+		$(shell pkg-config --cflags gtk4) -o $@ $< $(LDFLAGS) -Wl,--as-needed -Wl,-z,defs $(shell pkg-config --libs gtk4)
+
+gtk4-im-module: $(GTK4_IM_MODULE) $(GTK4_IM_RECORDING)
+.PHONY: gtk4-im-module
+
+install-gtk4-im-module:
+	install -D -m 0644 $(GTK4_IM_MODULE) $(DESTDIR)$(GTK4_IM_MODULE_DIR)/libim-menubus.so

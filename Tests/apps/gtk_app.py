@@ -32,6 +32,10 @@ on stdout ({"ok": false, "error": "..."} when a command fails):
     dump                             the program's accessible tree (for debugging)
     quit
 
+With --wayland it needs no X server: it runs the program under a headless
+sway of its own and types through one virtual keyboard (Tests/apps/
+wayland_session.py); a right click becomes the Menu key there.
+
 Every wait polls a condition against a deadline; none sleeps a fixed time.
 Diagnostics go to stderr.
 """
@@ -67,6 +71,10 @@ APPS = {
     # names another build).
     "gtk4-editor": [os.environ.get("MENUBUS_GTK4_EDITOR")
                     or os.path.join(HERE, "..", "..", ".build", "shims", "gtk4", "gtk4-editor")],
+    # GNOME's text editor (GTK 4), unmodified: MenuBus reaches it through the
+    # GTK 4 IM module (GTK_PATH, GTK_IM_MODULE from the environment);
+    # --standalone: no hand-over to an instance already on the bus.
+    "gnome-text-editor": ["/usr/bin/gnome-text-editor", "--standalone"],
     # A Qt 5 Widgets editor: its document a QPlainTextEdit, its search
     # field (Ctrl+F) a QLineEdit. The Qt platform theme comes from the
     # environment (QT_QPA_PLATFORMTHEME, QT_PLUGIN_PATH).
@@ -77,7 +85,7 @@ APPS = {
 }
 
 # GTK 4 programs: drawn with cairo (Xvfb has no GL), on X11.
-GTK4_APPS = {"gtk4-editor"}
+GTK4_APPS = {"gtk4-editor", "gnome-text-editor"}
 # Qt programs: their accessibility bridge exports only when asked.
 QT_APPS = {"featherpad", "qt-editor"}
 
@@ -1037,12 +1045,17 @@ def main(session_class=None):
     parser.add_argument("--gtk-module", default="", help="GTK_MODULES for the program (menubus)")
     parser.add_argument("--gtk-path", default="", help="GTK_PATH for the program (the folder holding modules/)")
     parser.add_argument("--timeout", type=float, default=20, help="seconds every wait may take")
+    parser.add_argument("--wayland", action="store_true", help="under a headless sway of its own, not X11")
     options = parser.parse_args()
-    for tool in ("/usr/libexec/at-spi-bus-launcher", APPS[options.app][0], "/usr/bin/xdotool"):
+    if options.wayland:
+        import wayland_session
+        session_class = wayland_session.on_wayland(session_class or Session, Failure)
+    tools = [path for path, _ in wayland_session.requirements()] if options.wayland else ["/usr/bin/xdotool"]
+    for tool in ("/usr/libexec/at-spi-bus-launcher", APPS[options.app][0], *tools):
         if not os.path.exists(tool):
             reply({"ok": False, "missing": tool, "error": "%s is not installed" % tool})
             return 3
-    if not os.environ.get("DISPLAY") or not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+    if not (os.environ.get("DISPLAY") or options.wayland) or not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
         reply({"ok": False, "error": "needs DISPLAY (xvfb-run) and DBUS_SESSION_BUS_ADDRESS (a private bus)"})
         return 2
     faulthandler.register(signal.SIGUSR1)  # kill -USR1 prints where it waits
