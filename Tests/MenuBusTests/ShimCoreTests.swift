@@ -16,9 +16,10 @@ final class ShimCoreTests: XCTestCase {
     static let cases = [
         "/menu/present-does-not-wait", "/menu/late-items-reach-changed", "/menu/read-ahead-shows-at-once",
         "/menu/chosen-item-is-activated", "/menu/item-chosen-before-presentation", "/menu/close-dismisses",
-        "/menu/menubusd-changes-and-closes",
+        "/menu/menubusd-changes-and-closes", "/menu/omitted-commands",
+        "/live/presented-then-closed", "/live/empty-and-failed", "/live/closed-before-presented", "/live/daemon-goes",
         "/hostile/replies", "/hostile/signals", "/hostile/signals-of-others-are-ignored",
-        "/hostile/lost-context-is-not-retried-in-a-loop", "/hostile/replies-after-ten-seconds",
+        "/hostile/lost-context-is-not-retried-in-a-loop", "/hostile/never-answered", "/hostile/replies-after-ten-seconds",
         "/field/focus-publishes-context", "/field/long-selection-is-not-sent", "/field/selection-changes-coalesce",
         "/field/contexts-capped-at-64", "/field/free-removes-context",
         "/client/answers-only-menubusd", "/client/serves-menubusd",
@@ -75,6 +76,12 @@ final class ShimCoreTests: XCTestCase {
     func testMenuItemChosenBeforePresentation() throws { try runCase("/menu/item-chosen-before-presentation") }
     func testMenuCloseDismisses() throws { try runCase("/menu/close-dismisses") }
     func testMenuMenubusdChangesAndCloses() throws { try runCase("/menu/menubusd-changes-and-closes") }
+    func testMenuOmittedCommands() throws { try runCase("/menu/omitted-commands") }
+    func testLivePresentedThenClosed() throws { try runCase("/live/presented-then-closed") }
+    func testLiveEmptyAndFailed() throws { try runCase("/live/empty-and-failed") }
+    func testLiveClosedBeforePresented() throws { try runCase("/live/closed-before-presented") }
+    func testLiveDaemonGoes() throws { try runCase("/live/daemon-goes") }
+    func testHostileNeverAnswered() throws { try runCase("/hostile/never-answered") }
     func testHostileReplies() throws { try runCase("/hostile/replies") }
     func testHostileSignals() throws { try runCase("/hostile/signals") }
     func testHostileSignalsOfOthersAreIgnored() throws { try runCase("/hostile/signals-of-others-are-ignored") }

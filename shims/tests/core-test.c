@@ -60,6 +60,7 @@ main (int argc, char **argv)
         g_test_dbus_up (bus);
     }
     add_menu_tests ();
+    add_live_tests ();
     add_hostile_tests ();
     add_field_tests ();
     add_daemon_tests ();

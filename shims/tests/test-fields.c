@@ -80,7 +80,7 @@ test_selection_changes_coalesce (Fixture *f, gconstpointer data)
     }
     test_widget_select (widget, 4, 9); /* "quick" */
     gint64 took = g_get_monotonic_time () - start;
-    g_test_message ("100 changes in %" G_GINT64_FORMAT " µs", took);
+    g_test_message ("100 changes in %" G_GINT64_FORMAT " us", took);
     if (took > 16000) {
         g_test_skip ("the machine took over 16 ms for 100 changes: they do not fit in a frame");
         return;

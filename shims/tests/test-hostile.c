@@ -217,6 +217,43 @@ test_lost_context_is_not_retried_in_a_loop (Fixture *f, gconstpointer data)
     assert_widget_untouched (widget, TEXT);
 }
 
+/* A menubusd that never answers anything: no call of the core's API
+ * waits for it (each returns within a bound far under a frame). */
+static void
+test_never_answered (Fixture *f, gconstpointer data)
+{
+    const gchar *methods[] = { "Register", "PublishContext", "UpdateSelection", "GetEditMenu", "PresentMenu",
+                               "GetLayout", "RegisterUndo", "Undo", "Redo", "RemoveContext", "ClearUndo",
+                               "Activate", "Dismiss" };
+    for (guint i = 0; i < G_N_ELEMENTS (methods); i++)
+        fake_hold (f->fake, methods[i]);
+    gint64 worst = 0, start;
+#define TIMED(call) (start = g_get_monotonic_time (), (call), worst = MAX (worst, g_get_monotonic_time () - start))
+    TestWidget *widget = fixture_widget (f, MB_FIELD_EDITABLE | MB_FIELD_MENUBUS_UNDO, "");
+    TIMED (mb_field_focused (widget->field));
+    TIMED (test_widget_type (widget, "abc"));
+    TIMED (test_widget_select (widget, 0, 2));
+    WAIT_FOR (fake_held (f->fake, "Register") == 1, 5000);
+    loop_for (150); /* past the coalescing and the read-ahead */
+    MenuLog *log;
+    TIMED (log = fixture_present (f, widget, NULL));
+    TIMED (mb_menu_activate (log->menu, "menubus:copy", 0));
+    TIMED (menu_log_close (log));
+    TIMED (mb_field_undo (widget->field));
+    TIMED (mb_field_redo (widget->field));
+    TestWidget *other = test_widget_new (MB_FIELD_EDITABLE, "other");
+    TIMED (mb_field_focused (other->field));
+    TIMED (test_widget_free (other));
+    TIMED (mb_field_focused (widget->field));
+    loop_for (50);
+#undef TIMED
+    g_test_message ("the slowest call took %" G_GINT64_FORMAT " us with menubusd silent", worst);
+    g_assert_cmpint (worst, <, 20000);
+    g_assert_cmpuint (log->wrong_types, ==, 0);
+    g_assert_cmpstr (widget->text->str, ==, "abc");
+    g_assert_cmpuint (widget->applied + widget->performed, ==, 0);
+}
+
 /* Answers held past the core's own call timeout (5 s) and sent after
  * 10 s: the core gave up on them; they change nothing, and menus work. */
 static void
@@ -254,6 +291,7 @@ add_hostile_tests (void)
                 test_signals_of_others_are_ignored, fixture_tear_down);
     g_test_add ("/hostile/lost-context-is-not-retried-in-a-loop", Fixture, NULL, fixture_set_up,
                 test_lost_context_is_not_retried_in_a_loop, fixture_tear_down);
+    g_test_add ("/hostile/never-answered", Fixture, NULL, fixture_set_up, test_never_answered, fixture_tear_down);
     g_test_add ("/hostile/replies-after-ten-seconds", Fixture, NULL, fixture_set_up, test_replies_after_ten_seconds,
                 fixture_tear_down);
 }

@@ -29,7 +29,7 @@ test_present_does_not_wait (Fixture *f, gconstpointer data)
     MenuLog *log;
     GVariant *items = NULL;
     gint64 took = timed_present (f, widget, &log, &items);
-    g_test_message ("mb_menu_present took %" G_GINT64_FORMAT " µs with menubusd silent", took);
+    g_test_message ("mb_menu_present took %" G_GINT64_FORMAT " us with menubusd silent", took);
     g_assert_cmpint (took, <, NO_WAIT_US);
     g_assert_nonnull (log->menu);
     g_assert_null (items);

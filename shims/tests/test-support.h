@@ -140,6 +140,7 @@ void add_field_tests (void);
 void add_daemon_tests (void);
 void add_undo_tests (void);
 void add_identity_tests (void);
+void add_live_tests (void);
 
 G_END_DECLS
 
