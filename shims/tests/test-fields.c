@@ -221,6 +221,48 @@ test_client_serves_menubusd (Fixture *f, gconstpointer data)
     g_assert_cmpstr (widget->command, ==, "copy");
 }
 
+/* What the clipboard offers reaches menubusd with the focused field's
+ * next update. */
+static void
+test_clipboard_types_are_sent (Fixture *f, gconstpointer data)
+{
+    TestWidget *widget = fixture_focused_widget (f, MB_FIELD_EDITABLE, "hello world");
+    const gchar *context = mb_field_context_id (widget->field);
+    const gchar *types[] = { "text/plain", "text/html", NULL };
+    mb_shim_set_clipboard_types (types);
+    g_autofree const gchar **sent = NULL;
+    WAIT_FOR (g_variant_lookup (fake_selection (f->fake, context), "pasteboard-types", "^a&s", &sent), 5000);
+    g_assert_cmpstrv (sent, types);
+    mb_shim_set_clipboard_types (NULL);
+}
+
+/* A widget with an undo of its own: menubusd offers Undo and Redo, and
+ * choosing them reaches the widget's `perform`, not menubusd's history. */
+static void
+test_own_undo_goes_to_the_widget (Fixture *f, gconstpointer data)
+{
+    TestWidget *widget = fixture_focused_widget (f, MB_FIELD_EDITABLE | MB_FIELD_OWN_UNDO, "hello");
+    const gchar *context = mb_field_context_id (widget->field);
+    g_autoptr (GVariant) published = fake_last_args (f->fake, "PublishContext");
+    g_autoptr (GVariant) dict = g_variant_get_child_value (published, 1);
+    g_autofree const gchar **commands = NULL;
+    g_assert_true (g_variant_lookup (dict, "supported-commands", "^a&s", &commands));
+    g_assert_true (g_strv_contains (commands, "undo") && g_strv_contains (commands, "redo"));
+    const gchar *chosen[] = { "undo", "redo" };
+    for (guint i = 0; i < G_N_ELEMENTS (chosen); i++) {
+        g_autoptr (GError) error = NULL;
+        g_autoptr (GVariant) reply = fake_call_client (
+            f->fake, "PerformCommand", g_variant_new ("(ss@a{sv})", context, chosen[i], g_variant_new ("a{sv}", NULL)),
+            &error);
+        g_assert_no_error (error);
+        WAIT_FOR (widget->performed == i + 1, 5000);
+        g_assert_cmpstr (widget->command, ==, chosen[i]);
+    }
+    core_settle (f->fake);
+    g_assert_cmpuint (fake_calls (f->fake, "Undo") + fake_calls (f->fake, "Redo"), ==, 0);
+    g_assert_cmpuint (widget->applied, ==, 0);
+}
+
 void
 add_field_tests (void)
 {
@@ -233,6 +275,10 @@ add_field_tests (void)
     g_test_add ("/field/contexts-capped-at-64", Fixture, NULL, fixture_set_up, test_contexts_capped_at_64,
                 fixture_tear_down);
     g_test_add ("/field/free-removes-context", Fixture, NULL, fixture_set_up, test_free_removes_context,
+                fixture_tear_down);
+    g_test_add ("/field/clipboard-types-are-sent", Fixture, NULL, fixture_set_up, test_clipboard_types_are_sent,
+                fixture_tear_down);
+    g_test_add ("/client/own-undo-goes-to-the-widget", Fixture, NULL, fixture_set_up, test_own_undo_goes_to_the_widget,
                 fixture_tear_down);
     g_test_add ("/client/answers-only-menubusd", Fixture, NULL, fixture_set_up, test_client_answers_only_menubusd,
                 fixture_tear_down);

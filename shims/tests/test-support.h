@@ -116,13 +116,14 @@ void core_settle (FakeDaemon *fake);
 GVariant *call_core (GDBusConnection *from, const gchar *method, GVariant *args, GError **error);
 
 /* Runs the main loop until `condition` holds; fails the test naming it
- * after `ms`. */
+ * after `ms`. The condition is evaluated once each time round. */
 #define WAIT_FOR(condition, ms)                                                                    \
     G_STMT_START {                                                                                 \
         gint64 wait_deadline_ = g_get_monotonic_time () + (gint64) (ms) * 1000;                   \
-        while (!(condition) && g_get_monotonic_time () < wait_deadline_)                          \
+        gboolean wait_held_;                                                                       \
+        while (!(wait_held_ = (condition)) && g_get_monotonic_time () < wait_deadline_)           \
             loop_step (wait_deadline_);                                                            \
-        if (!(condition))                                                                          \
+        if (!wait_held_)                                                                           \
             g_assertion_message (G_LOG_DOMAIN, __FILE__, __LINE__, G_STRFUNC,                      \
                                  "timed out after " #ms " ms waiting for: " #condition);          \
     }                                                                                              \
