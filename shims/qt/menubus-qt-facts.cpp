@@ -92,8 +92,12 @@ void EditMenuWatch::see(QObject *watched, QEvent *event)
 {
     if (event->type() == QEvent::ContextMenu) {
         if (QWidget *widget = textWidgetOf(watched)) {
-            m_target = widget;
-            QTimer::singleShot(0, widget, [this]() { m_target = nullptr; });
+            *m_target = widget;
+            std::weak_ptr<QPointer<QWidget>> target = m_target;
+            QTimer::singleShot(0, widget, [target]() {
+                if (auto held = target.lock())
+                    *held = nullptr;
+            });
         }
         return;
     }
@@ -102,7 +106,7 @@ void EditMenuWatch::see(QObject *watched, QEvent *event)
     auto *menu = qobject_cast<QMenu *>(watched);
     if (!menu)
         return;
-    QPointer<QWidget> target = m_target;
+    QPointer<QWidget> target = *m_target;
     if (!target && menu->objectName() == QLatin1String("qt_edit_menu"))
         target = textWidgetOf(menu->parentWidget());
     if (!target)

@@ -19,6 +19,8 @@
 #include <QtCore/QString>
 #include <QtCore/QStringList>
 
+#include <memory>
+
 #include "menubus-shim.h"
 
 class QAction;
@@ -91,7 +93,9 @@ public:
 
 private:
     Shown m_shown;
-    QPointer<QWidget> m_target; /* a context-menu event is going to it */
+    /* A context-menu event is going to it; shared with the turn of the
+     * loop that forgets it, which may come after the watch has gone. */
+    std::shared_ptr<QPointer<QWidget>> m_target = std::make_shared<QPointer<QWidget>>();
 };
 bool isStandardEditMenu(QMenu *menu, QWidget *widget);
 /* Qt's own Undo item in its standard menu, or null. */
