@@ -78,16 +78,18 @@ final class GtkAppDriver {
     /// Starts `app` under xvfb-run with `environment` (the test bus's);
     /// with `module`, GTK_MODULES=menubus and GTK_PATH to find it. `script`:
     /// a driver that adds commands to gtk_app.py's (Tests/apps/undo_property.py).
+    /// `wayland`: under a headless sway the driver starts, not xvfb-run (WaylandAppTests).
     init(app: String, module: Bool, environment: [String: String], timeout: Double = 60,
-         script: URL = GtkAppDriver.script) throws {
+         script: URL = GtkAppDriver.script, wayland: Bool = false) throws {
         self.app = app
         BusTestCase.ignoreBrokenPipes
         var arguments = ["-a", "-s", "-screen 0 1024x768x24", "/usr/bin/python3", script.path, app, "--timeout", "15"]
         if module {
             arguments += ["--gtk-module", "menubus", "--gtk-path", Self.moduleDirectory.path]
         }
+        if wayland { arguments = Array(arguments.dropFirst(4)) + ["--wayland"] }
         process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
+        process.executableURL = URL(fileURLWithPath: wayland ? "/usr/bin/python3" : "/usr/bin/xvfb-run")
         process.arguments = arguments
         var env = environment
         env["PYTHONDONTWRITEBYTECODE"] = "1"
