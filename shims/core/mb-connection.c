@@ -215,6 +215,18 @@ client_method (GDBusConnection *bus, const gchar *sender, const gchar *path, con
         else
             g_dbus_method_invocation_return_value (invocation, g_variant_new ("(s)", selection.text ? selection.text : ""));
         mb_selection_clear (&selection);
+    } else if (g_strcmp0 (method, "ShowEditMenu") == 0) {
+        g_autoptr (GVariant) platform = g_variant_get_child_value (args, 1);
+        guint32 timestamp = 0;
+        g_variant_lookup (platform, "timestamp", "u", &timestamp);
+        if (!field->ops->show_menu)
+            g_dbus_method_invocation_return_dbus_error (invocation, "org.freedesktop.DBus.Error.NotSupported",
+                                                        "this toolkit's shim cannot show a menu when asked");
+        else if (!field->has_focus || !field->ops->show_menu (field->widget, timestamp))
+            g_dbus_method_invocation_return_dbus_error (invocation, MB_ERROR_NO_SUCH_CONTEXT,
+                                                        "contextId: the field does not have the keyboard focus now");
+        else
+            g_dbus_method_invocation_return_value (invocation, NULL);
     } else {
         /* ActionInvoked, ProvideElements: a shim publishes no items of its own. */
         g_dbus_method_invocation_return_dbus_error (invocation, MB_ERROR_NO_SUCH_ITEM,

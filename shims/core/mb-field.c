@@ -132,6 +132,7 @@ selection_dict (MbField *field)
     if (selection.attributes)
         g_variant_builder_add (&dict, "{sv}", "attributes",
                                g_variant_new_strv ((const gchar *const *) selection.attributes, -1));
+    g_variant_builder_add (&dict, "{sv}", "focused", g_variant_new_boolean (field->has_focus));
     if (mb_core.clipboard)
         g_variant_builder_add (&dict, "{sv}", "pasteboard-types",
                                g_variant_new_strv ((const gchar *const *) mb_core.clipboard, -1));
@@ -375,6 +376,7 @@ void
 mb_field_focused (MbField *field)
 {
     mb_core.focused = field;
+    field->has_focus = TRUE;
     field->focused_at = g_get_monotonic_time ();
     if (!mb_core.bus)
         return;
@@ -391,6 +393,15 @@ mb_field_focused (MbField *field)
         field->timeout_id = 0;
     }
     mb_field_send (field, FALSE);
+}
+
+void
+mb_field_blurred (MbField *field)
+{
+    if (!field->has_focus)
+        return;
+    field->has_focus = FALSE;
+    mb_field_changed (field);
 }
 
 void

@@ -55,6 +55,7 @@ struct _MbField {
     gboolean in_flight;
     guint timeout_id;
     gint64 focused_at;
+    gboolean has_focus; /* the keyboard focus, as the toolkit last said */
     /* undo */
     guint action_depth;
     gchar *action_name;

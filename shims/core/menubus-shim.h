@@ -66,6 +66,11 @@ typedef struct {
     void (*perform) (gpointer widget, const gchar *command, const gchar *text, const gchar *undo_name);
     /* Undo or redo: these edits, in order. */
     void (*apply) (gpointer widget, const MbEdit *edits, guint n_edits);
+    /* Optional (NULL: not served): shows the widget's edit menu at its
+     * selection or caret, as for the Menu key (ShowMenuForFocus, a
+     * desktop shortcut), without waiting for it to close; FALSE when it
+     * cannot now. */
+    gboolean (*show_menu) (gpointer widget, guint32 timestamp);
 } MbFieldOps;
 
 /* The process's connection, opened on first use; FALSE when the module is
@@ -97,6 +102,9 @@ MbField *mb_field_new (gpointer widget, const MbFieldOps *ops);
 void mb_field_free (MbField *field);
 /* Focused: registers the app and publishes the field as a context. */
 void mb_field_focused (MbField *field);
+/* The field lost the keyboard focus (its window's included): menubusd
+ * hears it with the next update, so a shortcut no longer asks it. */
+void mb_field_blurred (MbField *field);
 /* Text, selection or flags changed: an update follows, coalesced, with at
  * most one call in flight. */
 void mb_field_changed (MbField *field);

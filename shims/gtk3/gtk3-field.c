@@ -263,7 +263,20 @@ field_apply (gpointer data, const MbEdit *edits, guint n)
     }
 }
 
-static const MbFieldOps field_ops = { field_flags, field_selection, field_perform, field_apply };
+/* Asked from outside (ShowMenuForFocus): the widget's menu at its caret,
+ * as the Menu key shows it; MenuBus's items join it as for any menu. */
+static gboolean
+field_show_menu (gpointer data, guint32 timestamp)
+{
+    GtkWidget *widget = data;
+    if (!gtk_widget_get_mapped (widget))
+        return FALSE;
+    gboolean shown = FALSE;
+    g_signal_emit_by_name (widget, "popup-menu", &shown);
+    return shown;
+}
+
+static const MbFieldOps field_ops = { field_flags, field_selection, field_perform, field_apply, field_show_menu };
 
 /* ---------- following a field ---------- */
 

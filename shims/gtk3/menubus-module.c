@@ -96,6 +96,17 @@ focus_hook (GSignalInvocationHint *hint, guint n, const GValue *params, gpointer
     return TRUE;
 }
 
+/* The field lost the keyboard focus, its window's included. */
+static gboolean
+blur_hook (GSignalInvocationHint *hint, guint n, const GValue *params, gpointer data)
+{
+    GtkWidget *widget = g_value_get_object (&params[0]);
+    MbField *field = GTK_IS_WIDGET (widget) ? gtk3_field_of (widget) : NULL;
+    if (field)
+        mb_field_blurred (field);
+    return TRUE;
+}
+
 G_MODULE_EXPORT void gtk_module_init (gint *argc, gchar ***argv);
 
 G_MODULE_EXPORT void
@@ -110,6 +121,7 @@ gtk_module_init (gint *argc, gchar ***argv)
     /* Signals exist once their class does: at gtk_init, not yet. */
     g_type_class_ref (GTK_TYPE_WIDGET);
     g_signal_add_emission_hook (g_signal_lookup ("focus-in-event", GTK_TYPE_WIDGET), 0, focus_hook, NULL, NULL);
+    g_signal_add_emission_hook (g_signal_lookup ("focus-out-event", GTK_TYPE_WIDGET), 0, blur_hook, NULL, NULL);
     GType popups[] = { GTK_TYPE_ENTRY, GTK_TYPE_TEXT_VIEW, GTK_TYPE_LABEL };
     for (guint i = 0; i < G_N_ELEMENTS (popups); i++) {
         g_type_class_ref (popups[i]);

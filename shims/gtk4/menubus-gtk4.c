@@ -185,7 +185,16 @@ field_apply (gpointer data, const MbEdit *edits, guint n)
 {
 }
 
-static const MbFieldOps field_ops = { field_flags, field_selection, field_perform, field_apply };
+/* Asked from outside (ShowMenuForFocus): the widget's context menu at its
+ * caret, as the Menu key opens it (GtkText's and GtkTextView's action). */
+static gboolean
+field_show_menu (gpointer data, guint32 timestamp)
+{
+    GtkWidget *widget = data;
+    return gtk_widget_get_mapped (widget) && gtk_widget_activate_action (widget, "menu.popup", NULL);
+}
+
+static const MbFieldOps field_ops = { field_flags, field_selection, field_perform, field_apply, field_show_menu };
 
 /* ---------- the extra menu ---------- */
 
@@ -352,6 +361,12 @@ on_focus_enter (GtkEventControllerFocus *controller, gpointer data)
     focused (data);
 }
 
+static void
+on_focus_leave (GtkEventControllerFocus *controller, gpointer data)
+{
+    mb_field_blurred (((Attachment *) data)->field);
+}
+
 /* menubusd came or went. */
 static void
 daemon_changed (gboolean running, gpointer data)
@@ -448,6 +463,7 @@ menubus_gtk4_attach (GtkWidget *widget)
     g_signal_connect (target, "notify::editable", G_CALLBACK (on_notify), att);
     att->focus = gtk_event_controller_focus_new ();
     g_signal_connect (att->focus, "enter", G_CALLBACK (on_focus_enter), att);
+    g_signal_connect (att->focus, "leave", G_CALLBACK (on_focus_leave), att);
     gtk_widget_add_controller (target, att->focus);
 
     if (gtk_widget_has_focus (target))

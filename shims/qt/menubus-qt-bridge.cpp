@@ -139,6 +139,10 @@ bool Bridge::eventFilter(QObject *watched, QEvent *event)
         if (QWidget *widget = textWidgetOf(watched))
             mb_field_focused(fieldOf(widget, true)->core);
         break;
+    case QEvent::FocusOut:
+        if (Field *field = m_fields.value(watched))
+            mb_field_blurred(field->core);
+        break;
     case QEvent::MouseButtonRelease:
     case QEvent::KeyRelease:
         /* A QLabel has no selectionChanged: its selection is read once the

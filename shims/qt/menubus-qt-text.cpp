@@ -7,7 +7,9 @@
 #include "menubus-qt.h"
 
 #include <QtCore/QVariant>
+#include <QtCore/QCoreApplication>
 #include <QtGui/QClipboard>
+#include <QtGui/QContextMenuEvent>
 #include <QtGui/QGuiApplication>
 #include <QtGui/QTextBlock>
 #include <QtGui/QTextCursor>
@@ -305,9 +307,23 @@ void apply(gpointer, const MbEdit *, guint)
 {
 }
 
+/* Asked from outside (ShowMenuForFocus): the widget's own context menu at
+ * its caret, as the Menu key opens it, so MenuBus's items join it as in
+ * any edit menu. Posted, not sent: Qt's widgets show their menu with
+ * exec(), which must not run inside the D-Bus call. */
+gboolean showMenu(gpointer data, guint32)
+{
+    QWidget *widget = static_cast<Field *>(data)->widget;
+    if (!widget || !widget->isVisible())
+        return FALSE;
+    const QPoint at = widget->inputMethodQuery(Qt::ImCursorRectangle).toRect().center();
+    QCoreApplication::postEvent(widget, new QContextMenuEvent(QContextMenuEvent::Keyboard, at, widget->mapToGlobal(at)));
+    return TRUE;
+}
+
 } // namespace
 
-const MbFieldOps fieldOps = { flags, selection, perform, apply };
+const MbFieldOps fieldOps = { flags, selection, perform, apply, showMenu };
 
 bool isEditable(QWidget *widget)
 {
