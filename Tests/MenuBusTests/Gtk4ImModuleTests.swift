@@ -173,6 +173,42 @@ final class Gtk4ImModuleTests: DesktopProgramTestCase {
         XCTAssertLessThan(try driver.ping(), 250, "the main loop answers with menubusd stopped")
     }
 
+    /// `menubus-cli integrate gtk --enable` names the module in GTK 4's
+    /// settings.ini (no GTK_IM_MODULE): the editor gets MenuBus's items;
+    /// after --disable the module, still installed where GTK looks, is a
+    /// pure pass-through and the menu is the editor's own again.
+    func testIntegrateGtkTurnsTheModuleOnAndDisableTurnsItOff() throws {
+        try requirements()
+        _ = try startMenubusd()
+        let config = try Self.root.appendingPathComponent("tmp/config-\(UUID().uuidString)")
+        func integrate(_ action: String) throws {
+            let run = try runTool("env", ["-u", "GTK_IM_MODULE", "-u", "XDG_CURRENT_DESKTOP", "XDG_CONFIG_HOME=\(config.path)",
+                                          Binaries.url("menubus-cli").path, "integrate", "gtk", action], timeout: 20)
+            XCTAssertEqual(run.status, 0, run.stderr)
+        }
+        try integrate("--enable")
+        let settings = try String(contentsOf: config.appendingPathComponent("gtk-4.0/settings.ini"), encoding: .utf8)
+        XCTAssertTrue(settings.contains("\ngtk-im-module=menubus\n"), settings)
+
+        let on = try launch(im: nil, extraEnvironment: ["GTK_APP_CONFIG_HOME": config.path])
+        try typeAndSelect(on)
+        let menu = try openMenuWithMenuBusItems(on)
+        XCTAssertNotNil(menu.item("Make Uppercase"), "named by GTK 4's setting: \(menu)")
+        try on.closeMenu()
+        on.stop()
+
+        try integrate("--disable")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: config.appendingPathComponent("gtk-4.0/settings.ini").path))
+        let off = try launch(im: nil, extraEnvironment: ["GTK_APP_CONFIG_HOME": config.path])
+        try typeAndSelect(off)
+        _ = try off.openMenu("shift+F10")
+        _ = try? eventually(timeout: 2) { (try off.shownMenu()).item("Make Uppercase") != nil }
+        let own = try off.shownMenu()
+        XCTAssertNil(own.item("Make Uppercase"), "installed but named by nobody: \(own)")
+        XCTAssertNotNil(own.item("Change Case"), "the editor's own items: \(own)")
+        try off.closeMenu()
+    }
+
     /// The wrapped IM gets every call: a recording IM module (GTK's simple
     /// IM that logs each call, asks for the surrounding text on each
     /// character and deletes one through delete-surrounding on Hyper_L) sees

@@ -340,6 +340,10 @@ class Session:
             self.app_env["GTK_MODULES"] = gtk_module
         if gtk_path:
             self.app_env["GTK_PATH"] = gtk_path
+        # A test's own config folder for the program (GTK 4's settings.ini
+        # as `menubus-cli integrate gtk` leaves it).
+        if os.environ.get("GTK_APP_CONFIG_HOME"):
+            self.app_env["XDG_CONFIG_HOME"] = os.environ["GTK_APP_CONFIG_HOME"]
         # This driver's own libatspi finds the bus the same way the program
         # does: through the session bus and the X root window.
         os.environ.update({key: self.env[key] for key in ("XDG_RUNTIME_DIR", "HOME")})
