@@ -6,7 +6,8 @@ import XCTest
 /// the GTK 3 module) takes 200 random steps (typing, BackSpace, Delete,
 /// caret moves and selections, Make Uppercase chosen in the context menu,
 /// Undo and Redo from the keyboard and from the menu), and after each its
-/// text, caret and selection, read through AT-SPI, must be what a model of
+/// text, caret and selection, read through AT-SPI, and its history in
+/// menubusd (GetUndoState's counts and step names) must be what a model of
 /// the field and its undo history says (Tests/apps/undo_property.py).
 ///
 /// The steps come from a seed: a failure names it and the steps that led

@@ -11,8 +11,11 @@ same commands) with one more command:
         STEPS random steps chosen by random.Random(SEED): typing, BackSpace,
         Delete, caret moves and selections from the keyboard, Make Uppercase
         chosen in the context menu, Undo and Redo from the keyboard (Ctrl+Z,
-        Ctrl+Shift+Z) and from the menu. Answers {"steps": N, "ms": ...}
-        once the field matched the model after each, or {"ok": false,
+        Ctrl+Shift+Z) and from the menu. After each, the field's text, caret
+        and selection (AT-SPI) and its history in menubusd (GetUndoState:
+        the counts and the names of the steps Undo and Redo would move) must
+        become what the model says within 5 s. Answers {"steps": N, "ms": ...}
+        once they did after each, or {"ok": false,
         "seed": SEED, "step": I, "steps": [...], "expected": ..., "actual":
         ...} at the first step after which it did not (the steps that led
         there are the reproducer: the same seed gives the same steps).
@@ -49,7 +52,11 @@ import gtk_app  # noqa: E402
 from gtk_app import Failure, Session, children, has_state, label_of, now_ms, poll  # noqa: E402
 
 import pyatspi  # noqa: E402
-from gi.repository import GLib  # noqa: E402
+from gi.repository import Gio, GLib  # noqa: E402
+
+BUS_NAME = "org.menubus.MenuBus1"
+MANAGER_PATH = "/org/menubus/MenuBus1"
+MANAGER = "org.menubus.MenuBus1"
 
 # Lower case letters (Make Uppercase changes them) and a space.
 ALPHABET = "abcxyz "
@@ -89,8 +96,11 @@ class Model:
     # MARK: What is read back
 
     def state(self):
+        """The field as AT-SPI reads it, and the history as menubusd holds
+        it: [undo count, redo count, undo name, redo name]."""
         start, end = self.selection()
-        return {"text": self.text, "caret": self.cursor, "selection": [start, end]}
+        return {"text": self.text, "caret": self.cursor, "selection": [start, end],
+                "history": [len(self.undo), len(self.redo), self.undo_name(), self.redo_name()]}
 
     def selection(self):
         return min(self.cursor, self.anchor), max(self.cursor, self.anchor)
@@ -275,6 +285,53 @@ class Steps:
         return kind, ""
 
 
+class DaemonHistory:
+    """The field's undo history as menubusd holds it (GetUndoState of the
+    context's document): the counts and the top names. Read as the app's own
+    app id from another connection (documents belong to app ids). Besides
+    being compared with the model, it tells when a step whose outcome is not
+    seen in the field (Make Uppercase of upper case text) has landed."""
+
+    def __init__(self, pid):
+        self.bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+        self.pid = pid
+        self.document = None
+
+    def call(self, method, arguments, reply):
+        return self.bus.call_sync(BUS_NAME, MANAGER_PATH, MANAGER, method, arguments, GLib.VariantType(reply),
+                                  Gio.DBusCallFlags.NONE, 5000, None).unpack()
+
+    def find(self):
+        """The undo document of the program's context that has one (the
+        search field: mousepad's editor keeps its own undo), once published."""
+        for owner, app_id, context_id in self.call("ListContexts", None, "(a(sss))")[0]:
+            pid = self.bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                     "GetConnectionUnixProcessID", GLib.Variant("(s)", (owner,)),
+                                     GLib.VariantType("(u)"), Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+            if pid != self.pid:
+                continue
+            context = self.call("GetContext", GLib.Variant("(ss)", (owner, context_id)), "(a{sv}a{sv}ua(ssa{sv}))")[0]
+            if context.get("document"):
+                self.call("Register", GLib.Variant("(soa{sv})", (app_id, "/org/menubus/UndoProperty", {})), "()")
+                self.document = context["document"]
+                return self.document
+        return None
+
+    def state(self):
+        """(undo count, redo count, undo name, redo name); a document with
+        no step yet is (0, 0, None, None)."""
+        if self.document is None and not poll(self.find, STEP_TIMEOUT):
+            raise Failure("menubusd lists no context with an undo document for the program (pid %d)" % self.pid)
+        try:
+            state = self.call("GetUndoState", GLib.Variant("(s)", (self.document,)), "(a{sv})")[0]
+        except GLib.Error as error:
+            if "NoSuchDocument" in str(error):
+                return 0, 0, None, None
+            raise
+        return (state["undo-count"], state["redo-count"], (state["undo-name"] or None) if state["can-undo"] else None,
+                (state["redo-name"] or None) if state["can-redo"] else None)
+
+
 class UndoPropertySession(Session):
     """The driver's session with the `undo-property` command."""
 
@@ -296,10 +353,12 @@ class UndoPropertySession(Session):
         start = end = caret
         if text.getNSelections() > 0:
             start, end = text.getSelection(0)
-        return {"text": content, "caret": caret, "selection": [min(start, end), max(start, end)]}
+        return {"text": content, "caret": caret, "selection": [min(start, end), max(start, end)],
+                "history": list(self.history.state())}
 
     def settle(self, expected, timeout=STEP_TIMEOUT):
-        """Waits until the field shows `expected`; the last reading."""
+        """Waits until the field shows `expected` and menubusd holds the
+        history the model has; the last reading."""
         last = {}
 
         def matches():
@@ -332,8 +391,11 @@ class UndoPropertySession(Session):
     def wait_for_item(self, menu, label):
         """MenuBus's items may join the open menu a moment after it shows:
         waits for the item, shown and sensitive."""
-        item = poll(lambda: (lambda found: found if found is not None and has_state(found, pyatspi.STATE_SENSITIVE)
-                             else None)(self.visible_item(menu, label)), STEP_TIMEOUT)
+        def sensitive_item():
+            item = self.visible_item(menu, label)
+            return item if item is not None and has_state(item, pyatspi.STATE_SENSITIVE) else None
+
+        item = poll(sensitive_item, STEP_TIMEOUT)
         if item is None:
             raise Failure("the menu showed no sensitive %r within %s s: %s"
                           % (label, STEP_TIMEOUT, self.visible_labels(menu)))
@@ -424,6 +486,7 @@ class UndoPropertySession(Session):
         if self.search is not None:
             raise Failure("undo-property runs in a search field not used before: start the program again")
         self.command_focus("search")
+        self.history = DaemonHistory(self.process.pid)
         if self.observed()["text"]:
             raise Failure("the search field is not empty: %r" % self.observed()["text"])
         chooser = Steps(seed)
@@ -438,10 +501,12 @@ class UndoPropertySession(Session):
             before = model.state()
             try:
                 self.perform(model, kind, argument)
+                expected = model.state()
+                actual = self.settle(expected)
             except (Failure, GLib.Error) as error:
-                return self.failed(seed, steps, model, str(error), before=before, actual=self.observed())
-            expected = model.state()
-            actual = self.settle(expected)
+                gone = self.process.poll()
+                return self.failed(seed, steps, model, "%s: %s%s" % (type(error).__name__, error,
+                                   "" if gone is None else " (mousepad exited with %s)" % gone), before=before)
             if actual != expected:
                 return self.failed(seed, steps, model, "the field differs from the model", before=before,
                                    expected=expected, actual=actual)
