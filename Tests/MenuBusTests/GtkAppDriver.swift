@@ -188,6 +188,13 @@ final class GtkAppDriver {
         return OpenedMenu(way: "", milliseconds: -1, items: (answer["items"] as? [[String: Any]] ?? []).map(Item.init))
     }
 
+    /// A popup menu something else opens (menubus-cli show-menu), once it shows.
+    func awaitMenu() throws -> OpenedMenu {
+        let answer = try send("await-menu")
+        return OpenedMenu(way: "awaited", milliseconds: (answer["ms"] as? NSNumber)?.doubleValue ?? -1,
+                          items: (answer["items"] as? [[String: Any]] ?? []).map(Item.init))
+    }
+
     /// Activates the item named `name` (its exact name or its label) and waits for the menu to close.
     func choose(_ name: String) throws { try send("choose \(name)") }
     /// Another X client takes the clipboard with `text`.

@@ -23,6 +23,7 @@ on stdout ({"ok": false, "error": "..."} when a command fails):
     open-menu [shift+F10|menu-key|right-click|auto]
                                      a popup menu's items, read once it shows
     menu                             the items of the menu showing now
+    await-menu                       the items of a popup menu something else opens, once it shows
     choose NAME                      activates the item (AT-SPI action) and waits for the menu to close
     close-menu                       Escape, and waits for the menu to close
     text | selection                 the focused widget's text, or its selected text
@@ -795,6 +796,15 @@ class Session:
             raise Failure("no menu is showing")
         return {"items": self.read_menu(menu)}
 
+    def command_await_menu(self):
+        """A popup menu something else opens (menubus-cli show-menu): its
+        items once it shows, and how long after this command it did."""
+        started = now_ms()
+        menu = poll(self.popup, self.timeout)
+        if menu is None:
+            raise Failure("no popup menu showed within %s s" % self.timeout)
+        return {"way": "awaited", "ms": round(now_ms() - started, 1), "items": self.read_menu(menu)}
+
     def find_item(self, menu, name):
         for child in children(menu):
             label = (child.name or "").strip()
@@ -1015,6 +1025,7 @@ class Session:
             "select-word-left": self.command_select_word_left,
             "open-menu": lambda: self.command_open_menu(argument),
             "menu": self.command_menu,
+            "await-menu": self.command_await_menu,
             "choose": lambda: self.command_choose(argument),
             "close-menu": self.command_close_menu,
             "text": lambda: self.command_text(argument),
