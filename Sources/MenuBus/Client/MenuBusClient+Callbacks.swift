@@ -51,6 +51,13 @@ extension MenuBusClient {
             }
             return try selectedText(contextId)
         }
+        client.method(API.showEditMenu) { [weak self] call, contextId, platformData in
+            try self?.checkFromDaemon(call)
+            guard let show = self?.onShowEditMenu else {
+                throw BusError(name: BusError.Standard.unknownMethod, message: "this app does not show its edit menu on request")
+            }
+            try show(contextId, try [String: DBusValue](dbusValue: platformData))
+        }
         return client
     }
 }
