@@ -22,7 +22,7 @@ final class ShimCoreTests: XCTestCase {
         "/hostile/lost-context-is-not-retried-in-a-loop", "/hostile/never-answered", "/hostile/replies-after-ten-seconds",
         "/field/focus-publishes-context", "/field/long-selection-is-not-sent", "/field/selection-changes-coalesce",
         "/field/contexts-capped-at-64", "/field/free-removes-context", "/field/clipboard-types-are-sent",
-        "/client/own-undo-goes-to-the-widget", "/client/answers-only-menubusd", "/client/serves-menubusd",
+        "/client/own-undo-goes-to-the-widget", "/client/show-edit-menu-when-focused", "/client/answers-only-menubusd", "/client/serves-menubusd",
         "/daemon/vanishes-mid-call-and-returns", "/daemon/owner-replaced-mid-call", "/daemon/absent-passes-through",
         "/shim/disabled-by-environment", "/shim/excluded-by-config", "/shim/disable-zero-keeps-it-on",
         "/identity/late-undo-reaches-no-new-field", "/identity/late-menu-reaches-no-new-field",
@@ -94,6 +94,7 @@ final class ShimCoreTests: XCTestCase {
     func testFieldFreeRemovesContext() throws { try runCase("/field/free-removes-context") }
     func testFieldClipboardTypesAreSent() throws { try runCase("/field/clipboard-types-are-sent") }
     func testClientOwnUndoGoesToTheWidget() throws { try runCase("/client/own-undo-goes-to-the-widget") }
+    func testClientShowEditMenuWhenFocused() throws { try runCase("/client/show-edit-menu-when-focused") }
     func testClientAnswersOnlyMenubusd() throws { try runCase("/client/answers-only-menubusd") }
     func testClientServesMenubusd() throws { try runCase("/client/serves-menubusd") }
     func testDaemonVanishesMidCallAndReturns() throws { try runCase("/daemon/vanishes-mid-call-and-returns") }

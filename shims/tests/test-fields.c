@@ -171,6 +171,7 @@ test_client_answers_only_menubusd (Fixture *f, gconstpointer data)
         { "GetSelectedText", g_variant_new ("(s)", context) },
         { "MenuPresented", g_variant_new ("(sso)", context, "edit", "/org/menubus/MenuBus1/menu/1") },
         { "ActionInvoked", g_variant_new ("(ss@a{sv})", context, "x", g_variant_new ("a{sv}", NULL)) },
+        { "ShowEditMenu", g_variant_new ("(s@a{sv})", context, g_variant_new ("a{sv}", NULL)) },
     };
     for (guint i = 0; i < G_N_ELEMENTS (calls); i++) {
         g_autoptr (GError) refused = NULL;
@@ -180,6 +181,7 @@ test_client_answers_only_menubusd (Fixture *f, gconstpointer data)
         g_assert_cmpstr (name, ==, MB_ERROR_ACCESS_DENIED);
     }
     assert_widget_untouched (widget, "secret words");
+    g_assert_cmpuint (widget->menus_shown, ==, 0);
     g_dbus_connection_close_sync (other, NULL, NULL);
 }
 
@@ -263,6 +265,45 @@ test_own_undo_goes_to_the_widget (Fixture *f, gconstpointer data)
     g_assert_cmpuint (widget->applied, ==, 0);
 }
 
+static gboolean
+focused_is (FakeDaemon *fake, TestWidget *widget, gboolean expected)
+{
+    gboolean focused = !expected;
+    GVariant *selection = fake_selection (fake, mb_field_context_id (widget->field));
+    return selection && g_variant_lookup (selection, "focused", "b", &focused) && focused == expected;
+}
+
+/* menubusd asks the focused field to show its menu (ShowEditMenu, for a
+ * shortcut): the widget is asked with the timestamp; once the field lost
+ * the focus (which its selection says), it refuses with NoSuchContext. */
+static void
+test_show_edit_menu_when_focused (Fixture *f, gconstpointer data)
+{
+    TestWidget *widget = fixture_focused_widget (f, MB_FIELD_EDITABLE, "hello");
+    const gchar *context = mb_field_context_id (widget->field);
+    WAIT_FOR (focused_is (f->fake, widget, TRUE), 5000);
+    GVariantBuilder platform;
+    g_variant_builder_init (&platform, G_VARIANT_TYPE_VARDICT);
+    g_variant_builder_add (&platform, "{sv}", "timestamp", g_variant_new_uint32 (1234));
+    g_autoptr (GVariant) platform_data = g_variant_ref_sink (g_variant_builder_end (&platform));
+    g_autoptr (GError) error = NULL;
+    g_autoptr (GVariant) shown = fake_call_client (f->fake, "ShowEditMenu",
+                                                   g_variant_new ("(s@a{sv})", context, platform_data), &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (widget->menus_shown, ==, 1);
+    g_assert_cmpuint (widget->shown_at, ==, 1234);
+
+    mb_field_blurred (widget->field);
+    WAIT_FOR (focused_is (f->fake, widget, FALSE), 5000);
+    g_autoptr (GVariant) refused = fake_call_client (f->fake, "ShowEditMenu",
+                                                     g_variant_new ("(s@a{sv})", context, platform_data), &error);
+    g_assert_null (refused);
+    g_autofree gchar *name = remote_error (error);
+    g_assert_cmpstr (name, ==, MB_ERROR_NO_SUCH_CONTEXT);
+    g_assert_cmpuint (widget->menus_shown, ==, 1);
+    assert_widget_untouched (widget, "hello");
+}
+
 void
 add_field_tests (void)
 {
@@ -279,6 +320,8 @@ add_field_tests (void)
     g_test_add ("/field/clipboard-types-are-sent", Fixture, NULL, fixture_set_up, test_clipboard_types_are_sent,
                 fixture_tear_down);
     g_test_add ("/client/own-undo-goes-to-the-widget", Fixture, NULL, fixture_set_up, test_own_undo_goes_to_the_widget,
+                fixture_tear_down);
+    g_test_add ("/client/show-edit-menu-when-focused", Fixture, NULL, fixture_set_up, test_show_edit_menu_when_focused,
                 fixture_tear_down);
     g_test_add ("/client/answers-only-menubusd", Fixture, NULL, fixture_set_up, test_client_answers_only_menubusd,
                 fixture_tear_down);

@@ -77,7 +77,16 @@ widget_apply (gpointer data, const MbEdit *edits, guint n_edits)
     }
 }
 
-const MbFieldOps test_widget_ops = { widget_flags, widget_selection, widget_perform, widget_apply };
+static gboolean
+widget_show_menu (gpointer data, guint32 timestamp)
+{
+    TestWidget *widget = data;
+    widget->menus_shown++;
+    widget->shown_at = timestamp;
+    return TRUE;
+}
+
+const MbFieldOps test_widget_ops = { widget_flags, widget_selection, widget_perform, widget_apply, widget_show_menu };
 
 TestWidget *
 test_widget_new (MbFieldFlags flags, const gchar *text)

@@ -25,6 +25,8 @@ typedef struct {
     guint performed;      /* perform calls */
     gchar *command;       /* the last one's command */
     guint applied;        /* apply calls */
+    guint menus_shown;    /* show_menu calls */
+    guint32 shown_at;     /* the last one's timestamp */
     guint mismatches;     /* deletions whose text was not the field's */
 } TestWidget;
 
