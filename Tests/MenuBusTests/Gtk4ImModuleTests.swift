@@ -173,6 +173,29 @@ final class Gtk4ImModuleTests: DesktopProgramTestCase {
         XCTAssertLessThan(try driver.ping(), 250, "the main loop answers with menubusd stopped")
     }
 
+    /// An app that attaches the GTK 4 library itself (examples/gtk4-editor)
+    /// and runs with the module too: the module leaves its widgets to it,
+    /// so each item is there once.
+    func testAnAppAttachedItselfGetsEachItemOnce() throws {
+        try requirements()
+        guard FileManager.default.isExecutableFile(atPath: Gtk4EditorTests.example.path) else {
+            throw TestFailure("no \(Gtk4EditorTests.example.path): run `make shims`")
+        }
+        _ = try startMenubusd()
+        let driver = try launchProgram("gtk4-editor", module: false, extraEnvironment: [
+            "MENUBUS_GTK4_EDITOR": Gtk4EditorTests.example.path, "GTK_PATH": Self.moduleFolder.path, "GTK_IM_MODULE": "menubus"])
+        try driver.focus("editor")
+        try driver.type(Self.sentence)
+        XCTAssertEqual(try driver.selectWordLeft(), "fox")
+        let menu = try openMenuWithMenuBusItems(driver)
+        // A second copy would come a moment after the first: give it the time.
+        _ = try? eventually(timeout: 2) { try driver.shownMenu().repeatedLabels != [] }
+        let settled = try driver.shownMenu()
+        XCTAssertNotNil(menu.item("Make Uppercase"), "\(menu)")
+        XCTAssertEqual(settled.repeatedLabels, [], "an item twice in \(settled)")
+        try driver.closeMenu()
+    }
+
     /// `menubus-cli integrate gtk --enable` names the module in GTK 4's
     /// settings.ini (no GTK_IM_MODULE): the editor gets MenuBus's items;
     /// after --disable the module, still installed where GTK looks, is a

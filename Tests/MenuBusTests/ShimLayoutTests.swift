@@ -97,7 +97,8 @@ final class ShimLayoutTests: XCTestCase {
     /// builds them (hidden, so read from the symbol table, not exported).
     func testEveryShimCompilesTheOneCore() throws {
         let built = Repository.root.appendingPathComponent(".build/shims")
-        for library in ["gtk3/modules/libmenubus.so", "gtk4/libmenubus-gtk4.so.0", "qt5/platformthemes/libmenubus.so",
+        for library in ["gtk3/modules/libmenubus.so", "gtk4/libmenubus-gtk4.so.0", "gtk4-im/4.0.0/immodules/libim-menubus.so",
+                        "qt5/platformthemes/libmenubus.so",
                         "qt6/platformthemes/libmenubus.so"] {
             let path = built.appendingPathComponent(library).path
             guard FileManager.default.fileExists(atPath: path) else {
