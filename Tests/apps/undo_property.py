@@ -41,6 +41,7 @@ them, and the undo history as the module and menubusd build it:
   goes on.
 """
 
+import copy
 import os
 import random
 import sys
@@ -64,6 +65,8 @@ ALPHABET = "abcxyz "
 LONG = 24
 # Seconds a step's outcome may take to show (an undo is a D-Bus round trip).
 STEP_TIMEOUT = 5
+# The steps that move a step between the undo and redo stacks.
+MOVES = ("undo-key", "redo-key", "undo-menu", "redo-menu")
 
 
 class Step:
@@ -253,27 +256,39 @@ class Model:
 
 class Steps:
     """The steps of one seed, each chosen from the model's state: the
-    weights keep the text short and make undo and redo frequent; Make
-    Uppercase without a selection first selects, then comes next."""
+    weights keep the text short and make undo and redo frequent. Make
+    Uppercase without a selection first selects, then comes next. An Undo
+    or Redo whose outcome the field would not show (a step whose edits
+    cancel out, the caret already where it leaves it) first moves the caret
+    to an end of the text, so that its outcome shows: menubusd's history
+    moves when it answers, the field a moment later, and only a change in
+    the field tells that the next key comes after it."""
 
     KINDS = ["type", "backspace", "delete", "move", "select", "uppercase",
              "undo-key", "redo-key", "undo-menu", "redo-menu"]
 
     def __init__(self, seed):
         self.rng = random.Random(seed)
-        self.uppercase_next = False
+        self.pending = None
 
     def next(self, model):
         rng = self.rng
-        if self.uppercase_next and model.has_selection():
-            self.uppercase_next = False
-            return "uppercase", ""
-        self.uppercase_next = False
+        pending, self.pending = self.pending, None
+        if pending == "uppercase" and model.has_selection() or pending in MOVES:
+            return pending, ""
         weights = [30 if len(model.text) < LONG else 4, 8, 6, 5, 8, 10, 10, 6, 8, 6]
         kind = rng.choices(self.KINDS, weights)[0]
         if kind == "uppercase" and not model.has_selection():
             kind = "select"
-            self.uppercase_next = True
+            self.pending = "uppercase"
+        if kind in MOVES:
+            after = self.moved(model, kind)
+            if after is not None and seen(after.state()) == seen(model.state()):
+                for key, position in (("Home", 0), ("End", len(model.text))):
+                    if position != after.cursor:
+                        self.pending = kind
+                        return "move", key
+                kind = "type"
         if kind == "type":
             return kind, "".join(rng.choice(ALPHABET) for _ in range(rng.randint(1, 4)))
         if kind == "move":
@@ -283,6 +298,20 @@ class Steps:
             repeat = rng.randint(1, 3) if key in ("shift+Left", "shift+Right") else 1
             return kind, " ".join([key] * repeat)
         return kind, ""
+
+    @staticmethod
+    def moved(model, kind):
+        """The model after Undo or Redo (`kind`); None with no step to move."""
+        if not (model.undo if kind.startswith("undo") else model.redo):
+            return None
+        after = copy.deepcopy(model)
+        after.undo_step() if kind.startswith("undo") else after.redo_step()
+        return after
+
+
+def seen(state):
+    """What AT-SPI reads of the field in a model's state: all but the history."""
+    return {key: value for key, value in state.items() if key != "history"}
 
 
 class DaemonHistory:
