@@ -87,6 +87,7 @@ endif
 install: install-binaries install-service-files install-data install-shims
 
 include shims/shims.mk
+include Tests/wayland/wayland.mk
 
 # menubus-provider is menubus-cli under another name (it serves the bundled
 # providers when started so): one copy of the Swift runtime, not two.

@@ -52,6 +52,9 @@ package enum MenuBusAPI {
         package static let activatePrimaryAction = declareMethod(
             name, "ActivatePrimaryAction",
             in: arg("owner", String.self), arg("contextId", String.self), arg("platformData", signature: dict))
+        package static let showMenuForFocus = declareMethod(
+            name, "ShowMenuForFocus", in: arg("options", signature: dict),
+            out: arg("appId", String.self), arg("contextId", String.self))
         package static let lint = declareMethod(
             name, "Lint", in: arg("kind", String.self), arg("items", signature: elements),
             out: arg("findings", signature: "a(sss)"))
@@ -126,6 +129,8 @@ package enum MenuBusAPI {
             out: arg("elements", signature: elements))
         package static let getSelectedText = declareMethod(
             name, "GetSelectedText", in: arg("contextId", String.self), out: arg("text", String.self))
+        package static let showEditMenu = declareMethod(
+            name, "ShowEditMenu", in: arg("contextId", String.self), arg("platformData", signature: dict))
     }
 
     /// `org.menubus.MenuBus1.Provider`, served by a provider at its path.

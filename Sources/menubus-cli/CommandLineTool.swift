@@ -20,7 +20,7 @@ enum CommandLineTool {
     }
 
     static let commands: [Command] = [
-        Status.command, Contexts.command, MenuCommand.command, Present.command, Activate.command,
+        Status.command, Contexts.command, MenuCommand.command, Present.command, Activate.command, ShowMenu.command,
         Monitor.command, Lint.command, Publish.command, UndoState.command, Provider.command, ProvidersCommand.command,
         Integrate.command, Demo.command, Completions.command,
     ]

@@ -86,6 +86,10 @@ enum CommandTable {
                                    json]),
         "activate": Entry(operands: [Operand(name: "APP", kind: .app), Operand(name: "CONTEXT", kind: .context),
                                      Operand(name: "ITEM", kind: .item)], options: [edit, locale, json]),
+        "show-menu": Entry(operands: [], options: [
+            Option(name: "--timestamp", value: "N", kind: .text, help: "the time of the input event that asked, passed to the app"),
+            json,
+        ]),
         "monitor": Entry(operands: [], options: [Option(name: "--count", value: "N", kind: .text, help: "stop after N messages"), json]),
         "lint": Entry(operands: [Operand(name: "FILE", kind: .file)], options: [edit, fill, json]),
         "publish": Entry(operands: [Operand(name: "FILE", kind: .file)], options: [

@@ -3,7 +3,8 @@
 /// daemon and never touches the bus.
 enum Integrate {
     /// The toolkits MenuBus reaches without changing their apps: GTK 3
-    /// (its module) and Qt 5 and 6 (a platform theme that wraps another).
+    /// (its module) and GTK 4 (an IM module that wraps another), both as
+    /// `gtk`, and Qt 5 and 6 (a platform theme that wraps another).
     enum Toolkit: String, CaseIterable {
         case gtk, qt
 
@@ -16,30 +17,42 @@ enum Integrate {
     }
 
     static let command = CommandLineTool.Command(
-        name: "integrate", summary: "turn MenuBus on or off for unmodified GTK 3 and Qt apps at login",
+        name: "integrate", summary: "turn MenuBus on or off for unmodified GTK 3, GTK 4 and Qt apps at login",
         usage: """
             Usage: menubus-cli integrate [gtk|qt] --enable | --disable | --status [--json]
 
             Unmodified apps of a toolkit reach MenuBus through a plugin the toolkit
             loads. For GTK 3 that is the module 'menubus' (libmenubus.so in a GTK 3
-            modules folder), which GTK loads when GTK_MODULES names it. For Qt 5
+            modules folder), which GTK loads when GTK_MODULES names it. For GTK 4
+            it is the input-method module 'menubus' (libim-menubus.so in GTK 4's
+            immodules folder), which GTK 4 uses when GTK_IM_MODULE or its setting
+            gtk-im-module names it, and which wraps the input method named after
+            it there (else GTK's own choice). For Qt 5
             and 6 it is the platform theme 'menubus' (platformthemes/libmenubus.so),
             which Qt loads when QT_QPA_PLATFORMTHEME names it, and which wraps the
             theme named by MENUBUS_QT_WRAPPED_THEME (else Qt's own choice).
 
             --enable    gtk: writes $XDG_CONFIG_HOME/environment.d/60-menubus.conf
                         (~/.config/environment.d by default), which appends
-                        menubus to any GTK_MODULES the session already has;
+                        menubus to any GTK_MODULES the session already has,
+                        and sets gtk-im-module=menubus:PREVIOUS in
+                        $XDG_CONFIG_HOME/gtk-4.0/settings.ini, a file only
+                        GTK 4 reads, with a comment that records the line it
+                        replaced;
                         qt: writes 90-menubus-qt.conf there, which records the
                         session's QT_QPA_PLATFORMTHEME as the theme to wrap, then
                         sets QT_QPA_PLATFORMTHEME=menubus; the systemd user
                         manager reads them when the session starts
             --disable   removes that file again, which puts back what was there
+                        (gtk: and puts GTK 4's gtk-im-module line back as it was)
             --status    says whether the file is there, whether the plugin is
                         installed (and where), and whether this session loads it
                         (the default when no action is given)
 
-            Either change takes effect at the next login. A file of that name
+            Either change takes effect at the next login (GTK 4's setting: when an
+            app starts). GTK_IM_MODULE in the session's environment, and GNOME's
+            own gtk-im-module, come before GTK 4's settings.ini: --status says so.
+            A file of that name
             that menubus-cli did not write is never changed or removed: --enable
             and --disable refuse it. The toolkit may be left out: it is every
             toolkit MenuBus integrates with (gtk, qt). No daemon is needed. With
@@ -100,6 +113,7 @@ enum Integrate {
             } else if module == nil {
                 Output.err("menubus-cli integrate: note: no \(GtkModuleIntegration.moduleFile) is installed where GTK 3 looks; until it is, GTK 3 apps print 'Failed to load module \"menubus\"'\n")
             }
+            enableGtk4(say)
         case .qt:
             let qt = QtThemeIntegration()
             report(toolkit, try qt.snippet.enable(), say)
@@ -107,6 +121,25 @@ enum Integrate {
             if qt.installedPlugins().isEmpty {
                 Output.err("menubus-cli integrate: note: no \(QtThemeIntegration.pluginFile) is installed for Qt 5 or Qt 6; until it is, Qt apps use their default theme and show no MenuBus items\n")
             }
+        }
+    }
+
+    /// GTK 4's IM module, through GTK 4's settings.ini.
+    private static func enableGtk4(_ say: (String) -> Void) {
+        let gtk4 = Gtk4ImIntegration()
+        do {
+            let (change, path, value) = try gtk4.enable()
+            say(change == .unchanged ? "GTK 4: already enabled by \(path)\n"
+                : "GTK 4: enabled; gtk-im-module=\(value) in \(path) (GTK 4 apps started from now on)\n")
+        } catch {
+            Output.err("menubus-cli integrate: GTK 4: \(error)\n")
+            return
+        }
+        if gtk4.installedModule() == nil {
+            Output.err("menubus-cli integrate: note: no \(Gtk4ImIntegration.moduleFile) is installed where GTK 4 looks; until it is, GTK 4 apps use the IM after menubus in the setting\n")
+        }
+        if let by = gtk4.overriddenBy {
+            Output.err("menubus-cli integrate: note: GTK 4 apps of this session take their IM from \(by)\n")
         }
     }
 
@@ -130,6 +163,11 @@ enum Integrate {
             if inThisSession { say("Apps of this session keep \(what) until you log out.\n") }
         } else {
             say("\(toolkit.name): not enabled (no \(path)); nothing to do\n")
+        }
+        if toolkit == .gtk {
+            let (gtk4, settings) = try Gtk4ImIntegration().disable()
+            say(gtk4 == .restored ? "GTK 4: disabled; gtk-im-module is as it was in \(settings)\n"
+                : "GTK 4: not enabled (no setting of menubus-cli's in \(settings)); nothing to do\n")
         }
     }
 
@@ -171,6 +209,21 @@ enum Integrate {
             } else {
                 text += prefix + "this session does not load it (GTK_MODULES \(gtk.environment["GTK_MODULES"] == nil ? "is not set" : "does not name menubus"))\n"
             }
+            let gtk4 = Gtk4ImIntegration()
+            let settings = try gtk4.state()
+            let gtk4Module = gtk4.installedModule()
+            if settings.ours {
+                text += "GTK 4: enabled by gtk-im-module=\(settings.value ?? "") in \(settings.path)\n"
+            } else {
+                text += "GTK 4: not enabled (no setting of menubus-cli's in \(settings.path))\n"
+            }
+            text += gtk4Module.map { "GTK 4: module installed: \($0)\n" }
+                ?? "GTK 4: module not installed (no \(Gtk4ImIntegration.moduleFile) in \(gtk4.moduleFolders().joined(separator: ", ")))\n"
+            if let by = gtk4.overriddenBy {
+                text += "GTK 4: apps of this session take their IM from \(by)\n"
+            } else if let variable = gtk4.sessionVariable {
+                text += "GTK 4: this session's GTK_IM_MODULE=\(variable) names menubus\n"
+            }
             text += "A change takes effect at the next login.\n"
             let state = snippet.name
             let fields = [
@@ -181,6 +234,10 @@ enum Integrate {
                 "\"module\": \(module.map { MenuJSON.quote($0.path) } ?? "null")",
                 "\"module-loadable\": \(module?.folder.searched ?? false)",
                 "\"this-session\": \(session)",
+                "\"gtk4-settings\": \(MenuJSON.quote(settings.path))",
+                "\"gtk4-enabled\": \(settings.ours)",
+                "\"gtk4-setting\": \(settings.value.map(MenuJSON.quote) ?? "null")",
+                "\"gtk4-module\": \(gtk4Module.map(MenuJSON.quote) ?? "null")",
             ]
             return Status(text: text, json: "{" + fields.joined(separator: ", ") + "}")
         case .qt:

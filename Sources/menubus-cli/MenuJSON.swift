@@ -292,7 +292,7 @@ enum MenuJSON {
         }
         return preview
     }
-    static let selectionKeys = ["kind", "length", "text", "attributes", "pasteboard-types", "rect"]
+    static let selectionKeys = ["kind", "length", "text", "attributes", "pasteboard-types", "rect", "focused"]
 
     private static func selectionInfo(_ object: JSON) throws -> Selection {
         guard case .object(let dict) = object else { throw FieldError(field: "selection", message: "expected an object") }
@@ -319,6 +319,7 @@ enum MenuJSON {
         soft { selection.text = try string(dict["text"], "selection.text") }
         soft { selection.attributes = Set(try enumList(dict["attributes"], "selection.attributes", Selection.TextAttribute.self)) }
         soft { selection.pasteboardTypes = try stringList(dict["pasteboard-types"], "selection.pasteboard-types") }
+        soft { selection.focused = try bool(dict["focused"], "selection.focused") ?? false }
         soft {
             if let rect = dict["rect"] {
                 guard case .object(let fields) = rect else {
@@ -448,6 +449,7 @@ enum MenuJSON {
         if let rect = selection.rect {
             fields.append("\"rect\": {\"x\": \(rect.x), \"y\": \(rect.y), \"width\": \(rect.width), \"height\": \(rect.height)}")
         }
+        if selection.focused { fields.append("\"focused\": true") }
         return "{" + fields.joined(separator: ", ") + "}"
     }
 

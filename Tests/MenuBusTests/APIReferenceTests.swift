@@ -121,6 +121,7 @@ final class APIReferenceTests: XCTestCase {
         var selection = Selection(kind: .range, length: 1, text: "a", attributes: [.bold], pasteboardTypes: ["text/plain"])
         selection.rect = Rect(x: 1, y: 2)
         selection.uris = ["file:///a"]
+        selection.focused = true
         var provider = ProviderInfo(id: "p", title: "P")
         provider.icon = "i"; provider.role = .translate; provider.returnsText = true; provider.requiresEditable = true
         let undoState = UndoStack().state.wireValue()

@@ -76,16 +76,20 @@ final class GtkAppDriver {
     private(set) var timings: [String: Any] = [:]
 
     /// Starts `app` under xvfb-run with `environment` (the test bus's);
-    /// with `module`, GTK_MODULES=menubus and GTK_PATH to find it.
-    init(app: String, module: Bool, environment: [String: String], timeout: Double = 60) throws {
+    /// with `module`, GTK_MODULES=menubus and GTK_PATH to find it. `script`:
+    /// a driver that adds commands to gtk_app.py's (Tests/apps/undo_property.py).
+    /// `wayland`: under a headless sway the driver starts, not xvfb-run (WaylandAppTests).
+    init(app: String, module: Bool, environment: [String: String], timeout: Double = 60,
+         script: URL = GtkAppDriver.script, wayland: Bool = false) throws {
         self.app = app
         BusTestCase.ignoreBrokenPipes
-        var arguments = ["-a", "-s", "-screen 0 1024x768x24", "/usr/bin/python3", Self.script.path, app, "--timeout", "15"]
+        var arguments = ["-a", "-s", "-screen 0 1024x768x24", "/usr/bin/python3", script.path, app, "--timeout", "15"]
         if module {
             arguments += ["--gtk-module", "menubus", "--gtk-path", Self.moduleDirectory.path]
         }
+        if wayland { arguments = Array(arguments.dropFirst(4)) + ["--wayland"] }
         process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
+        process.executableURL = URL(fileURLWithPath: wayland ? "/usr/bin/python3" : "/usr/bin/xvfb-run")
         process.arguments = arguments
         var env = environment
         env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -182,6 +186,13 @@ final class GtkAppDriver {
     func shownMenu() throws -> OpenedMenu {
         let answer = try send("menu")
         return OpenedMenu(way: "", milliseconds: -1, items: (answer["items"] as? [[String: Any]] ?? []).map(Item.init))
+    }
+
+    /// A popup menu something else opens (menubus-cli show-menu), once it shows.
+    func awaitMenu() throws -> OpenedMenu {
+        let answer = try send("await-menu")
+        return OpenedMenu(way: "awaited", milliseconds: (answer["ms"] as? NSNumber)?.doubleValue ?? -1,
+                          items: (answer["items"] as? [[String: Any]] ?? []).map(Item.init))
     }
 
     /// Activates the item named `name` (its exact name or its label) and waits for the menu to close.

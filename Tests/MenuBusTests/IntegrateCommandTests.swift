@@ -19,13 +19,16 @@ final class IntegrateCommandTests: XCTestCase {
     /// The session as the command sees it: its own config folder, no bus
     /// that could activate menubusd, GTK variables only as given, and GTK's
     /// own folders moved (GTK_EXE_PREFIX) to the empty home, so a module
-    /// this machine has installed (the menubus-gtk3-module package) is not
-    /// seen unless a test says so.
+    /// this machine has installed (the menubus-gtk3-module and
+    /// menubus-gtk4-immodule packages) is not seen unless a test says so;
+    /// no GTK_IM_MODULE, no desktop, and system settings.ini files only in
+    /// the home's xdg folder (XDG_CONFIG_DIRS).
     private func integrate(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
         var env = ["XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "HOME": home.path,
                    "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus", "NO_COLOR": "1",
                    "GTK_MODULES": "", "GTK_PATH": "", "GTK_EXE_PREFIX": home.path,
-                   "QT_QPA_PLATFORMTHEME": "", "MENUBUS_QT_WRAPPED_THEME": "", "QT_PLUGIN_PATH": ""]
+                   "QT_QPA_PLATFORMTHEME": "", "MENUBUS_QT_WRAPPED_THEME": "", "QT_PLUGIN_PATH": "",
+                   "GTK_IM_MODULE": "", "XDG_CURRENT_DESKTOP": "", "XDG_CONFIG_DIRS": home.appendingPathComponent("xdg").path]
         env.merge(environment) { $1 }
         // runTool adds the test's environment; an empty value stands for unset.
         let unset = env.filter { $0.value.isEmpty }.map(\.key)
@@ -38,8 +41,12 @@ final class IntegrateCommandTests: XCTestCase {
         try? String(contentsOf: snippet, encoding: .utf8)
     }
 
-    /// A GTK_PATH entry holding the module, as GTK 3 would find it.
+    /// A GTK_PATH entry holding the module, as GTK 3 would find it (and
+    /// the GTK 4 IM module where GTK 4 looks under GTK_EXE_PREFIX).
     private func installedModule() throws -> (gtkPath: String, module: String) {
+        let immodules = home.appendingPathComponent("lib/gtk-4.0/4.0.0/immodules")
+        try FileManager.default.createDirectory(at: immodules, withIntermediateDirectories: true)
+        try Data().write(to: immodules.appendingPathComponent("libim-menubus.so"))
         let base = home.appendingPathComponent("gtk-3.0")
         let modules = base.appendingPathComponent("modules")
         try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
@@ -165,6 +172,10 @@ final class IntegrateCommandTests: XCTestCase {
         XCTAssertEqual(rows[0]["module"] as? String, module)
         XCTAssertEqual(rows[0]["module-loadable"] as? Bool, true)
         XCTAssertEqual(rows[0]["this-session"] as? Bool, true)
+        XCTAssertEqual(rows[0]["gtk4-settings"] as? String, gtk4Settings.path)
+        XCTAssertEqual(rows[0]["gtk4-enabled"] as? Bool, true)
+        XCTAssertEqual(rows[0]["gtk4-setting"] as? String, "menubus")
+        XCTAssertEqual(rows[0]["gtk4-module"] as? String, home.appendingPathComponent("lib/gtk-4.0/4.0.0/immodules/libim-menubus.so").path)
 
         // Disabled, while this session still has the module another way.
         XCTAssertEqual(try integrate(["--disable"]).status, 0)
@@ -175,6 +186,81 @@ final class IntegrateCommandTests: XCTestCase {
         let offRows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(offJSON.stdout.utf8)) as? [[String: Any]])
         XCTAssertEqual(offRows.first?["snippet-state"] as? String, "absent")
         XCTAssertEqual(offRows.first?["this-session"] as? Bool, false)
+    }
+
+    // MARK: GTK 4
+
+    private var gtk4Settings: URL { home.appendingPathComponent("config/gtk-4.0/settings.ini") }
+
+    private func gtk4Text() -> String? {
+        try? String(contentsOf: gtk4Settings, encoding: .utf8)
+    }
+
+    /// GTK 4's settings.ini gets gtk-im-module=menubus followed by the IM it
+    /// named before, and --disable gives the file back byte for byte,
+    /// whatever it held (no file, no [Settings], a last line without a
+    /// newline, the setting with spaces, other groups and comments).
+    func testGtk4SettingWrapsThePreviousImAndDisableGivesTheFileBackExactly() throws {
+        let cases: [(before: String?, setting: String)] = [
+            (nil, "menubus"),
+            ("", "menubus"),
+            ("[Other]\na=b", "menubus"),
+            ("[Settings]\ngtk-theme-name = Adwaita\n", "menubus"),
+            ("# mine\n[Settings]\ngtk-im-module = ibus\ngtk-theme-name=Adwaita\n[Later]\nx=1\n", "menubus:ibus"),
+            ("[Settings]\ngtk-im-module=menubus:fcitx\n", "menubus:fcitx"),
+        ]
+        for (before, setting) in cases {
+            try? FileManager.default.removeItem(at: gtk4Settings)
+            if let before {
+                try FileManager.default.createDirectory(at: gtk4Settings.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try before.write(to: gtk4Settings, atomically: true, encoding: .utf8)
+            }
+            let enabled = try integrate(["gtk", "--enable"])
+            XCTAssertEqual(enabled.status, 0, enabled.stderr)
+            XCTAssertTrue(enabled.stdout.contains("GTK 4: enabled; gtk-im-module=\(setting) in \(gtk4Settings.path)"),
+                          "\(before ?? "no file"): \(enabled.stdout)")
+            let text = try XCTUnwrap(gtk4Text())
+            XCTAssertTrue(text.contains("\n# menubus-cli integrate gtk:"), text)
+            XCTAssertTrue(text.hasSuffix("gtk-im-module=\(setting)\n") || text.contains("gtk-im-module=\(setting)\n"), text)
+            let again = try integrate(["gtk", "--enable"])
+            XCTAssertTrue(again.stdout.contains("GTK 4: already enabled by \(gtk4Settings.path)"), again.stdout)
+            XCTAssertEqual(gtk4Text(), text, "enabling twice changes nothing")
+            let disabled = try integrate(["gtk", "--disable"])
+            XCTAssertEqual(disabled.status, 0, disabled.stderr)
+            XCTAssertTrue(disabled.stdout.contains("GTK 4: disabled; gtk-im-module is as it was in \(gtk4Settings.path)"), disabled.stdout)
+            XCTAssertEqual(gtk4Text(), before, "exactly what was there before --enable")
+            let twice = try integrate(["gtk", "--disable"])
+            XCTAssertTrue(twice.stdout.contains("GTK 4: not enabled (no setting of menubus-cli's in \(gtk4Settings.path)); nothing to do"),
+                          twice.stdout)
+            XCTAssertEqual(gtk4Text(), before)
+        }
+    }
+
+    /// With no setting of the user's, the system's (here XDG_CONFIG_DIRS's)
+    /// is what MenuBus wraps; GTK_IM_MODULE of the session, which GTK 4
+    /// reads first, and GNOME's own setting are named where they win.
+    func testGtk4SettingWrapsTheSystemsAndStatusNamesWhatComesFirst() throws {
+        let system = home.appendingPathComponent("xdg/gtk-4.0")
+        try FileManager.default.createDirectory(at: system, withIntermediateDirectories: true)
+        try "[Settings]\ngtk-im-module=fcitx\n".write(to: system.appendingPathComponent("settings.ini"), atomically: true, encoding: .utf8)
+        let enabled = try integrate(["gtk", "--enable"], environment: ["GTK_IM_MODULE": "ibus"])
+        XCTAssertEqual(enabled.status, 0, enabled.stderr)
+        XCTAssertTrue(gtk4Text()?.contains("\ngtk-im-module=menubus:fcitx\n") ?? false, gtk4Text() ?? "no file")
+        XCTAssertTrue(enabled.stderr.contains("no libim-menubus.so is installed where GTK 4 looks"), enabled.stderr)
+        XCTAssertTrue(enabled.stderr.contains("GTK_IM_MODULE=ibus in the environment"), enabled.stderr)
+        XCTAssertTrue(enabled.stderr.contains("GTK_IM_MODULE=menubus:ibus"), enabled.stderr)
+
+        let status = try integrate(["gtk", "--status"], environment: ["GTK_IM_MODULE": "ibus"])
+        XCTAssertTrue(status.stdout.contains("GTK 4: enabled by gtk-im-module=menubus:fcitx in \(gtk4Settings.path)"), status.stdout)
+        XCTAssertTrue(status.stdout.contains("GTK 4: module not installed (no libim-menubus.so in \(home.path)/lib/gtk-4.0/4.0.0/immodules"),
+                      status.stdout)
+        XCTAssertTrue(status.stdout.contains("GTK 4: apps of this session take their IM from GTK_IM_MODULE=ibus"), status.stdout)
+        let gnome = try integrate(["gtk", "--status"], environment: ["XDG_CURRENT_DESKTOP": "ubuntu:GNOME"])
+        XCTAssertTrue(gnome.stdout.contains("GTK 4: apps of this session take their IM from GNOME's settings daemon"), gnome.stdout)
+        let named = try integrate(["gtk", "--status"], environment: ["GTK_IM_MODULE": "menubus:ibus", "XDG_CURRENT_DESKTOP": "GNOME"])
+        XCTAssertTrue(named.stdout.contains("GTK 4: this session's GTK_IM_MODULE=menubus:ibus names menubus"), named.stdout)
+        XCTAssertEqual(try integrate(["gtk", "--disable"]).status, 0)
+        XCTAssertNil(gtk4Text(), "the file menubus-cli wrote is gone")
     }
 
     func testTheDefaultConfigFolderIsUnderHome() throws {

@@ -82,22 +82,37 @@ final class SourceLayoutTests: XCTestCase {
         XCTAssertGreaterThan(counts.count, 20)
     }
 
-    /// bench/README.md names every program under bench/: each script and C
-    /// or C++ source by its file name, each Swift executable by its folder.
+    /// bench/README.md names every program under bench/ in its room's row:
+    /// each script and C or C++ source by its file name, each Swift
+    /// executable by its folder (a program beside the rooms, anywhere).
     func testTheBenchReadmeNamesEveryProgram() throws {
         let bench = Repository.root.appendingPathComponent("bench")
         let readme = try String(contentsOf: bench.appendingPathComponent("README.md"), encoding: .utf8)
-        let files = FileManager.default.enumerator(at: bench, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
-        var programs: Set<String> = []
-        for file in files {
-            if ["sh", "py", "c", "cpp"].contains(file.pathExtension) {
-                programs.insert(file.lastPathComponent)
-            } else if file.lastPathComponent == "main.swift" {
-                programs.insert(file.deletingLastPathComponent().lastPathComponent + "/")
-            }
+        // "| `roundtrips/` | …": each room's row.
+        var rows: [String: Substring] = [:]
+        for line in readme.split(separator: "\n") where line.hasPrefix("| `") {
+            let room = line.dropFirst(3).prefix { $0 != "`" }
+            if room.hasSuffix("/") { rows[String(room.dropLast())] = line }
         }
-        XCTAssertGreaterThan(programs.count, 30, "\(programs)")
-        XCTAssertTrue(programs.contains("held.py") && programs.contains("menubus-bench/"), "\(programs)")
-        XCTAssertEqual(programs.filter { !readme.contains("`\($0)") }.sorted(), [])
+        let files = FileManager.default.enumerator(at: bench, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        var unnamed: [String] = [], programs = 0
+        for file in files {
+            let name: String
+            if ["sh", "py", "c", "cpp"].contains(file.pathExtension) {
+                name = file.lastPathComponent
+            } else if file.lastPathComponent == "main.swift" {
+                name = file.deletingLastPathComponent().lastPathComponent + "/"
+            } else {
+                continue
+            }
+            programs += 1
+            let path = file.path.dropFirst(bench.path.count + 1)
+            let room = path.contains("/") ? String(path.prefix { $0 != "/" }) : nil
+            let text = room.map { rows[$0] ?? "" } ?? Substring(readme)
+            if !text.contains("`\(name)`") { unnamed.append(String(path)) }
+        }
+        XCTAssertGreaterThan(programs, 30)
+        XCTAssertGreaterThan(rows.count, 6, "\(rows.keys)")
+        XCTAssertEqual(unnamed.sorted(), [], "programs bench/README.md does not name in their room's row")
     }
 }

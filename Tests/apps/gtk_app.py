@@ -23,6 +23,7 @@ on stdout ({"ok": false, "error": "..."} when a command fails):
     open-menu [shift+F10|menu-key|right-click|auto]
                                      a popup menu's items, read once it shows
     menu                             the items of the menu showing now
+    await-menu                       the items of a popup menu something else opens, once it shows
     choose NAME                      activates the item (AT-SPI action) and waits for the menu to close
     close-menu                       Escape, and waits for the menu to close
     text | selection                 the focused widget's text, or its selected text
@@ -31,6 +32,10 @@ on stdout ({"ok": false, "error": "..."} when a command fails):
     ping                             a query the program's main loop answers, timed
     dump                             the program's accessible tree (for debugging)
     quit
+
+With --wayland it needs no X server: it runs the program under a headless
+sway of its own and types through one virtual keyboard (Tests/apps/
+wayland_session.py); a right click becomes the Menu key there.
 
 Every wait polls a condition against a deadline; none sleeps a fixed time.
 Diagnostics go to stderr.
@@ -67,6 +72,10 @@ APPS = {
     # names another build).
     "gtk4-editor": [os.environ.get("MENUBUS_GTK4_EDITOR")
                     or os.path.join(HERE, "..", "..", ".build", "shims", "gtk4", "gtk4-editor")],
+    # GNOME's text editor (GTK 4), unmodified: MenuBus reaches it through the
+    # GTK 4 IM module (GTK_PATH, GTK_IM_MODULE from the environment);
+    # --standalone: no hand-over to an instance already on the bus.
+    "gnome-text-editor": ["/usr/bin/gnome-text-editor", "--standalone"],
     # A Qt 5 Widgets editor: its document a QPlainTextEdit, its search
     # field (Ctrl+F) a QLineEdit. The Qt platform theme comes from the
     # environment (QT_QPA_PLATFORMTHEME, QT_PLUGIN_PATH).
@@ -77,7 +86,7 @@ APPS = {
 }
 
 # GTK 4 programs: drawn with cairo (Xvfb has no GL), on X11.
-GTK4_APPS = {"gtk4-editor"}
+GTK4_APPS = {"gtk4-editor", "gnome-text-editor"}
 # Qt programs: their accessibility bridge exports only when asked.
 QT_APPS = {"featherpad", "qt-editor"}
 
@@ -332,6 +341,10 @@ class Session:
             self.app_env["GTK_MODULES"] = gtk_module
         if gtk_path:
             self.app_env["GTK_PATH"] = gtk_path
+        # A test's own config folder for the program (GTK 4's settings.ini
+        # as `menubus-cli integrate gtk` leaves it).
+        if os.environ.get("GTK_APP_CONFIG_HOME"):
+            self.app_env["XDG_CONFIG_HOME"] = os.environ["GTK_APP_CONFIG_HOME"]
         # This driver's own libatspi finds the bus the same way the program
         # does: through the session bus and the X root window.
         os.environ.update({key: self.env[key] for key in ("XDG_RUNTIME_DIR", "HOME")})
@@ -783,6 +796,15 @@ class Session:
             raise Failure("no menu is showing")
         return {"items": self.read_menu(menu)}
 
+    def command_await_menu(self):
+        """A popup menu something else opens (menubus-cli show-menu): its
+        items once it shows, and how long after this command it did."""
+        started = now_ms()
+        menu = poll(self.popup, self.timeout)
+        if menu is None:
+            raise Failure("no popup menu showed within %s s" % self.timeout)
+        return {"way": "awaited", "ms": round(now_ms() - started, 1), "items": self.read_menu(menu)}
+
     def find_item(self, menu, name):
         for child in children(menu):
             label = (child.name or "").strip()
@@ -1003,6 +1025,7 @@ class Session:
             "select-word-left": self.command_select_word_left,
             "open-menu": lambda: self.command_open_menu(argument),
             "menu": self.command_menu,
+            "await-menu": self.command_await_menu,
             "choose": lambda: self.command_choose(argument),
             "close-menu": self.command_close_menu,
             "text": lambda: self.command_text(argument),
@@ -1029,25 +1052,32 @@ def reply(value):
     sys.stdout.flush()
 
 
-def main():
+def main(session_class=None):
+    """Runs the driver; `session_class`, a subclass of Session with verbs of
+    its own (Tests/apps/undo_property.py)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("app", choices=sorted(APPS))
     parser.add_argument("--gtk-module", default="", help="GTK_MODULES for the program (menubus)")
     parser.add_argument("--gtk-path", default="", help="GTK_PATH for the program (the folder holding modules/)")
     parser.add_argument("--timeout", type=float, default=20, help="seconds every wait may take")
+    parser.add_argument("--wayland", action="store_true", help="under a headless sway of its own, not X11")
     options = parser.parse_args()
-    for tool in ("/usr/libexec/at-spi-bus-launcher", APPS[options.app][0], "/usr/bin/xdotool"):
+    if options.wayland:
+        import wayland_session
+        session_class = wayland_session.on_wayland(session_class or Session, Failure)
+    tools = [path for path, _ in wayland_session.requirements()] if options.wayland else ["/usr/bin/xdotool"]
+    for tool in ("/usr/libexec/at-spi-bus-launcher", APPS[options.app][0], *tools):
         if not os.path.exists(tool):
             reply({"ok": False, "missing": tool, "error": "%s is not installed" % tool})
             return 3
-    if not os.environ.get("DISPLAY") or not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+    if not (os.environ.get("DISPLAY") or options.wayland) or not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
         reply({"ok": False, "error": "needs DISPLAY (xvfb-run) and DBUS_SESSION_BUS_ADDRESS (a private bus)"})
         return 2
     faulthandler.register(signal.SIGUSR1)  # kill -USR1 prints where it waits
     # When xvfb-run or the test ends, this driver ends, and its children
     # with it (they have PR_SET_PDEATHSIG too).
     die_with_parent()()
-    session = Session(options.app, options.gtk_module, options.gtk_path, options.timeout)
+    session = (session_class or Session)(options.app, options.gtk_module, options.gtk_path, options.timeout)
     try:
         try:
             session.start()

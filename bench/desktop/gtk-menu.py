@@ -11,11 +11,15 @@ popup menu) is mapped on the root window (MapNotify, watched with
 python3-xlib: no accessibility layer in between); Escape closes it. Only
 a window that is drawn in counts: GTK 3 maps an input-only grab window
 first.
-The same again with menubusd stopped (SIGSTOP), and then the resident
-memory (VmRSS) of fresh pairs after one menu each.
+Then the first menu after a SIGSTOP of menubusd, SAMPLES times: menubusd
+continued (and answering), one menu of each app unmeasured, menubusd
+stopped, each app's next menu timed. Then the later menus with menubusd
+stopped (SIGSTOP), alternating as above, and the resident memory (VmRSS)
+of fresh pairs after one menu each.
 
 Prints lines `NAME value...` (milliseconds, pixels or KiB) for the shell script:
     running-with / running-without / stopped-with / stopped-without / rss-with / rss-without,
+    first-after-stop-with / first-after-stop-without (each app's first menu after a SIGSTOP),
     CASE-first-with / CASE-first-without (the unmeasured first menu of a case),
     CASE-height-with / CASE-height-without (each popup's height),
 and `module-loaded without=no with=yes` (libmenubus.so in /proc/PID/maps).
@@ -208,6 +212,62 @@ def alternate(screen, apps, samples, settle):
     return times, first, heights
 
 
+def menu_after_selection_change(screen, app, round_index, settle):
+    """One menu of `app` after the selection changed (Shift+Left and
+    Shift+Right in turn): its time and its popup's height."""
+    app.focus(0)
+    screen.press("Shift_L", "Left" if round_index % 2 == 0 else "Right")
+    time.sleep(settle)
+    milliseconds, window = screen.open_menu()
+    height = screen.height(window)
+    screen.close_menu(window)
+    return milliseconds, height
+
+
+def answers(timeout=10):
+    """Waits until menubusd answers a Peer.Ping on the session bus again."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        result = subprocess.run(["dbus-send", "--session", "--print-reply", "--reply-timeout=2000",
+                                 "--dest=org.menubus.MenuBus1", "/org/menubus/MenuBus1", "org.freedesktop.DBus.Peer.Ping"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=5)
+        if result.returncode == 0:
+            return
+        time.sleep(0.05)
+    raise Failure("menubusd did not answer a Ping within %s s of SIGCONT" % timeout)
+
+
+def first_after_stop(screen, apps, samples, settle, pid):
+    """The first menu after a SIGSTOP, `samples` times: menubusd continued,
+    answering, one menu of each app (unmeasured, so that every app heard
+    from it again), menubusd stopped, then each app's next menu timed.
+    Leaves menubusd running. Returns the times and the popups' heights."""
+    times = {app.label: [] for app in apps}
+    heights = {app.label: [] for app in apps}
+    try:
+        for round_index in range(samples):
+            for app in apps:
+                menu_after_selection_change(screen, app, round_index, settle)
+            os.kill(pid, signal.SIGSTOP)
+            for app in apps:
+                milliseconds, height = menu_after_selection_change(screen, app, round_index + 1, settle)
+                times[app.label].append(milliseconds)
+                heights[app.label].append(height)
+            os.kill(pid, signal.SIGCONT)
+            answers()
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    return times, heights
+
+
+def report_first_after_stop(measured):
+    times, heights = measured
+    for name, values in times.items():
+        print("first-after-stop-%s %s" % (name, " ".join("%.2f" % v for v in values)), flush=True)
+    for name, values in heights.items():
+        print("first-after-stop-height-%s %s" % (name, " ".join(str(v) for v in values)), flush=True)
+
+
 def report(case, measured):
     times, first, heights = measured
     for name, values in times.items():
@@ -261,6 +321,7 @@ def main():
         print("module-loaded %s" % " ".join("%s=%s" % (app.label, "yes" if app.has_module() else "no") for app in apps),
               flush=True)
         report("running", alternate(screen, apps, options.samples, options.settle))
+        report_first_after_stop(first_after_stop(screen, apps, options.samples, options.settle, options.menubusd_pid))
 
         os.kill(options.menubusd_pid, signal.SIGSTOP)
         try:

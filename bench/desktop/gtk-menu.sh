@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # The GTK 3 module in mousepad: time from Shift+F10 (sent through XTest) to
 # the popup menu's window mapped on the X server, with and without the
-# module in the same run, alternating; the same with menubusd stopped
-# (SIGSTOP); and the module's added resident memory per app.
+# module and over the module's floor in the same run, alternating; the
+# first menu after a SIGSTOP of menubusd and the later ones while it stays
+# stopped; and the module's added resident memory per app.
 #
 #   bench/desktop/gtk-menu.sh [-n SAMPLES] [--rss-runs N] [--settle SECONDS] [--no-build]
 #
 # Builds menubusd and menubus-cli (release, the bundled providers) and the module (make
 # shims), starts a private dbus-daemon whose configuration has a service
 # directory, declares the bundled providers in a temp XDG_DATA_HOME, starts
-# menubusd, and runs bench/desktop/gtk-menu.py under xvfb-run -a: two mousepads,
-# SAMPLES menus each per case after one unmeasured, then N fresh pairs
-# for VmRSS after one menu. Prints a markdown table of medians and ratios,
-# the popups' heights (taller where MenuBus's items are in the menu) and
-# the first menu after the SIGSTOP, the one that waits out the deadline.
+# menubusd, and runs bench/desktop/gtk-menu.py under xvfb-run -a: three mousepads
+# (without MenuBus, with the module, the floor), SAMPLES menus each per case:
+# menubusd running (after one unmeasured menu), the first menu after a
+# SIGSTOP (SAMPLES stops, each after a menu with menubusd answering), later
+# menus while stopped (after one unmeasured); then N fresh pairs for VmRSS
+# after one menu. Prints the versions, commit, date and load average, a
+# markdown table of medians with the differences in ms (with − without,
+# with − floor) and the ratio, and the popups' heights (taller where
+# MenuBus's items are in the menu when it is mapped).
 # A third mousepad is the floor: the module built with MENUBUS_BENCH_REPLAY
 # draws the same items in every menu without asking menubusd, so what GTK
 # takes for the items themselves is told apart from the D-Bus calls.
@@ -34,7 +39,7 @@ while [ $# -gt 0 ]; do
         --rss-runs) RSS_RUNS="${2:?--rss-runs needs a value}"; shift 2 ;;
         --settle) SETTLE="${2:?--settle needs a value}"; shift 2 ;;
         --no-build) BUILD=0; shift ;;
-        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "gtk-menu.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -86,47 +91,52 @@ else
 fi
 
 start_menubusd_with_bundled_providers gtk-menu.sh
+LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo "measuring: $SAMPLES menus per app and case, $RSS_RUNS pairs for memory..." >&2
 TMPDIR="$TMP" job xvfb-run -a -s "-screen 0 1024x768x24" /usr/bin/python3 "$ROOT/bench/desktop/gtk-menu.py" \
     --samples "$SAMPLES" --rss-runs "$RSS_RUNS" --settle "$SETTLE" --gtk-path "$GTK_PATH_DIR" "${FLOOR[@]}" --menubusd-pid "$DAEMON_PID" \
     >"$TMP/out" 2>"$TMP/helper.log" || { tail -n 20 "$TMP/helper.log" >&2; exit 1; }
 
-run_floor=$(values running-floor | median)
-h_run_floor=$(values running-height-floor | median)
-run_without=$(values running-without | median)
-run_with=$(values running-with | median)
-stop_without=$(values stopped-without | median)
-stop_with=$(values stopped-with | median)
-h_run_without=$(values running-height-without | median)
-h_run_with=$(values running-height-with | median)
-h_stop_without=$(values stopped-height-without | median)
-h_stop_with=$(values stopped-height-with | median)
-first_stop_without=$(values stopped-first-without)
-first_stop_with=$(values stopped-first-with)
+# md CASE LABEL: the median of a case's numbers for one app, or nothing when there are none.
+md() {
+    local v
+    v=$(values "$1-$2" || true)
+    if [ -n "$v" ]; then echo "$v" | median; fi
+}
+row() {
+    # row TITLE CASE: medians without, with, floor; with - without; with - floor; with / without.
+    local without with floor
+    without=$(md "$2" without); with=$(md "$2" with); floor=$(md "$2" floor)
+    awk -v t="$1" -v n="$SAMPLES" -v a="$without" -v b="$with" -v c="$floor" 'BEGIN {
+        f = (c == "") ? "–" : sprintf("%.1f", c)
+        d = (c == "") ? "–" : sprintf("%+.1f", b - c)
+        printf "| %s | %d | %.1f | %.1f | %s | %+.1f | %s | %.2fx |\n", t, n, a, b, f, b - a, d, b / a }'
+}
+
+echo "mousepad $(dpkg-query -W -f '${Version}' mousepad 2>/dev/null), GTK $(dpkg-query -W -f '${Version}' libgtk-3-0 2>/dev/null)," \
+    "commit $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD -- shims 2>/dev/null || echo ' (shims/ changed)')," \
+    "$(date -u '+%Y-%m-%d %H:%M') UTC, load average $LOAD_BEFORE before, $(cut -d' ' -f1-3 /proc/loadavg) after"
+echo
+echo "| Shift+F10 to the popup mapped, ms | samples | without MenuBus, median | with the module, median | floor, median | with − without | with − floor | with / without |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+row "menubusd running" running
+row "menubusd stopped (SIGSTOP): the first menu after the stop" first-after-stop
+row "menubusd stopped (SIGSTOP): later menus" stopped
+echo
+echo "The floor: the same module built with MENUBUS_BENCH_REPLAY, drawing its first menu's items again in every menu without D-Bus."
+echo "The first menu after the stop: $SAMPLES stops, each after one menu of each app with menubusd answering."
+echo
+echo "| popup height, median px | without MenuBus | with the module | floor |"
+echo "| --- | ---: | ---: | ---: |"
+for pair in "menubusd running:running-height" "first menu after the stop:first-after-stop-height" "later menus, stopped:stopped-height"; do
+    heights=""
+    for label in without with floor; do heights="$heights | $(md "${pair#*:}" "$label" | awk '{printf "%.0f", $1}')"; done
+    echo "| ${pair%%:*}$heights |"
+done
+echo
 rss_without=$(values rss-without | median)
 rss_with=$(values rss-with | median)
-
-echo "| Shift+F10 to the popup mapped | samples | without module, median ms | with module, median ms | with / without |"
-echo "| --- | ---: | ---: | ---: | ---: |"
-awk -v n="$SAMPLES" -v a="$run_without" -v b="$run_with" \
-    'BEGIN {printf "| menubusd running | %d | %.1f | %.1f | %.2fx |\n", n, a, b, b / a}'
-awk -v n="$SAMPLES" -v a="$stop_without" -v b="$stop_with" \
-    'BEGIN {printf "| menubusd stopped (SIGSTOP) | %d | %.1f | %.1f | %.2fx |\n", n, a, b, b / a}'
-if [ -n "$run_floor" ]; then
-    awk -v n="$SAMPLES" -v a="$run_without" -v b="$run_floor" -v c="$run_with" \
-        'BEGIN {printf "| floor: the same items replayed, no D-Bus | %d | %.1f | %.1f | %.2fx (with module: %+.1f ms over it) |\n", n, a, b, b / a, c - b}'
-fi
-echo
-echo "| popup height, median px | without module | with module |"
-echo "| --- | ---: | ---: |"
-echo "| menubusd running | $h_run_without | $h_run_with |"
-[ -n "$h_run_floor" ] && echo "| floor (replayed items) | $h_run_without | $h_run_floor |"
-echo "| menubusd stopped (SIGSTOP) | $h_stop_without | $h_stop_with |"
-echo
-awk -v a="$first_stop_without" -v b="$first_stop_with" \
-    'BEGIN {printf "First menu after the SIGSTOP (unmeasured above): %.1f ms without, %.1f ms with the module (%+.1f ms)\n", a, b, b - a}'
-echo
 echo "| mousepad after one menu | runs | without module, median | with module, median | added |"
 echo "| --- | ---: | ---: | ---: | ---: |"
 awk -v n="$RSS_RUNS" -v a="$rss_without" -v b="$rss_with" \

@@ -13,6 +13,10 @@ mapped on the root window (MapNotify of an input-output override-redirect
 window whose _NET_WM_WINDOW_TYPE is a popup menu, as QMenu sets it);
 Escape closes it. The same again with menubusd stopped (SIGSTOP), and
 then the resident memory (VmRSS) of fresh pairs after one menu each.
+With --floor-plugin-path, a third featherpad loads the theme built with
+MENUBUS_BENCH_REPLAY, which shows its first menu's items again in every
+later menu with no D-Bus: the floor, what Qt takes to draw the items
+(running-floor, stopped-floor, ...-height-floor).
 
 The X side (XTest, MapNotify, the alternation and the output lines) is
 bench/desktop/gtk-menu.py's, loaded from it; the lines printed are the same:
@@ -136,6 +140,8 @@ def main():
     parser.add_argument("--samples", type=int, default=30)
     parser.add_argument("--rss-runs", type=int, default=5)
     parser.add_argument("--plugin-path", required=True, help="QT_PLUGIN_PATH holding platformthemes/libmenubus.so")
+    parser.add_argument("--floor-plugin-path",
+                        help="QT_PLUGIN_PATH of the theme built with MENUBUS_BENCH_REPLAY: a third featherpad, the floor")
     parser.add_argument("--menubusd-pid", type=int, required=True)
     parser.add_argument("--log-dir", default=tempfile.gettempdir())
     parser.add_argument("--settle", type=float, default=0.15,
@@ -147,6 +153,8 @@ def main():
     try:
         apps = [Featherpad(False, options.plugin_path, "without", options.log_dir),
                 Featherpad(True, options.plugin_path, "with", options.log_dir)]
+        if options.floor_plugin_path:
+            apps.append(Featherpad(True, options.floor_plugin_path, "floor", options.log_dir))
         for app in apps:
             app.focus(options.settle)
             app.type_and_select()

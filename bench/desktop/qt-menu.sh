@@ -18,8 +18,12 @@
 # unmeasured, then N fresh pairs for VmRSS after one menu. Prints a
 # markdown table of medians and ratios, the popups' heights (taller where
 # MenuBus's items are in the menu) and the first menu after the SIGSTOP,
-# the one that waits out the deadline. Installs nothing; stops everything
-# it started.
+# the one that waits out the deadline. A third featherpad is the floor:
+# the theme built with MENUBUS_BENCH_REPLAY (into a folder of its own)
+# shows its first menu's items in every later menu without asking
+# menubusd, so what Qt takes to draw the items is told apart from the
+# theme's own cost ("theme over floor"). Installs nothing; stops
+# everything it started.
 set -euo pipefail
 
 SAMPLES=30
@@ -35,7 +39,7 @@ while [ $# -gt 0 ]; do
         --rss-runs) RSS_RUNS="${2:?--rss-runs needs a value}"; shift 2 ;;
         --settle) SETTLE="${2:?--settle needs a value}"; shift 2 ;;
         --no-build) BUILD=0; shift ;;
-        -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "qt-menu.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -77,15 +81,27 @@ PLUGIN_DIR="$ROOT/.build/shims/qt5"
 [ -f "$PLUGIN_DIR/platformthemes/libmenubus.so" ] \
     || { echo "qt-menu.sh: no theme at $PLUGIN_DIR/platformthemes/libmenubus.so (make qt5-theme)" >&2; exit 1; }
 
+FLOOR=()
+FLOOR_NOTE=""
+if make -s SHIMS_BUILD="$TMP/floor" CPPFLAGS=-DMENUBUS_BENCH_REPLAY "$TMP/floor/qt5/platformthemes/libmenubus.so" \
+        >"$TMP/floor.log" 2>&1; then
+    # The floor: the same theme replaying its first menu's items, no D-Bus.
+    FLOOR=(--floor-plugin-path "$TMP/floor/qt5")
+else
+    FLOOR_NOTE="the floor's theme did not build: $(tail -n 3 "$TMP/floor.log")"
+fi
+
 mkdir -p "$TMP/logs"
 start_menubusd_with_bundled_providers qt-menu.sh
 
 echo "measuring: $SAMPLES menus per app and case, $RSS_RUNS pairs for memory..." >&2
 TMPDIR="$TMP" job xvfb-run -a -s "-screen 0 1024x768x24" /usr/bin/python3 "$ROOT/bench/desktop/qt-menu.py" \
-    --samples "$SAMPLES" --rss-runs "$RSS_RUNS" --settle "$SETTLE" --plugin-path "$PLUGIN_DIR" \
+    --samples "$SAMPLES" --rss-runs "$RSS_RUNS" --settle "$SETTLE" --plugin-path "$PLUGIN_DIR" "${FLOOR[@]}" \
     --menubusd-pid "$DAEMON_PID" --log-dir "$TMP/logs" \
     >"$TMP/out" 2>"$TMP/helper.log" || { tail -n 20 "$TMP/helper.log" >&2; tail -n 20 "$TMP"/logs/* >&2; exit 1; }
 
+run_floor=$(values running-floor | median)
+stop_floor=$(values stopped-floor | median)
 run_without=$(values running-without | median)
 run_with=$(values running-with | median)
 stop_without=$(values stopped-without | median)
@@ -99,18 +115,23 @@ first_stop_with=$(values stopped-first-with)
 rss_without=$(values rss-without | median)
 rss_with=$(values rss-with | median)
 
-echo "| Menu key to the popup mapped | samples | without theme, median ms | with theme, median ms | with / without |"
-echo "| --- | ---: | ---: | ---: | ---: |"
-awk -v n="$SAMPLES" -v a="$run_without" -v b="$run_with" \
-    'BEGIN {printf "| menubusd running | %d | %.1f | %.1f | %.2fx (%+.1f ms) |\n", n, a, b, b / a, b - a}'
-awk -v n="$SAMPLES" -v a="$stop_without" -v b="$stop_with" \
-    'BEGIN {printf "| menubusd stopped (SIGSTOP) | %d | %.1f | %.1f | %.2fx (%+.1f ms) |\n", n, a, b, b / a, b - a}'
+echo "| Menu key to the popup mapped | samples | without theme, median ms | floor, median ms | with theme, median ms | with / without | theme over floor |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+row() {
+    awk -v label="$1" -v n="$SAMPLES" -v a="$2" -v f="$3" -v b="$4" 'BEGIN {
+        floor = f == "" ? "-" : sprintf("%.1f", f)
+        over = f == "" ? "-" : sprintf("%+.1f ms (%.2fx)", b - f, b / f)
+        printf "| %s | %d | %.1f | %s | %.1f | %.2fx (%+.1f ms) | %s |\n", label, n, a, floor, b, b / a, b - a, over}'
+}
+row "menubusd running" "$run_without" "$run_floor" "$run_with"
+row "menubusd stopped (SIGSTOP)" "$stop_without" "$stop_floor" "$stop_with"
 echo
-echo "| popup height, median px (min-max) | without theme | with theme |"
-echo "| --- | ---: | ---: |"
+echo "| popup height, median px (min-max) | without theme | floor | with theme |"
+echo "| --- | ---: | ---: | ---: |"
 range() { tr ' ' '\n' | sed '/^$/d' | sort -n | sed -n '1p;$p' | paste -sd- -; }
-echo "| menubusd running | $h_run_without ($(values running-height-without | range)) | $h_run_with ($(values running-height-with | range)) |"
-echo "| menubusd stopped (SIGSTOP) | $h_stop_without ($(values stopped-height-without | range)) | $h_stop_with ($(values stopped-height-with | range)) |"
+floor_height() { [ -n "$run_floor" ] && echo "$(values "$1" | median | awk '{printf "%g", $1}') ($(values "$1" | range))" || echo -; }
+echo "| menubusd running | $h_run_without ($(values running-height-without | range)) | $(floor_height running-height-floor) | $h_run_with ($(values running-height-with | range)) |"
+echo "| menubusd stopped (SIGSTOP) | $h_stop_without ($(values stopped-height-without | range)) | $(floor_height stopped-height-floor) | $h_stop_with ($(values stopped-height-with | range)) |"
 echo
 awk -v a="$first_stop_without" -v b="$first_stop_with" \
     'BEGIN {printf "First menu after the SIGSTOP (unmeasured above): %.1f ms without, %.1f ms with the theme (%+.1f ms)\n", a, b, b - a}'
@@ -122,6 +143,7 @@ awk -v n="$RSS_RUNS" -v a="$rss_without" -v b="$rss_with" \
 echo
 echo "libmenubus.so mapped: $(grep '^theme-loaded ' "$TMP/out" | cut -d' ' -f2- || true)"
 echo "other override-redirect windows mapped (not timed): $(grep '^other-windows ' "$TMP/out" | cut -d' ' -f2- || true)"
+[ -n "$FLOOR_NOTE" ] && echo "$FLOOR_NOTE"
 if grep -q '^<4>\|^warning' "$TMP/menubusd.log"; then
     echo "menubusd warned:" >&2
     grep '^<4>\|^warning' "$TMP/menubusd.log" >&2

@@ -1,23 +1,22 @@
-/* The part of MenuBus's toolkit shims that speaks to menubusd: one
- * connection per process, the app's registration, each text field as a
- * context whose selection follows coalesced, undo steps of fields that
- * have no undo of their own, and presented menus. It knows GLib and GIO
- * only; the GTK 3 module and the GTK 4 library supply the widgets.
+/* The shim core: the part of MenuBus's toolkit shims that speaks to
+ * menubusd, one connection per process, the app's registration, each text
+ * field as a context whose selection follows coalesced, undo steps of
+ * fields that have no undo of their own, and presented menus. It knows
+ * GLib and GIO only; the GTK 3 module, the GTK 4 library and the Qt theme
+ * supply the widgets. Its files, by concern: mb-connection.c, mb-field.c,
+ * mb-menu.c, mb-undo.c, mb-items.c; what they do alike is
+ * menubus-policy.h, the contract's names menubus-names.h.
  *
- * Everything runs on the thread of the default main context. Nothing
- * waits on menubusd except mb_menu_present, and that for at most its
- * deadline. */
+ * Everything runs on the thread of the default main context (GTK's, and
+ * Qt's when its event loop is GLib's). Nothing here ever waits on
+ * menubusd: every call is asynchronous, and an answer finds its field by
+ * serial, so one that comes after the field went reaches nothing. */
 #ifndef MENUBUS_SHIM_H
 #define MENUBUS_SHIM_H
 
 #include <gio/gio.h>
 
 G_BEGIN_DECLS
-
-/* How long a menu about to open waits for menubusd's items, at most. Past
- * it the toolkit's own menu opens as it is, and items that come later are
- * added to it while it is open. */
-#define MB_PRESENT_DEADLINE_MS 50
 
 typedef struct _MbField MbField;
 typedef struct _MbMenu MbMenu;
@@ -33,6 +32,7 @@ typedef struct {
     MbSelectionKind kind;
     guint length;  /* selected characters */
     gchar *text;   /* the selected text, owned; NULL when none */
+    gchar **attributes; /* rich text: the selection's (`bold`, ...), owned; NULL */
 } MbSelection;
 
 /* One change of a field's text, in characters. */
@@ -47,6 +47,12 @@ typedef enum {
     MB_FIELD_HAS_CONTENT = 1 << 1,
     /* The field keeps undo steps of MenuBus (it has none of its own). */
     MB_FIELD_MENUBUS_UNDO = 1 << 2,
+    /* The widget has an undo of its own that `perform` runs (`undo`,
+     * `redo`): menubusd offers Undo and Redo and asks the widget. */
+    MB_FIELD_OWN_UNDO = 1 << 3,
+    /* Rich text: the context says so (HTML and plain text) and offers
+     * Bold, Italic, Underline and Paste and Match Style to `perform`. */
+    MB_FIELD_RICH_TEXT = 1 << 4,
 } MbFieldFlags;
 
 /* What the toolkit does for a field. `widget` is the pointer given to
@@ -60,6 +66,11 @@ typedef struct {
     void (*perform) (gpointer widget, const gchar *command, const gchar *text, const gchar *undo_name);
     /* Undo or redo: these edits, in order. */
     void (*apply) (gpointer widget, const MbEdit *edits, guint n_edits);
+    /* Optional (NULL: not served): shows the widget's edit menu at its
+     * selection or caret, as for the Menu key (ShowMenuForFocus, a
+     * desktop shortcut), without waiting for it to close; FALSE when it
+     * cannot now. */
+    gboolean (*show_menu) (gpointer widget, guint32 timestamp);
 } MbFieldOps;
 
 /* The process's connection, opened on first use; FALSE when the module is
@@ -82,11 +93,18 @@ const gchar *mb_shim_daemon (void);
  * carries it. */
 void mb_shim_set_clipboard_types (const gchar *const *types);
 
+/* Standard commands the toolkit's own menus show already (`undo`, `cut`,
+ * ...): menus of mb_menu_present leave them out (`omit-commands`). */
+void mb_shim_omit_commands (const gchar *const *commands);
+
 MbField *mb_field_new (gpointer widget, const MbFieldOps *ops);
 /* The widget is going: its context and undo history are removed. */
 void mb_field_free (MbField *field);
 /* Focused: registers the app and publishes the field as a context. */
 void mb_field_focused (MbField *field);
+/* The field lost the keyboard focus (its window's included): menubusd
+ * hears it with the next update, so a shortcut no longer asks it. */
+void mb_field_blurred (MbField *field);
 /* Text, selection or flags changed: an update follows, coalesced, with at
  * most one call in flight. */
 void mb_field_changed (MbField *field);
@@ -106,14 +124,14 @@ void mb_field_redo (MbField *field);
  * or, with `items` NULL, the menu closed on menubusd's side. */
 typedef void (*MbMenuChanged) (MbMenu *menu, GVariant *items, gpointer data);
 
-/* Presents the field's edit menu. Waits for its items (one GetEditMenu)
- * until the deadline and returns them in `items` (a floating-free
- * reference, or NULL when they did not come in time or there is nothing
- * to show); the presentation is asked for after, without waiting. Later
- * changes, items that differ in the presentation and items that come
- * after the deadline reach `changed`; an item chosen before the
- * presentation came is activated when it does. Returns NULL when menubusd
- * cannot be asked at all. */
+/* Presents the field's edit menu without waiting: `items` is the menu
+ * read ahead for this very selection (a reference), or NULL, and the
+ * toolkit's menu opens at once with it. Items that come later (one
+ * GetEditMenu, then the presentation's layout where it differs) and later
+ * changes reach `changed`; an item chosen before the presentation came is
+ * activated when it does. Every `items` given is a(ssa{sv}) within the
+ * contract's bounds (menubus-names.h). Returns NULL when menubusd cannot
+ * be asked at all. */
 MbMenu *mb_menu_present (MbField *field, MbMenuChanged changed, gpointer data, GVariant **items);
 /* An item was chosen (it closes the menu on menubusd's side). */
 void mb_menu_activate (MbMenu *menu, const gchar *item_id, guint32 timestamp);

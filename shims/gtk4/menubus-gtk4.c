@@ -1,18 +1,17 @@
-/* menubus-gtk4: see menubus-gtk4.h for what it does and when. The talking
- * to menubusd is the shims' common core (shims/core/);
- * this file is GTK 4's side of it: which widgets, their text and
- * selection, the commands done on them, and the extra menu. */
+/* menubus-gtk4 (menubus-gtk4.h says what and when): GTK 4's side of the
+ * shim core (shims/core): which widgets, their text and selection, the
+ * commands done on them, and the extra menu. */
 #include "menubus-gtk4.h"
 
 #include <string.h>
 
+#include "menubus-policy.h"
 #include "menubus-shim.h"
 #include "menubus-text-buffer.h"
+#include "gtk4-clipboard.h"
 
 #define ATTACHMENT_KEY "menubus-gtk4-attachment"
 #define ACTION_PREFIX "menubus" /* what the daemon's org.gtk.Menus items name */
-
-#define debug(...) g_log ("MenuBus", G_LOG_LEVEL_DEBUG, __VA_ARGS__)
 
 /* What GTK 4's own text menu shows: left out of MenuBus's. */
 static const gchar *const gtk_own_commands[] = { "cut", "copy", "paste", "delete", "select-all", NULL };
@@ -176,7 +175,7 @@ field_perform (gpointer data, const gchar *command, const gchar *text, const gch
         else
             gtk_editable_select_region (GTK_EDITABLE (widget), 0, -1);
     } else {
-        debug ("%s: nothing to do for '%s' here", mb_field_context_id (attachment_of (widget)->field), command);
+        MB_DEBUG ("%s: nothing to do for '%s' here", mb_field_context_id (attachment_of (widget)->field), command);
     }
 }
 
@@ -186,7 +185,16 @@ field_apply (gpointer data, const MbEdit *edits, guint n)
 {
 }
 
-static const MbFieldOps field_ops = { field_flags, field_selection, field_perform, field_apply };
+/* Asked from outside (ShowMenuForFocus): the widget's context menu at its
+ * caret, as the Menu key opens it (GtkText's and GtkTextView's action). */
+static gboolean
+field_show_menu (gpointer data, guint32 timestamp)
+{
+    GtkWidget *widget = data;
+    return gtk_widget_get_mapped (widget) && gtk_widget_activate_action (widget, "menu.popup", NULL);
+}
+
+static const MbFieldOps field_ops = { field_flags, field_selection, field_perform, field_apply, field_show_menu };
 
 /* ---------- the extra menu ---------- */
 
@@ -274,7 +282,7 @@ presentation_event (MbMenu *menu, MbMenuEvent event, const gchar *path, gpointer
     Attachment *att = data;
     if (menu != att->presented)
         return;
-    debug ("%s: menu %s%s", mb_field_context_id (att->field),
+    MB_DEBUG ("%s: menu %s%s", mb_field_context_id (att->field),
            event == MB_MENU_LIVE ? "presented at " : event == MB_MENU_CLOSED ? "closed" :
            event == MB_MENU_EMPTY ? "empty" : "failed", path ? path : "");
     if (event == MB_MENU_LIVE) {
@@ -340,41 +348,9 @@ on_editable_changed (GtkEditable *editable, gpointer data)
 }
 
 static void
-clipboard_formats_changed (GdkClipboard *clipboard)
-{
-    GdkContentFormats *formats = gdk_clipboard_get_formats (clipboard);
-    g_autoptr (GPtrArray) types = g_ptr_array_new ();
-    gsize n = 0;
-    const gchar *const *mimes = formats ? gdk_content_formats_get_mime_types (formats, &n) : NULL;
-    gboolean text = formats && gdk_content_formats_contain_gtype (formats, G_TYPE_STRING);
-    for (gsize i = 0; i < n; i++)
-        if (g_str_has_prefix (mimes[i], "text/plain"))
-            text = TRUE;
-    if (text)
-        g_ptr_array_add (types, (gpointer) "text/plain");
-    /* MIME types as offered, beyond text/plain. */
-    for (gsize i = 0; i < n && types->len < 32; i++)
-        if (!g_str_has_prefix (mimes[i], "text/plain") && strchr (mimes[i], '/'))
-            g_ptr_array_add (types, (gpointer) mimes[i]);
-    g_ptr_array_add (types, NULL);
-    mb_shim_set_clipboard_types ((const gchar *const *) types->pdata);
-}
-
-static void
-follow_clipboard (GtkWidget *widget)
-{
-    GdkClipboard *clipboard = gtk_widget_get_clipboard (widget);
-    if (!clipboard || g_object_get_data (G_OBJECT (clipboard), "menubus-followed"))
-        return;
-    g_object_set_data (G_OBJECT (clipboard), "menubus-followed", GINT_TO_POINTER (1));
-    g_signal_connect (clipboard, "changed", G_CALLBACK (clipboard_formats_changed), NULL);
-    clipboard_formats_changed (clipboard);
-}
-
-static void
 focused (Attachment *att)
 {
-    follow_clipboard (att->widget);
+    gtk4_follow_clipboard (att->widget);
     mb_field_focused (att->field);
     present (att);
 }
@@ -383,6 +359,12 @@ static void
 on_focus_enter (GtkEventControllerFocus *controller, gpointer data)
 {
     focused (data);
+}
+
+static void
+on_focus_leave (GtkEventControllerFocus *controller, gpointer data)
+{
+    mb_field_blurred (((Attachment *) data)->field);
 }
 
 /* menubusd came or went. */
@@ -481,6 +463,7 @@ menubus_gtk4_attach (GtkWidget *widget)
     g_signal_connect (target, "notify::editable", G_CALLBACK (on_notify), att);
     att->focus = gtk_event_controller_focus_new ();
     g_signal_connect (att->focus, "enter", G_CALLBACK (on_focus_enter), att);
+    g_signal_connect (att->focus, "leave", G_CALLBACK (on_focus_leave), att);
     gtk_widget_add_controller (target, att->focus);
 
     if (gtk_widget_has_focus (target))

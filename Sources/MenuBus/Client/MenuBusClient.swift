@@ -36,6 +36,11 @@ public final class MenuBusClient {
     /// any thread (menubusd does not wait). Wins over `onCommand`. See
     /// `onCommandAsync` for an async handler.
     public var onCommandLater: ((CommandInvocation, CallReply) -> Void)?
+    /// Shows the edit menu of a focused context at its selection or caret:
+    /// (contextId, platformData, which may hold `timestamp`). A desktop
+    /// shortcut asked (`ShowMenuForFocus`); return once the menu is shown,
+    /// throw when it cannot be. Unset, the shortcut cannot show this app's menu.
+    public var onShowEditMenu: ((String, [String: DBusValue]) throws -> Void)?
     /// The selected text of a context, for providers when the selection carried none.
     public var selectedText: ((String) throws -> String)?
     var providerHandlers: [String: (String, [String: DBusValue]) throws -> String] = [:]
@@ -203,6 +208,13 @@ extension MenuBusClient {
                 throw BusError(.noSuchContext, "this app does not share its selected text")
             }
             return try selectedText(contextId)
+        }
+        client.method(API.showEditMenu) { [weak self] call, contextId, platformData in
+            try self?.checkFromDaemon(call)
+            guard let show = self?.onShowEditMenu else {
+                throw BusError(name: BusError.Standard.unknownMethod, message: "this app does not show its edit menu on request")
+            }
+            try show(contextId, try [String: DBusValue](dbusValue: platformData))
         }
         return client
     }

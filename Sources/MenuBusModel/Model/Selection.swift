@@ -35,6 +35,10 @@ public struct Selection: Hashable, Sendable {
     /// the selection then carries `text/uri-list`, and providers that take
     /// it are offered (see Selection+URIs.swift).
     public var uris: [String] = []
+    /// The field has the keyboard focus of its app's window: send true when
+    /// it gains it and false when it loses it (the window's included), so a
+    /// desktop shortcut can ask for its menu (`ShowMenuForFocus`).
+    public var focused = false
 
     /// A selection; every property has the API's default.
     public init(

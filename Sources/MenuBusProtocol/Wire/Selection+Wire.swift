@@ -3,7 +3,7 @@ import MenuBusDBus
 
 extension Selection {
     /// Decodes the selection `a{sv}` of `UpdateSelection`: `kind`, `length`,
-    /// `text`, `attributes`, `pasteboard-types`, `rect`, `uris`; unknown keys are ignored.
+    /// `text`, `attributes`, `pasteboard-types`, `rect`, `uris`, `focused`; unknown keys are ignored.
     package init(wire value: DBusValue, field: String = "selection") throws(BusError) {
         do throws(ModelError) {
             self.init()
@@ -20,6 +20,7 @@ extension Selection {
                     pasteboardTypes = try WireValue.strings(value, field: path(), maxCount: Limits.maxContentTypes)
                 case "rect": rect = try WireValue.rect(value, field: path())
                 case "uris": uris = try WireValue.strings(value, field: path(), maxCount: Selection.maxURIs)
+                case "focused": focused = try WireValue.bool(value, field: path())
                 default: continue
                 }
             }
@@ -44,6 +45,7 @@ extension Selection {
         }
         if let rect { entries.append(WireValue.entry("rect", WireValue.rectValue(rect))) }
         if !uris.isEmpty { entries.append(WireValue.entry("uris", WireValue.stringArray(uris))) }
+        if focused { entries.append(WireValue.entry("focused", .boolean(true))) }
         return .array("{sv}", entries)
     }
 }

@@ -45,6 +45,10 @@ package struct PublishedContext {
     /// Grows on every change of info, items or selection, from one daemon-wide
     /// counter; never goes back, even across RemoveContext and PublishContext.
     package var revision: UInt32
+    /// The revision of the last `UpdateSelection` that said `focused` true,
+    /// while the selection still says so: the focused context is the live
+    /// one with the greatest (Contexts+Focus.swift).
+    var focusRevision: UInt32?
     /// What the app provided for its `cached` deferred elements.
     var deferredCache: [String: [MenuElement]] = [:] {
         didSet { if deferredCache.count < oldValue.count { cacheBytes = cacheBytes.filter { deferredCache[$0.key] != nil } } }

@@ -14,7 +14,7 @@ package final class Contexts {
     private let apps: RegisteredApps
     /// The bytes the last `UpdateItems` of a few contexts was read from.
     private let heldItemSpans = HeldItemSpans()
-    private unowned let trust: Trust
+    unowned let trust: Trust
     private unowned let ledger: Ledger
     /// A context of `owner` changed: its live menus recompose.
     var changed: (_ owner: String, _ contextId: String) -> Void = { _, _ in }
@@ -167,6 +167,7 @@ package final class Contexts {
         context.selection = try Wire.decodeSelection(selection, field: "selection")
         context.selectionBytes = selectionBytes
         context.revision = nextRevision()
+        context.focusRevision = context.selection.focused ? context.revision : nil
         apps.store(context, of: caller)
         changed(caller, contextId)
     }

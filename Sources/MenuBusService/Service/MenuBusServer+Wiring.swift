@@ -75,6 +75,10 @@ extension MenuBusServer {
             try self.menus.activatePrimaryAction(caller: call.sender, owner: owner, contextId: contextId,
                                                  platformData: platformData)
         }
+        manager.deferrableMethod(API.showMenuForFocus) { [unowned self] call, options in
+            try self.contexts.showMenuForFocus(call, options: options, connection: self.connection)
+            return nil
+        }
         manager.method(API.lint) { [unowned self] _, kind, items in
             try self.contexts.lint(kind: kind, items: items)
         }

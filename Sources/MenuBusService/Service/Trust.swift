@@ -81,6 +81,18 @@ final class Trust {
         }
     }
 
+    /// Only an unsandboxed caller may have the focused app show its menu
+    /// (`ShowMenuForFocus`): a sandboxed app may not pop a menu up in another.
+    func checkFocusRequest(caller: String) throws {
+        switch identity(of: caller) {
+        case .host: return
+        case .sandboxed(let own, let sandbox):
+            throw BusError(.accessDenied, "this connection runs in a \(sandbox) sandbox as '\(own)'; only an unsandboxed caller may show the focused app's menu")
+        case .unidentified(let reason):
+            throw BusError(.accessDenied, "cannot tell which app this connection is (\(reason)); only an unsandboxed caller may show the focused app's menu")
+        }
+    }
+
     /// Only the presenter or the owner chooses; text goes to a provider only
     /// for the owner's app or an unsandboxed presenter.
     func checkChooser(_ presentation: Presentation, caller: String, sendsSelectedText: Bool) throws {

@@ -1,0 +1,29 @@
+# Test helpers for a Wayland session: the real-app tests run programs under
+# a headless compositor (sway) too, and type through mb-vkbd, which holds
+# one zwp_virtual_keyboard_v1 with one keymap for the whole run.  Included
+# by the top Makefile: `make wayland-helpers` builds .build/wayland/mb-vkbd
+# (scripts/test does, beside `make shims`).  Needs libwayland-dev,
+# libwayland-bin (wayland-scanner) and libxkbcommon-dev (scripts/setup).
+
+WAYLAND_BUILD ?= .build/wayland
+WAYLAND_SCANNER ?= wayland-scanner
+WAYLAND_PROTOCOL = Tests/wayland/virtual-keyboard-unstable-v1.xml
+WAYLAND_GENERATED = $(WAYLAND_BUILD)/virtual-keyboard-unstable-v1-client-protocol.h \
+	$(WAYLAND_BUILD)/virtual-keyboard-unstable-v1-protocol.c
+MB_VKBD = $(WAYLAND_BUILD)/mb-vkbd
+
+.PHONY: wayland-helpers
+wayland-helpers: $(MB_VKBD)
+
+$(WAYLAND_BUILD)/virtual-keyboard-unstable-v1-client-protocol.h: $(WAYLAND_PROTOCOL)
+	@mkdir -p $(@D)
+	$(WAYLAND_SCANNER) client-header $< $@
+
+$(WAYLAND_BUILD)/virtual-keyboard-unstable-v1-protocol.c: $(WAYLAND_PROTOCOL)
+	@mkdir -p $(@D)
+	$(WAYLAND_SCANNER) private-code $< $@
+
+$(MB_VKBD): Tests/wayland/mb-vkbd.c $(WAYLAND_GENERATED)
+	$(CC) $(CPPFLAGS) -O2 -g $(CFLAGS) -Wall -Wextra -I$(WAYLAND_BUILD) -o $@ \
+		Tests/wayland/mb-vkbd.c $(WAYLAND_BUILD)/virtual-keyboard-unstable-v1-protocol.c \
+		$(LDFLAGS) $(shell pkg-config --cflags --libs wayland-client xkbcommon)
