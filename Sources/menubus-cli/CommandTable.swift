@@ -28,6 +28,8 @@ enum CommandTable {
         var words: [String] = []
         /// May be left out: the synopsis shows it in brackets.
         var optional = false
+        /// A presented menu's path may stand instead (completed live, after '/').
+        var orMenuPath = false
     }
 
     struct Option {
@@ -73,7 +75,7 @@ enum CommandTable {
     static let entries: [String: Entry] = [
         "status": Entry(operands: [], options: [json]),
         "contexts": Entry(operands: [], options: [json]),
-        "menu": Entry(operands: [Operand(name: "APP", kind: .app), Operand(name: "CONTEXT", kind: .context)],
+        "menu": Entry(operands: [Operand(name: "APP", kind: .app, orMenuPath: true), Operand(name: "CONTEXT", kind: .context)],
                       options: [edit, locale, json]),
         "present": Entry(operands: [Operand(name: "APP", kind: .app), Operand(name: "CONTEXT", kind: .context)],
                          options: [edit, locale,

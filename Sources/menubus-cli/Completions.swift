@@ -1,5 +1,7 @@
 import MenuBus
 import MenuBusModel
+import MenuBusDBus
+import MenuBusProtocol
 
 /// `menubus-cli completions SHELL`: shell completion scripts and the man
 /// page, generated from `CommandTable`.
@@ -13,9 +15,10 @@ enum Completions {
             from the same table as this help. 'make install' installs them; by hand:
               menubus-cli completions bash > ~/.local/share/bash-completion/completions/menubus-cli
             The scripts ask the running daemon for app ids, context ids, the item ids
-            of a context's menu and the undo documents its contexts name
-            (menubus-cli completions --list apps, --list contexts APP,
-            --list items APP CONTEXT [--edit], --list documents APP).
+            of a context's menu, the undo documents its contexts name and the paths
+            of the menus presented now (menubus-cli completions --list apps,
+            --list contexts APP, --list items APP CONTEXT [--edit],
+            --list documents APP, --list menus).
 
             """,
         run: run)
@@ -37,17 +40,25 @@ enum Completions {
 
     /// Live names for completion, one a line; nothing (and status 0) when no daemon answers.
     static func list(_ what: String, _ arguments: inout Arguments, _ options: CommandLineTool.Options) throws -> Int32 {
-        guard ["apps", "contexts", "items", "documents"].contains(what) else {
-            throw UsageError("--list takes apps, contexts, items or documents")
+        guard ["apps", "contexts", "items", "documents", "menus"].contains(what) else {
+            throw UsageError("--list takes apps, contexts, items, documents or menus")
         }
         let edit = arguments.remove("--edit")
-        let app = what == "apps" ? nil : try arguments.required("APP")
+        let app = what == "apps" || what == "menus" ? nil : try arguments.required("APP")
         let contextId = what == "items" ? try arguments.required("CONTEXT") : nil
         try arguments.finish()
         guard let client = try? MenuBusClient(address: options.address) else { return 0 }
         client.callTimeout = 1
         var names: [String] = []
         switch what {
+        case "menus":
+            // The numbered objects below the presented menus' root, as introspection lists them.
+            let root = String(MenuCommand.presentedPrefix.dropLast())
+            guard let reply = try? client.connection.callBlocking(
+                destination: MenuBusNames.busName, path: ObjectPath(validating: root),
+                interface: "org.freedesktop.DBus.Introspectable", member: "Introspect", arguments: [], timeout: 1),
+                case .string(let xml)? = reply.first else { return 0 }
+            names = xml.matches(of: #/<node name="([0-9]+)"/#).map { MenuCommand.presentedPrefix + $0.output.1 }
         case "items":
             // What activate can choose: the actions of the menu it presents.
             guard let app, let contextId,
@@ -196,6 +207,8 @@ enum Completions {
 
     private static func bashOperand(_ operand: CommandTable.Operand) -> String {
         switch operand.kind {
+        case .app where operand.orMenuPath:
+            "if [[ $cur == /* ]]; then _menubus_cli_live menus; else _menubus_cli_live apps; fi"
         case .app: "_menubus_cli_live apps"
         case .context: "_menubus_cli_live contexts \"${operands[0]}\""
         case .item: "_menubus_cli_live items \"${operands[0]}\" \"${operands[1]}\" $edit"
@@ -237,6 +250,7 @@ enum Completions {
             for (index, operand) in entry.operands.enumerated() {
                 let action: String
                 switch operand.kind {
+                case .app where operand.orMenuPath: action = "{_menubus_cli_live apps; _menubus_cli_live menus}"
                 case .app: action = "{_menubus_cli_live apps}"
                 case .context: action = "{_menubus_cli_live contexts $line[1]}"
                 case .item: action = "{_menubus_cli_live items $line[1] $line[2] ${(M)words:#--edit}}"

@@ -1,5 +1,7 @@
 import MenuBus
 import MenuBusModel
+import MenuBusDBus
+import MenuBusProtocol
 
 /// `menubus-cli menu APP CONTEXT [--edit] [--locale L]`: the composed menu.
 enum MenuCommand {
@@ -7,6 +9,7 @@ enum MenuCommand {
         name: "menu", summary: "print the composed context (or edit) menu of a context",
         usage: """
             Usage: menubus-cli menu APP CONTEXT [--edit] [--locale LOCALE] [--json]
+                   menubus-cli menu PATH [--json]
 
             Prints the menu menubusd composes for CONTEXT of APP (an app id such as
             org.example.Editor, or a unique bus name): the context menu, or with
@@ -24,6 +27,11 @@ enum MenuCommand {
             items that MenuBus serves as published (more than three sections,
             more than fifteen items at one level) follow the menu.
 
+            With PATH, a menu presented now (/org/menubus/MenuBus1/menu/N, as
+            'present' prints it, whoever presented it) is printed as its
+            consumers see it at this moment, deferred elements still loading
+            included; --json prints {"path", "revision", "composed"}.
+
             """,
         run: run)
 
@@ -31,6 +39,11 @@ enum MenuCommand {
         let edit = arguments.remove("--edit")
         let locale = try arguments.option("--locale")
         let app = try arguments.required("APP")
+        if app.hasPrefix("/") {
+            guard !edit, locale == nil else { throw UsageError("a presented menu is printed as it was presented: no --edit or --locale with PATH") }
+            try arguments.finish()
+            return try presented(app, options)
+        }
         let context = try arguments.required("CONTEXT")
         try arguments.finish()
         let client = try CommandLineTool.connect(options)
@@ -64,4 +77,27 @@ enum MenuCommand {
         }
         return 0
     }
+
+    /// `menu PATH`: a presented menu's layout now, as its consumers read it.
+    static func presented(_ path: String, _ options: CommandLineTool.Options) throws -> Int32 {
+        guard let objectPath = try? ObjectPath(validating: path), path.hasPrefix(presentedPrefix) else {
+            throw UsageError("'\(path)' is not a presented menu's path (\(presentedPrefix)N); 'present' prints one")
+        }
+        let client = try CommandLineTool.connectToRunningDaemon(options)
+        let menu = try client.layout(of: PresentedMenu(path: objectPath))
+        if options.json {
+            Output.out("""
+                {"path": \(MenuJSON.quote(path)), "revision": \(menu.revision),
+                 "composed": \(MenuJSON.write(menu.elements, indent: "  "))}
+
+                """)
+        } else {
+            Output.out(Output.styled("Presented menu \(path)", .bold) + Output.styled("  (revision \(menu.revision))", .dim) + "\n")
+            Output.out(MenuDrawing.draw(menu.elements))
+        }
+        return 0
+    }
+
+    /// Where menubusd serves presented menus, each at a number below.
+    static let presentedPrefix = MenuBusNames.managerPath.rawValue + "/menu/"
 }

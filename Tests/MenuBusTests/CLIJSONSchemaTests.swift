@@ -72,6 +72,12 @@ final class CLIJSONSchemaTests: BusTestCase {
         let editor = try app("org.example.Editor")
         try editor.registerUndo(document: "doc", actionName: "Typing", undo: [1], redo: [2])
 
+        let shown = try editor.present(owner: "org.example.Photos", contextId: "photo", kind: .context)
+        let shownJSON = try cli(["menu", shown.path.rawValue, "--json"])
+        XCTAssertEqual(shownJSON.status, 0, shownJSON.stderr)
+        try assertValid("menu-presented", shownJSON.stdout)
+        try editor.dismiss(shown)
+
         let status = try cli(["status", "--json"])
         XCTAssertEqual(status.status, 0, status.stderr)
         try assertValid("status", status.stdout)

@@ -170,6 +170,40 @@ final class CompletionTests: BusTestCase {
                        [], "no daemon, nothing offered")
     }
 
+    /// `menu PATH` prints a menu presented now, and bash completes the
+    /// paths of the menus the running daemon presents, app ids otherwise.
+    func testBashCompletesThePathsOfMenusPresentedNow() throws {
+        _ = try startDaemon()
+        let app = try MenuBusClient(address: try bus.address)
+        try app.register(appId: "org.example.Notes")
+        try app.publishContext("note-7", ContextInfo(), items: [MenuElement(id: "pin", title: "Pin Note")])
+        let script = try bashScript()
+        let env = ["DBUS_SESSION_BUS_ADDRESS": try bus.address]
+        let prefix = "/org/menubus/MenuBus1/menu/"
+        XCTAssertEqual(try complete(["menubus-cli", "menu", prefix], script: script, environment: env), [], "none presented")
+        let presenter = try client()
+        let shown = try presenter.present(owner: "org.example.Notes", contextId: "note-7", kind: .context)
+        let other = try presenter.present(owner: "org.example.Notes", contextId: "note-7", kind: .edit)
+        XCTAssertEqual(Set(try complete(["menubus-cli", "menu", prefix], script: script, environment: env)),
+                       [shown.path.rawValue, other.path.rawValue])
+        XCTAssertEqual(try complete(["menubus-cli", "menu", "/"], script: script, environment: env).count, 2)
+        XCTAssertEqual(try complete(["menubus-cli", "menu", "org.ex"], script: script, environment: env), ["org.example.Notes"],
+                       "app ids where no path is begun")
+        XCTAssertEqual(try complete(["menubus-cli", "undo-state", "/"], script: script, environment: env), [],
+                       "only where a path may stand")
+
+        let printed = try cli(["menu", shown.path.rawValue])
+        XCTAssertEqual(printed.status, 0, printed.stderr)
+        XCTAssertTrue(printed.stdout.hasPrefix("Presented menu \(shown.path.rawValue)") && printed.stdout.contains("Pin Note"),
+                      printed.stdout)
+        XCTAssertEqual(try cli(["menu", shown.path.rawValue, "--edit"]).status, 2, "a presented menu has its kind")
+        try presenter.dismiss(shown)
+        XCTAssertTrue(eventually(timeout: 10) {
+            (try? self.complete(["menubus-cli", "menu", prefix], script: script, environment: env)) == [other.path.rawValue]
+        }, "a dismissed menu is no longer offered")
+        XCTAssertEqual(try cli(["menu", shown.path.rawValue]).status, 1, "nor printed")
+    }
+
     func testZshCompletionKeepsApostrophesAndHasOptionsForEveryCommand() throws {
         let zsh = try cli(["completions", "zsh"]).stdout
         XCTAssertTrue(zsh.hasPrefix("#compdef menubus-cli"))
@@ -181,6 +215,7 @@ final class CompletionTests: BusTestCase {
         XCTAssertTrue(zsh.contains("'--count=[stop after N messages]:n:'"), zsh)
         XCTAssertTrue(zsh.contains("'3:item:{_menubus_cli_live items $line[1] $line[2] ${(M)words:#--edit}}'"), zsh)
         XCTAssertTrue(zsh.contains("'2:document:{_menubus_cli_live documents $line[1]}'"), zsh)
+        XCTAssertTrue(zsh.contains("'1:app:{_menubus_cli_live apps; _menubus_cli_live menus}'"), "menu's APP or PATH: \(zsh)")
         XCTAssertTrue(zsh.contains("'1::toolkit:(gtk qt)'"), "the toolkit may be left out: \(zsh)")
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh") {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("_menubus-\(UUID().uuidString)")
