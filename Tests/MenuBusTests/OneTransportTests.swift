@@ -73,8 +73,12 @@ extension OneTransportTests {
         XCTAssertEqual(Set(found.map { String($0.prefix { $0 != ":" }) }), ["Sources/MenuBusDBus/Connection+BusDaemon.swift"])
         let credentials = try XCTUnwrap(sources.first { $0.path == "Sources/MenuBusDBus/Connection+BusDaemon.swift" })
         let fdReader = try XCTUnwrap(credentials.text.range(of: "func duplicatedUnixFD"))
+        // The function's body: up to the first line that closes at its indentation.
+        let fdReaderEnd = try XCTUnwrap(credentials.text[fdReader.upperBound...].range(of: "\n    }\n"))
         XCTAssertNil(credentials.text[..<fdReader.lowerBound].range(of: readers, options: .regularExpression),
                      "the credentials are read by MessageReader; only the descriptor by the iterator")
+        XCTAssertNil(credentials.text[fdReaderEnd.upperBound...].range(of: readers, options: .regularExpression),
+                     "nothing after the descriptor's reader uses the iterator")
         XCTAssertEqual(sources.filter { $0.text.contains("struct MessageReader") }.map(\.path),
                        ["Sources/MenuBusCodec/MessageReader.swift"])
     }
