@@ -41,7 +41,7 @@ Commands, one a line on stdin, each acknowledged in the log
 
     mode cycle|random|correct|only:BEHAVIOUR   how the next calls are answered
     window open|close                          see above
-    poke                                       calls the app's Client object
+    poke | poke undo                           calls the app's Client object
     quit
 
 The log (--log, JSON lines) holds every call, reply and signal: what the
@@ -615,8 +615,11 @@ class Fake:
         conn.call(owner, app["client"], CLIENT_IFACE, method, body, None, Gio.DBusCallFlags.NO_AUTO_START, 5000,
                   None, done)
 
-    def poke(self):
-        """Calls of the app's Client object none of which may change its text."""
+    def poke(self, undo):
+        """Calls of the app's Client object none of which may change its
+        text; with `undo`, Undo and Redo of a real context too (for a shim
+        whose undo goes through the daemon, where an Undo outside a window
+        moves nothing)."""
         owners = [owner for owner in self.apps]
         if not owners:
             self.log("poke-skipped", why="no app registered")
@@ -632,8 +635,6 @@ class Fake:
             ("PerformCommand", GLib.Variant("(ssa{sv})", (self.rng.choice(real), "replace-selection",
                                                           self.rng.choice([{}, {"text": GLib.Variant("ay", b"EVIL")},
                                                                            {"text": GLib.Variant("u", 5)}])))),
-            ("PerformCommand", GLib.Variant("(ssa{sv})", (self.rng.choice(real), self.rng.choice(["undo", "redo"]),
-                                                          {}))),
             ("PerformCommand", GLib.Variant("(ssa{sv})", (unknown, self.rng.choice(
                 ["cut", "delete", "paste", "undo"]), {}))),
             ("PerformCommand", GLib.Variant("(ssa{sv})", (unknown, "replace-selection", {"text": text}))),
@@ -645,8 +646,16 @@ class Fake:
                                                      "%s/menu/%d" % (MANAGER_PATH, self.rng.randint(0, 1 << 20))))),
             ("MenuPresented", GLib.Variant("(sso)", (unknown, "context", "/"))),
             ("ActionInvoked", GLib.Variant("(ssa{sv})", (self.rng.choice(real), "no-such-item", {}))),
+            # A menu shown at the fake's will: it changes no text.
+            ("ShowEditMenu", GLib.Variant("(sa{sv})", (self.rng.choice(real), {}))),
+            ("ShowEditMenu", GLib.Variant("(sa{sv})", (self.rng.choice(real), {"timestamp": GLib.Variant("s", "x")}))),
+            ("ShowEditMenu", GLib.Variant("(sa{sv})", (unknown, {}))),
+            ("ShowEditMenu", GLib.Variant("(s)", (self.rng.choice(real),))),
             ("ProvideElements", GLib.Variant("(ss)", (self.rng.choice(real), "deferred"))),
         ]
+        if undo:
+            choices.append(("PerformCommand", GLib.Variant("(ssa{sv})", (
+                self.rng.choice(real), self.rng.choice(["undo", "redo"]), {}))))
         for _ in range(self.rng.randint(1, 3)):
             method, body = self.rng.choice(choices)
             self.call_client(owner, method, body, note="poke")
@@ -665,8 +674,8 @@ class Fake:
             self.window = True
         elif command == "window close":
             self.window = False
-        elif command == "poke":
-            self.poke()
+        elif command in ("poke", "poke undo"):
+            self.poke(command == "poke undo")
         elif command == "quit":
             self.log("ack", command=command)
             self.loop.quit()

@@ -95,7 +95,7 @@ TREE="$ROOT"
 if [ -n "$COMMIT" ]; then
     TREE="$TMP/tree"
     mkdir -p "$TREE"
-    git -C "$ROOT" archive "$COMMIT" shims dbus Makefile | tar -x -C "$TREE"
+    git -C "$ROOT" archive "$COMMIT" | tar -x -C "$TREE"
     BUILD=1
 fi
 SHIMS="$TREE/.build/shims-asan"
