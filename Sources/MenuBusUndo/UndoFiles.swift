@@ -372,6 +372,30 @@ package enum UndoFiles {
         try rename(temporary, to: to)
     }
 
+    /// What taking a lock file gave.
+    package enum Lock: Equatable {
+        /// This descriptor holds the lock until it is closed.
+        case held(Int32)
+        /// Another process holds it.
+        case busy
+        /// The file is not there (and was not to be made) or cannot be opened.
+        case unavailable
+    }
+
+    /// Takes an exclusive `flock` on `path` without waiting, making the file
+    /// (0600) when `create`; an existing one is opened for reading, so the
+    /// lock of a folder on a read-only file system can be tried too.
+    package static func lock(_ path: String, create: Bool) -> Lock {
+        let fd = open(path, (create ? O_RDWR | O_CREAT : O_RDONLY) | O_CLOEXEC, fileMode)
+        guard fd >= 0 else { return .unavailable }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let busy = Glibc.errno == EWOULDBLOCK
+            Glibc.close(fd)
+            return busy ? .busy : .unavailable
+        }
+        return .held(fd)
+    }
+
     /// Removes an empty directory; false when it is not empty or cannot go.
     static func removeDirectory(_ path: String) -> Bool {
         rmdir(path) == 0

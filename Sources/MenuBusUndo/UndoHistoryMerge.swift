@@ -30,21 +30,54 @@ package enum UndoHistoryMerge {
         package var leftReadOnly = 0
         /// Files that could not be moved or removed; they stay where they were.
         package var failures: [UndoFileError] = []
+        /// A running menubusd holds the other state directory's lock
+        /// (another session of this user): nothing was touched.
+        package var inUse = false
 
         /// Nothing changed: nothing to bring in, or only read-only originals
         /// of journals already here.
-        package var isEmpty: Bool { moved == 0 && replaced == 0 && dropped == 0 && failures.isEmpty }
+        package var isEmpty: Bool { moved == 0 && replaced == 0 && dropped == 0 && failures.isEmpty && !inUse }
         /// Both histories had journals.
         package var mergedTwo: Bool { existing > 0 && (moved > 0 || inBoth > 0) }
     }
 
+    /// The file a running menubusd keeps locked in its state directory
+    /// (`lockStateDirectory`), so no other moves its history away.
+    package static let lockName = "menubusd.lock"
+
+    /// Locks `stateDirectory` (made if missing) for as long as the returned
+    /// descriptor is open; `.busy` when another menubusd holds it.
+    package static func lockStateDirectory(_ stateDirectory: String) -> UndoFiles.Lock {
+        do {
+            try UndoFiles.makeDirectory(stateDirectory)
+        } catch {
+            return .unavailable
+        }
+        return UndoFiles.lock(stateDirectory + "/" + lockName, create: true)
+    }
+
     /// Merges `<other>/undo` into `<stateDirectory>/undo`; nil when the other
-    /// holds no folder (or is the same folder under another name).
+    /// holds no folder (or is the same folder under another name). A history
+    /// whose menubusd runs (its lock is held) is left alone.
     package static func merge(from other: String, into stateDirectory: String) -> Report? {
         let source = folder(of: other), target = folder(of: stateDirectory)
         guard let there = UndoFiles.identity(source) else { return nil }
         if let here = UndoFiles.identity(target), here.device == there.device, here.inode == there.inode { return nil }
         var report = Report()
+        switch UndoFiles.lock(other + "/" + lockName, create: false) {
+        case .busy:
+            report.inUse = true
+            return report
+        case .held(let fd):
+            defer { UndoFiles.close(fd) }
+            return merge(source, into: target, report: report)
+        case .unavailable:
+            return merge(source, into: target, report: report)
+        }
+    }
+
+    private static func merge(_ source: String, into target: String, report: Report) -> Report? {
+        var report = report
         let names: [String]
         do {
             names = try UndoFiles.list(source).sorted()

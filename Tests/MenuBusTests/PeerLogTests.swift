@@ -95,6 +95,7 @@ final class PeerLogTests: BusTestCase {
             ("ProviderUsage.swift", "\\(error.problem); \\(unreadable)",
              "the state folders' files, read once at start (unreadable: counted afresh, or left where they are)"),
             ("Undo.swift", "Log.warning(text)", "once at start, moving a history found in another state folder"),
+            ("Undo.swift", "keeps its undo history in", "once at start, when another session's menubusd holds the lock"),
             ("ProviderUsage.swift", "is not 'count<TAB>provider id'", "the state folder's file, read once at start; one line for all bad ones"),
             ("Connection.swift", "cannot queue", "out of memory in libdbus"),
             ("Connection.swift", "cannot build", "a message menubusd builds itself"),

@@ -3,6 +3,8 @@ import XCTest
 @testable import MenuBus
 @testable import MenuBusService
 @testable import MenuBusModel
+@testable import MenuBusDBus
+@testable import MenuBusProtocol
 
 /// One undo history whichever way menubusd started first: by hand it keeps
 /// it in `~/.local/state/menubus`, under the systemd 252 unit
@@ -123,6 +125,41 @@ final class UndoHistoryPlacesTests: BusTestCase {
                       && lines.first?.contains("(1 from") == true, log)
         XCTAssertEqual(journals(in: systemdPlace), [])
         XCTAssertEqual(journals(in: statePlace).count, 3)
+    }
+
+    /// Another session of this user (its own bus) runs a menubusd on the
+    /// other place: its history is left where it is while it runs, and
+    /// moved by the next start once it has stopped.
+    func testAHistoryWhoseDaemonRunsInAnotherSessionIsLeftThere() throws {
+        let elsewhere = try PrivateBus()
+        defer { elsewhere.stop() }
+        let environment = ["HOME": home.path, "XDG_STATE_HOME": "", "XDG_CONFIG_HOME": "", "STATE_DIRECTORY": "", "LANGUAGE": "C"]
+        let first = try elsewhere.start("menubusd", [], extraEnvironment: environment)
+        let probe = try Connection(address: elsewhere.address, loop: MessageLoop())
+        XCTAssertTrue(eventually(timeout: 10) { self.nameHasOwner(probe, MenuBusNames.busName) }, first.stderrText)
+        let there = try MenuBusClient(address: elsewhere.address)
+        try there.register(appId: "org.example.Letters")
+        try there.registerUndo(document: "letter", actionName: "Step 1", undo: [1], redo: [0])
+
+        var daemon = try start(.bySystemd252)
+        var app = try app("org.example.Letters")
+        XCTAssertThrowsError(try app.undoState(document: "letter"), "not moved from under a running menubusd")
+        var log = try stop(daemon, app)
+        XCTAssertTrue(log.contains("left there: another menubusd"), log)
+        XCTAssertEqual(journals(in: statePlace).count, 1)
+        // The other session's daemon still keeps its history.
+        try there.registerUndo(document: "letter", actionName: "Step 2", undo: [2], redo: [0])
+        XCTAssertEqual(try there.undoState(document: "letter").undoCount, 2)
+        there.close()
+        first.signal(SIGTERM)
+        XCTAssertEqual(try first.wait(timeout: 10).status, 0)
+
+        daemon = try start(.bySystemd252)
+        app = try self.app("org.example.Letters")
+        XCTAssertEqual(try app.undoState(document: "letter").undoTitle, "Undo Step 2", "moved once it stopped")
+        log = try stop(daemon, app)
+        XCTAssertTrue(log.contains("undo history of"), log)
+        XCTAssertEqual(journals(in: statePlace), [])
     }
 
     /// The provider choices move with the history: the greater count of each.

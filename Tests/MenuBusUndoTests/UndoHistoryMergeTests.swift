@@ -89,4 +89,17 @@ final class UndoHistoryMergeTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: other.undoDirectory))
         XCTAssertNil(UndoHistoryMerge.merge(from: other.path + "/none", into: inUse.path))
     }
+
+    func testAHistoryWhoseDaemonRunsIsLeftAlone() throws {
+        let other = try TemporaryDirectory(), inUse = try TemporaryDirectory()
+        try write(other, ["a"])
+        guard case .held(let fd) = UndoHistoryMerge.lockStateDirectory(other.path) else { return XCTFail("the lock is free") }
+        XCTAssertEqual(UndoHistoryMerge.lockStateDirectory(other.path), .busy, "one menubusd a state directory")
+        let report = try XCTUnwrap(UndoHistoryMerge.merge(from: other.path, into: inUse.path))
+        XCTAssertTrue(report.inUse)
+        XCTAssertFalse(report.isEmpty)
+        XCTAssertEqual(try other.journalNames().count, 1, "nothing moved")
+        UndoFiles.close(fd)
+        XCTAssertEqual(UndoHistoryMerge.merge(from: other.path, into: inUse.path)?.moved, 1, "moved once its daemon let go")
+    }
 }

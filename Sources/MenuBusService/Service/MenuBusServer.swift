@@ -206,9 +206,10 @@ package final class MenuBusServer {
                 awaitDeparture(of: previous)
                 providers.reloadUsage()
             }
-            // Owned: no other daemon of this session writes the histories now.
-            for other in configuration.otherStateDirectories {
-                undo.adoptHistory(from: other)
+            // Owned: no other daemon of this session writes the histories
+            // now; another session's holds its state directory's lock.
+            undo.lockStateDirectory()
+            for other in configuration.otherStateDirectories where undo.adoptHistory(from: other) {
                 providers.adoptUsage(from: other)
             }
             undo.loadDocuments()
@@ -249,6 +250,7 @@ package final class MenuBusServer {
     package func shutdown() {
         undo.settle()
         providers.flushUsage()
+        undo.unlockStateDirectory()
         if ownsName, connection.isConnected {
             try? connection.releaseName(MenuBusNames.busName)
             ownsName = false

@@ -23,6 +23,8 @@ final class Undo {
     private let store: UndoStore
     /// The state directory the journals' folder is in.
     private let configuredDirectory: String
+    /// Holds the state directory's lock while the daemon runs.
+    private var stateLock: Int32?
     private var syncScheduled = false
     /// Apps whose last connection left while some of their undo was not yet
     /// durable: it leaves memory after the next sync (`release(appId:)`).
@@ -76,8 +78,15 @@ final class Undo {
     /// menubusd) into the one in use, merging when both have journals, and
     /// says what it did in one log line and in `adoptedHistory`. At start,
     /// before `loadDocuments`.
-    func adoptHistory(from other: String) {
-        guard let report = UndoHistoryMerge.merge(from: other, into: configuredDirectory), !report.isEmpty else { return }
+    /// False when another menubusd uses `other` (it holds its lock), whose
+    /// history then stays there.
+    @discardableResult
+    func adoptHistory(from other: String) -> Bool {
+        guard let report = UndoHistoryMerge.merge(from: other, into: configuredDirectory), !report.isEmpty else { return true }
+        guard !report.inUse else {
+            Log.info("undo history of \(other) left there: another menubusd (another session of this user) uses it")
+            return false
+        }
         var text = "undo history of \(other) moved into \(configuredDirectory): \(report.moved) journals"
         if report.mergedTwo {
             text += "; both held a history, merged: \(report.existing) journals were here"
@@ -94,6 +103,25 @@ final class Undo {
         }
         if report.failures.isEmpty { Log.info(text) } else { Log.warning(text) }
         adoptedHistory = [adoptedHistory, text].compactMap { $0 }.joined(separator: "; ")
+        return true
+    }
+
+    /// Locks the state directory for this daemon's life, so another
+    /// menubusd of this user does not move its history away; says so when
+    /// one already holds it (two sessions with one state directory).
+    func lockStateDirectory() {
+        switch UndoHistoryMerge.lockStateDirectory(configuredDirectory) {
+        case .held(let fd): stateLock = fd
+        case .busy: Log.warning("another menubusd (another session of this user?) keeps its undo history in \(configuredDirectory) too")
+        case .unavailable: break
+        }
+    }
+
+    /// Lets the state directory's lock go, as the daemon leaves (before its
+    /// name, so a replacing daemon finds it free).
+    func unlockStateDirectory() {
+        if let stateLock { UndoFiles.close(stateLock) }
+        stateLock = nil
     }
 
     /// Lists the journals (each is read on its document's first use) and
