@@ -55,6 +55,12 @@ GTK4_LIB = $(GTK4_BUILD)/libmenubus-gtk4.so.$(GTK4_VERSION)
 GTK4_LINKS = $(GTK4_BUILD)/$(GTK4_SONAME) $(GTK4_BUILD)/libmenubus-gtk4.so
 GTK4_PC = $(GTK4_BUILD)/menubus-gtk4.pc
 GTK4_EXAMPLE = $(GTK4_BUILD)/gtk4-editor
+# The GTK 4 IM module (the gtk4-im-module section below).
+GTK4_IM_BUILD = $(SHIMS_BUILD)/gtk4-im
+GTK4_IM_MODULE = $(GTK4_IM_BUILD)/4.0.0/immodules/libim-menubus.so
+GTK4_IM_RECORDING = $(SHIMS_BUILD)/gtk4-im-test/4.0.0/immodules/libim-menubus-recording.so
+GTK4_IM_MODULE_DIR ?= $(call pkgvar,gtk4,libdir,$(PREFIX)/lib)/gtk-4.0/4.0.0/immodules
+GTK4_IM_SOURCES = $(wildcard shims/gtk4-im/*.c) $(wildcard shims/gtk4/*.c)
 # gtk4's libdir moved under PREFIX (/usr: /usr/lib/x86_64-linux-gnu).
 LIBDIR ?= $(call pkgvar,gtk4,libdir,$(PREFIX)/lib)
 INCLUDEDIR ?= $(PREFIX)/include
@@ -72,8 +78,8 @@ SHIM_CXXFLAGS ?= -O2 -g
 # adapter over the shim core, whose C files are compiled into the plugin
 # (as objects, hidden like the adapter's). QT_NO_KEYWORDS: GIO's headers
 # name struct members `signals`.
-QT_THEME_SOURCES = shims/qt/menubus-qt-bridge.cpp shims/qt/menubus-qt-facts.cpp shims/qt/menubus-qt-menu.cpp \
-	shims/qt/menubus-qt-text.cpp shims/qt/menubus-qt-theme.cpp
+QT_THEME_SOURCES = shims/qt/menubus-qt-accessible.cpp shims/qt/menubus-qt-bridge.cpp shims/qt/menubus-qt-facts.cpp \
+	shims/qt/menubus-qt-menu.cpp shims/qt/menubus-qt-text.cpp shims/qt/menubus-qt-theme.cpp
 QT_THEME_HEADERS = shims/qt/menubus-qt.h
 SHIM_GIO_CFLAGS = $(shell pkg-config --cflags gio-unix-2.0 2>/dev/null)
 SHIM_GIO_LIBS = $(shell pkg-config --libs gio-unix-2.0 2>/dev/null)
@@ -299,11 +305,8 @@ shim-core-test: $(SHIM_CORE_TEST) $(SHIM_CORE_TEST_ASAN)
 # The module installs where Debian's IM modules go (ibus-gtk4's
 # libim-ibus.so): libgtk-4-1's file trigger runs gio-querymodules on the
 # folder, which writes its giomodule.cache.
-GTK4_IM_BUILD = $(SHIMS_BUILD)/gtk4-im
-GTK4_IM_MODULE = $(GTK4_IM_BUILD)/4.0.0/immodules/libim-menubus.so
-GTK4_IM_RECORDING = $(SHIMS_BUILD)/gtk4-im-test/4.0.0/immodules/libim-menubus-recording.so
-GTK4_IM_MODULE_DIR ?= $(call pkgvar,gtk4,libdir,$(PREFIX)/lib)/gtk-4.0/4.0.0/immodules
-GTK4_IM_SOURCES = $(wildcard shims/gtk4-im/*.c) $(wildcard shims/gtk4/*.c)
+# (Its variables are defined with the GTK 4 library's, above: the shims and
+# install rules name them before this section.)
 
 $(GTK4_IM_MODULE): $(GTK4_IM_SOURCES) $(wildcard shims/gtk4-im/*.h shims/gtk4/*.h) shims/gtk4-im/im-menubus.map \
 		$(SHIM_COMMON) $(SHIM_CLIENT_HEADER)

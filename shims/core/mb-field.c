@@ -315,10 +315,17 @@ update_done (GObject *source, GAsyncResult *result, gpointer data)
     field->in_flight = FALSE;
     if (error) /* menubusd may not have it: the next menu sends it again */
         g_clear_pointer (&field->last_sent, g_variant_unref);
+    if (reply)
+        field->republished = FALSE;
+    /* menubusd lost the context: it is published again with the update,
+     * once; a menubusd that keeps losing it hears of it at the next change,
+     * not every 16 ms. */
     if (mb_is_domain_error (error, MB_ERROR_NO_SUCH_CONTEXT) || mb_is_domain_error (error, MB_ERROR_NOT_REGISTERED)) {
         mb_field_lost (field);
-        if (field == mb_core.focused)
+        if (field == mb_core.focused && !field->republished) {
+            field->republished = TRUE;
             field->dirty = TRUE;
+        }
     }
     if (field->dirty && !field->timeout_id)
         field->timeout_id = g_timeout_add (MB_COALESCE_MS, flush_timeout, field);

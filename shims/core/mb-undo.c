@@ -30,9 +30,8 @@ encode_edits (const MbEdit *edits, guint n, gboolean inverse)
         g_byte_array_append (bytes, (const guint8 *) &length, 4);
         g_byte_array_append (bytes, (const guint8 *) edit->text, strlen (edit->text));
     }
-    gsize size = bytes->len;
-    return g_variant_new_from_data (G_VARIANT_TYPE_BYTESTRING, g_byte_array_free (bytes, FALSE), size, TRUE, g_free,
-                                    NULL);
+    g_autoptr (GBytes) data = g_byte_array_free_to_bytes (bytes);
+    return g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, data, TRUE);
 }
 
 /* The edits of one payload, or FALSE when it is not one of ours. */

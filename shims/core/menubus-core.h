@@ -53,6 +53,7 @@ struct _MbField {
     MbFieldFlags published_flags;
     gboolean dirty;
     gboolean in_flight;
+    gboolean republished; /* sent again after a lost context, since its last answer */
     guint timeout_id;
     gint64 focused_at;
     gboolean has_focus; /* the keyboard focus, as the toolkit last said */
