@@ -169,6 +169,12 @@ void nameTheApp()
         if (!name.isEmpty())
             g_set_prgname(name.constData());
     }
+    /* Qt's own id for the app (org.kde.kate), when it has one. */
+    QString desktop = QGuiApplication::desktopFileName();
+    if (desktop.endsWith(QLatin1String(".desktop")))
+        desktop.chop(8);
+    if (!desktop.isEmpty())
+        mb_shim_set_app_id(desktop.toUtf8().constData());
 }
 
 void followClipboard()
