@@ -481,11 +481,17 @@ class Run:
                  lambda: self.undo(events, True), lambda: self.mode(events), lambda: self.poke(events)],
                 weights=[25, 14, 28, 9, 5, 10, 9])[0]
         expected, described = action()
+        # What the fake logged meanwhile that can move text, for the step's record.
+        self.step_events = [(event["event"], event.get("method") or event.get("command"), event.get("behaviour"),
+                             event.get("payloads")) for event in events
+                            if event["event"] in ("undo-moved", "activated", "client-reply", "client-error")
+                            or (event["event"] == "call" and event.get("method") in ("Undo", "Redo", "Activate"))]
         return expected, described
 
     def one_step(self):
         self.steps += 1
-        record = {"step": self.steps}
+        self.step_events = []
+        record = {"step": self.steps, "t": round(time.time(), 3), "model": self.model}
         try:
             if self.session.popup() is not None:
                 self.close_menu()  # one that showed after its step gave up on it
@@ -540,6 +546,8 @@ class Run:
             log("text mismatch at step %d (%s): expected %r, read %r" % (self.steps, record.get("action"),
                                                                           expected, actual))
         record["text"] = actual
+        if self.step_events:
+            record["fake"] = self.step_events
         self.model = actual
         self.history.add(self.model)
         self.steps_file.write(json.dumps(record) + "\n")
