@@ -234,7 +234,7 @@ class Fake:
         self.log("reply", serial=message.get_serial(), note=note,
                  signature=body.get_type_string() if body is not None else "()",
                  bytes=len(body.get_data_as_bytes().get_data()) if body is not None else 0)
-        return False
+        return True
 
     def send_error(self, message, name, text, generation):
         if self.conn is None or generation != self.generation:
@@ -251,6 +251,10 @@ class Fake:
 
     def dispatch(self, conn, sender, path, method, params, invocation, iface):
         message = invocation.get_message()
+        if self.conn is None or conn.get_unique_name() != self.conn.get_unique_name():
+            # Queued before the connection was dropped: nobody can be answered.
+            self.log("call-after-drop", serial=message.get_serial(), method=method)
+            return
         behaviour = self.behaviour(method)
         generation = self.generation
         self.log("call", serial=message.get_serial(), sender=sender, path=path, method=method,
@@ -390,8 +394,8 @@ class Fake:
             if method == "GetLayout":
                 body = GLib.Variant("(ua(ssa{sv}))", (menu.revision, menu.items))
             elif method == "Activate":
-                self.send_reply(message, None, generation, "correct")
-                self.activate(menu, args[0], effects)
+                if self.send_reply(message, None, generation, "correct"):
+                    self.activate(menu, args[0], effects)
                 return
             elif method == "Dismiss":
                 self.send_reply(message, None, generation, "correct")
@@ -466,8 +470,11 @@ class Fake:
             step = state["steps"][state["at"]]
             state["at"] += 1
             payloads = step["redo"]
+        # The step moves only when the app gets it: what the run applies to its model.
+        if not self.send_reply(message, GLib.Variant("(saay)", (step["name"], payloads)), generation, "correct"):
+            state["at"] += 1 if method == "Undo" else -1
+            return
         self.log("undo-moved", method=method, document=document, payloads=[p.hex() for p in payloads])
-        self.send_reply(message, GLib.Variant("(saay)", (step["name"], payloads)), generation, "correct")
 
     # MARK: malformed answers
 
