@@ -159,6 +159,7 @@ class Fake:
         self.revision = 1
         self.undo = {}       # document -> {"steps": [...], "at": n}
         self.window = False
+        self.name_taken = False
         self.loop = GLib.MainLoop()
 
     # MARK: the log
@@ -177,6 +178,14 @@ class Fake:
         reply = conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
                                GLib.Variant("(su)", (BUS_NAME, 6)), GLib.VariantType("(u)"),
                                Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+        if reply not in (1, 4):  # primary owner, already owner
+            # Another process owns the name (a real menubusd started by
+            # activation): what follows would not be this fake's doing.
+            self.log("name-taken", request_name=reply)
+            conn.close_sync(None)
+            self.name_taken = True
+            self.loop.quit()
+            return
         conn.register_object(MANAGER_PATH, self.manager_iface, self.on_manager_call, None, None)
         self.conn = conn
         self.generation += 1
@@ -692,6 +701,8 @@ class Fake:
 
     def run(self):
         self.connect()
+        if self.name_taken:
+            return
         GLib.io_add_watch(GLib.IOChannel.unix_new(sys.stdin.fileno()), GLib.PRIORITY_DEFAULT,
                           GLib.IOCondition.IN | GLib.IOCondition.HUP, self.on_stdin)
         GLib.timeout_add(int(self.rng.uniform(0.3, 1.5) * 1000), self.junk_signal)
@@ -716,8 +727,9 @@ def main():
     if not address:
         print("fake-menubusd: no DBUS_SESSION_BUS_ADDRESS", file=sys.stderr)
         return 2
-    Fake(address, options.seed, options.mode, options.log).run()
-    return 0
+    fake = Fake(address, options.seed, options.mode, options.log)
+    fake.run()
+    return 3 if fake.name_taken else 0
 
 
 if __name__ == "__main__":

@@ -571,6 +571,9 @@ class Run:
             log("%s started (pid %d)" % (self.options.app, self.session.process.pid))
             faults = 0
             while time.monotonic() < deadline:
+                if self.fake.process.poll() is not None:
+                    raise Failure("fake-menubusd.py exited (%s): another process took org.menubus.MenuBus1?"
+                                  % self.fake.process.returncode)
                 try:
                     if not self.one_step():
                         break
