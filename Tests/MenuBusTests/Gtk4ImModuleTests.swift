@@ -37,11 +37,14 @@ final class Gtk4ImModuleTests: DesktopProgramTestCase {
     }
 
     /// gnome-text-editor with the module named; `im` nil: GTK's own
-    /// choice of IM; `folders`: what GTK_PATH names (none: the installed
-    /// modules only).
-    private func launch(im: String? = "menubus", folders: [URL] = [moduleFolder],
+    /// choice of IM; `folders`: what GTK_PATH names. GTK's own module
+    /// folder is an empty one (GTK_EXE_PREFIX), so a module this machine
+    /// has installed (menubus-gtk4-immodule) is not loaded, unless
+    /// `installed`.
+    private func launch(im: String? = "menubus", folders: [URL] = [moduleFolder], installed: Bool = false,
                         extraEnvironment: [String: String] = [:]) throws -> GtkAppDriver {
         var environment: [String: String] = [:]
+        if !installed { environment["GTK_EXE_PREFIX"] = try Self.root.appendingPathComponent("tmp/no-gtk-modules").path }
         if !folders.isEmpty { environment["GTK_PATH"] = folders.map(\.path).joined(separator: ":") }
         if let im { environment["GTK_IM_MODULE"] = im }
         return try launchProgram(Self.app, module: false, extraEnvironment: environment.merging(extraEnvironment) { $1 })
@@ -192,6 +195,7 @@ final class Gtk4ImModuleTests: DesktopProgramTestCase {
         XCTAssertEqual(try contextIds(), [], "no context before the program")
         var environment = try bus.environment
         environment.merge(["GTK_PATH": Self.moduleFolder.path, "GTK_IM_MODULE": "menubus", "GSK_RENDERER": "cairo",
+                           "GTK_EXE_PREFIX": try Self.root.appendingPathComponent("tmp/no-gtk-modules").path,
                            "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory",
                            "TMPDIR": try Self.root.appendingPathComponent("tmp").path]) { $1 }
         environment.removeValue(forKey: "DISPLAY")
@@ -311,7 +315,7 @@ final class Gtk4ImModuleTests: DesktopProgramTestCase {
         XCTAssertTrue(depends.contains("menubus (>= "), depends)
 
         _ = try startMenubusd()
-        let driver = try launch(folders: [])
+        let driver = try launch(folders: [], installed: true)
         try typeAndSelect(driver)
         XCTAssertNotNil(try openMenuWithMenuBusItems(driver).item("Make Uppercase"), "the installed module, named by GTK_IM_MODULE")
         try driver.closeMenu()
