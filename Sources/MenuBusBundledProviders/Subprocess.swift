@@ -5,15 +5,15 @@ import Glibc
 /// The programs the bundled providers hand work to (`xdg-open`,
 /// `apertium`), started with posix_spawn and found on `PATH` by
 /// `/usr/bin/env`, as a shell would find them.
-enum Subprocess {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+package enum Subprocess {
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    struct Result {
-        let status: Int32
-        let output: [UInt8]
-        let errors: [UInt8]
+    package struct Result {
+        package let status: Int32
+        package let output: [UInt8]
+        package let errors: [UInt8]
     }
 
     /// Starts `arguments` with `environment` and does not wait: its
@@ -29,7 +29,7 @@ enum Subprocess {
 
     /// Runs `arguments` to its end with `input` on its standard input,
     /// and gives what it wrote to standard output and standard error.
-    static func run(_ arguments: [String], environment: [String: String], input: [UInt8]) throws(Failure) -> Result {
+    package static func run(_ arguments: [String], environment: [String: String], input: [UInt8]) throws(Failure) -> Result {
         var pipes: [[Int32]] = []
         for _ in 0..<3 {
             var ends: [Int32] = [-1, -1]

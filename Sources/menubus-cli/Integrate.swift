@@ -59,6 +59,20 @@ enum Integrate {
             --json each action prints the state it leaves, as --status does: an
             array of one object a toolkit (docs/cli-json.schema.json).
 
+            integrate shortcut [--enable [--key ACCEL] | --disable | --status]
+            binds a key, <Super>period unless --key names another in GTK's
+            accelerator syntax, to 'menubus-cli show-menu', which has the focused
+            app show MenuBus's menu at its caret. On GNOME it is a custom
+            keybinding (GSettings: MenuBus's entry of the relocatable schema
+            org.gnome.settings-daemon.plugins.media-keys.custom-keybinding,
+            added to the list custom-keybindings), at once; on KDE Plasma a
+            launch shortcut of kglobalaccel (~/.local/share/applications/
+            menubus-show-menu.desktop with X-KDE-Shortcuts, and kglobalshortcutsrc
+            through kwriteconfig5 or 6 when installed), from the next login.
+            --disable removes exactly that, leaving the other keybindings and
+            their list as they were. --json prints {"desktop", "enabled", "key",
+            "command", "where"}.
+
             """,
         run: run)
 
@@ -67,6 +81,7 @@ enum Integrate {
     }
 
     static func run(_ arguments: inout Arguments, _ options: CommandLineTool.Options) throws -> Int32 {
+        if arguments.contains(ShortcutIntegration.word) { return try ShortcutIntegration.run(&arguments, options) }
         let actions = [Action.enable, .disable, .status].filter { arguments.remove($0.rawValue) }
         guard actions.count <= 1 else {
             throw UsageError("give one of --enable, --disable and --status, not \(actions.map(\.rawValue).joined(separator: " and "))")

@@ -11,7 +11,8 @@ enum Publish {
             Registers as APP (default: the file's "app", else org.menubus.Cli),
             publishes the file's items as context ID (default: the file's
             "context-id", else "main") with the file's "context" (default: an item
-            context) and "selection", and serves it: chosen items and commands are
+            context) and "selection", and serves it: chosen items and commands, and
+            ShowEditMenu (show-menu, with "focused" true in the selection), are
             printed as they arrive. A deferred element is answered with its inline
             "provides", or with the items of FILE given as --fill ID=FILE; one with
             neither answers NoSuchItem (lint warns of it). Runs until Ctrl-C, or for
@@ -60,6 +61,12 @@ enum Publish {
                 ? "{\"event\": \"PerformCommand\", \"context-id\": \(MenuJSON.quote(command.contextId)), \"command\": \(MenuJSON.quote(command.name)), "
                     + "\"arguments\": \(JSONValue.object(command.arguments))}\n"
                 : "PerformCommand \(command.contextId) \(command.name) \(args)\n")
+        }
+        client.onShowEditMenu = { contextId, platformData in
+            let data = platformData.map { "\($0.key)=\(MenuDrawing.describe($0.value))" }.sorted().joined(separator: " ")
+            Output.out(options.json
+                ? "{\"event\": \"ShowEditMenu\", \"context-id\": \(MenuJSON.quote(contextId)), \"platform-data\": \(JSONValue.object(platformData))}\n"
+                : "ShowEditMenu \(contextId) \(data)\n")
         }
         client.onDaemonLost = {
             Output.out(options.json ? "{\"event\": \"DaemonLost\"}\n" : "menubusd left the bus; waiting for it to come back\n")

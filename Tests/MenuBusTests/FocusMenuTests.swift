@@ -178,6 +178,27 @@ final class FocusMenuTests: BusTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 15)
     }
 
+    /// `publish` reads `focused` from a menu file's selection, prints the
+    /// ShowEditMenu it gets, and `menu --json` prints the key back.
+    func testAPublishedFileWithFocusedServesShowMenu() throws {
+        _ = try startDaemon()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-focused-\(UUID().uuidString).json")
+        try #"{"app": "org.example.Notes", "context-id": "note-7", "context": {"kind": "text", "editable": true}, "selection": {"kind": "caret", "focused": true}, "items": [{"id": "pin", "title": "Pin"}]}"#
+            .write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let publish = try bus.start("menubus-cli", ["publish", file.path, "--json"], extraEnvironment: ["NO_COLOR": "1"])
+        addTeardownBlock { if publish.isRunning { publish.signal(SIGTERM); _ = try? publish.wait(timeout: 5) } }
+        XCTAssertTrue(eventually(timeout: 10) { publish.stdoutText.contains("\"Published\"") }, publish.stderrText)
+        let menu = try bus.run("menubus-cli", ["menu", "org.example.Notes", "note-7", "--json"])
+        XCTAssertTrue(menu.stdout.contains("\"selection\": {\"kind\": \"caret\", \"focused\": true}"), menu.stdout)
+        let shown = try bus.run("menubus-cli", ["show-menu", "--timestamp", "7"])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertEqual(shown.stdout, "org.example.Notes showed its menu for note-7\n")
+        XCTAssertTrue(eventually(timeout: 10) { publish.stdoutText.contains("\"ShowEditMenu\"") }, publish.stdoutText)
+        XCTAssertTrue(publish.stdoutText.contains(
+            "{\"event\": \"ShowEditMenu\", \"context-id\": \"note-7\", \"platform-data\": {\"timestamp\": 7}}\n"), publish.stdoutText)
+    }
+
     func testFocusedOfAWrongTypeAndBadOptionsAreRefused() throws {
         _ = try startDaemon()
         let raw = try connect()

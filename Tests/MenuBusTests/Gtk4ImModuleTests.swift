@@ -37,11 +37,14 @@ final class Gtk4ImModuleTests: DesktopProgramTestCase {
     }
 
     /// gnome-text-editor with the module named; `im` nil: GTK's own
-    /// choice of IM; `folders`: what GTK_PATH names (none: the installed
-    /// modules only).
-    private func launch(im: String? = "menubus", folders: [URL] = [moduleFolder],
+    /// choice of IM; `folders`: what GTK_PATH names. GTK's own module
+    /// folder is an empty one (GTK_EXE_PREFIX), so a module this machine
+    /// has installed (menubus-gtk4-immodule) is not loaded, unless
+    /// `installed`.
+    private func launch(im: String? = "menubus", folders: [URL] = [moduleFolder], installed: Bool = false,
                         extraEnvironment: [String: String] = [:]) throws -> GtkAppDriver {
         var environment: [String: String] = [:]
+        if !installed { environment["GTK_EXE_PREFIX"] = try Self.root.appendingPathComponent("tmp/no-gtk-modules").path }
         if !folders.isEmpty { environment["GTK_PATH"] = folders.map(\.path).joined(separator: ":") }
         if let im { environment["GTK_IM_MODULE"] = im }
         return try launchProgram(Self.app, module: false, extraEnvironment: environment.merging(extraEnvironment) { $1 })
@@ -173,6 +176,66 @@ final class Gtk4ImModuleTests: DesktopProgramTestCase {
         XCTAssertLessThan(try driver.ping(), 250, "the main loop answers with menubusd stopped")
     }
 
+    /// The contexts menubusd holds, as `menubus-cli contexts --json` lists them.
+    private func contextIds() throws -> [String] {
+        let result = try bus.run("menubus-cli", ["contexts", "--json"], timeout: 20)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+        let list = (json as? [[String: Any]]) ?? ((json as? [String: Any])?["contexts"] as? [[String: Any]]) ?? []
+        return list.compactMap { $0["context-id"] as? String }
+    }
+
+    /// Password fields get nothing: a GtkPasswordEntry and a GtkEntry with
+    /// hidden text, focused first, publish no context; a GtkSearchEntry and
+    /// a plain GtkEntry (GtkTexts inside) focused after them do, one each
+    /// (Tests/apps/gtk4_fields.py, a GTK 4 window of those four fields).
+    func testPasswordFieldsGetNothingAndEntriesTakePart() throws {
+        try requirements()
+        _ = try startMenubusd()
+        XCTAssertEqual(try contextIds(), [], "no context before the program")
+        var environment = try bus.environment
+        environment.merge(["GTK_PATH": Self.moduleFolder.path, "GTK_IM_MODULE": "menubus", "GSK_RENDERER": "cairo",
+                           "GTK_EXE_PREFIX": try Self.root.appendingPathComponent("tmp/no-gtk-modules").path,
+                           "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory",
+                           "TMPDIR": try Self.root.appendingPathComponent("tmp").path]) { $1 }
+        environment.removeValue(forKey: "DISPLAY")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
+        process.arguments = ["-a", "/usr/bin/python3", Repository.root.appendingPathComponent("Tests/apps/gtk4_fields.py").path]
+        process.environment = environment
+        let input = Pipe(), out = Pipe(), err = Pipe()
+        process.standardInput = input
+        process.standardOutput = out
+        process.standardError = err
+        let running = RunningProcess(process: process, stdout: out, stderr: err)
+        try process.run()
+        addTeardownBlock {
+            try? input.fileHandleForWriting.close()
+            _ = try? running.wait(timeout: 10)
+        }
+        func answered(_ line: String) throws {
+            guard try eventually(timeout: 20, { running.stdoutText.split(separator: "\n").contains { $0 == line } }) else {
+                throw TestFailure("the program did not say '\(line)': \(running.stdoutText)\n\(running.stderrText)")
+            }
+        }
+        try answered("ready")
+        var seen: [[String]] = []
+        for field in ["password", "hidden", "search", "plain"] {
+            try input.fileHandleForWriting.write(contentsOf: Data("focus \(field)\n".utf8))
+            try answered("focused \(field)")
+            if field == "search" || field == "plain" {
+                var ids: [String] = []
+                _ = try eventually(timeout: 10) {
+                    ids = try contextIds()
+                    return ids.count == seen.count + 1
+                }
+                seen.append(ids)
+            }
+        }
+        XCTAssertEqual(seen.map(\.count), [1, 2], "the search field's context, then the plain entry's, none of the password fields': \(seen)")
+        XCTAssertEqual(try contextIds().count, 2)
+    }
+
     /// An app that attaches the GTK 4 library itself (examples/gtk4-editor)
     /// and runs with the module too: the module leaves its widgets to it,
     /// so each item is there once.
@@ -230,6 +293,32 @@ final class Gtk4ImModuleTests: DesktopProgramTestCase {
         XCTAssertNil(own.item("Make Uppercase"), "installed but named by nobody: \(own)")
         XCTAssertNotNil(own.item("Change Case"), "the editor's own items: \(own)")
         try off.closeMenu()
+    }
+
+    /// The installed package (scripts/package --install): the module where
+    /// ibus-gtk4 puts libim-ibus.so, in the folder's giomodule.cache (written
+    /// by libgtk-4-1's file trigger), depending on menubus; GTK 4 finds it
+    /// there with no GTK_PATH. Skipped when the package is not installed.
+    func testTheInstalledPackageIsFoundByGtkWithoutGtkPath() throws {
+        let status = try runTool("dpkg-query", ["-W", "-f=${Status}", "menubus-gtk4-immodule"])
+        guard status.stdout.contains("install ok installed") else {
+            throw XCTSkip("the menubus-gtk4-immodule package is not installed (scripts/package --install)")
+        }
+        try requirements()
+        let libdir = try runTool("pkg-config", ["--variable=libdir", "gtk4"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let folder = libdir + "/gtk-4.0/4.0.0/immodules"
+        let files = try runTool("dpkg", ["-L", "menubus-gtk4-immodule"]).stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(files.contains(folder + "/libim-menubus.so"), "\(files)")
+        let cache = try String(contentsOfFile: folder + "/giomodule.cache", encoding: .utf8)
+        XCTAssertTrue(cache.split(separator: "\n").contains("libim-menubus.so: gtk-im-module"), cache)
+        let depends = try runTool("dpkg-query", ["-W", "-f=${Depends}", "menubus-gtk4-immodule"]).stdout
+        XCTAssertTrue(depends.contains("menubus (>= "), depends)
+
+        _ = try startMenubusd()
+        let driver = try launch(folders: [], installed: true)
+        try typeAndSelect(driver)
+        XCTAssertNotNil(try openMenuWithMenuBusItems(driver).item("Make Uppercase"), "the installed module, named by GTK_IM_MODULE")
+        try driver.closeMenu()
     }
 
     /// The wrapped IM gets every call: a recording IM module (GTK's simple

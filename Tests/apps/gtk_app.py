@@ -83,12 +83,22 @@ APPS = {
     # A Qt 6 editor QtAppTests builds (MENUBUS_QT_EDITOR names it): a
     # QPlainTextEdit, and a QLineEdit that Ctrl+F shows.
     "qt-editor": [os.environ.get("MENUBUS_QT_EDITOR") or "/nonexistent/qt-editor"],
+    # KDE's editor (Qt 5, KTextEditor): its view draws its own text and
+    # exposes it through Qt's accessible text interface. Started with a
+    # file in the driver's HOME (without one it shows a Welcome page).
+    "kwrite": ["/usr/bin/kwrite"],
+    # A GTK 3 editor on Scintilla, which draws its own text and exposes it
+    # through ATK (AtkText, AtkEditableText); a file of the driver's HOME,
+    # no other instance, session or plugins.
+    "geany": ["/usr/bin/geany", "--new-instance", "--no-session", "--no-plugins"],
 }
 
 # GTK 4 programs: drawn with cairo (Xvfb has no GL), on X11.
 GTK4_APPS = {"gtk4-editor", "gnome-text-editor"}
+# Editors whose view draws its own text (geany's Scintilla): no scroll pane around it.
+OWN_TEXT_APPS = {"geany"}
 # Qt programs: their accessibility bridge exports only when asked.
-QT_APPS = {"featherpad", "qt-editor"}
+QT_APPS = {"featherpad", "qt-editor", "kwrite"}
 
 PR_SET_PDEATHSIG = 1
 
@@ -456,7 +466,12 @@ class Session:
     def start_app(self):
         if self.app_name in QT_APPS:
             self.publish_bus_on_root_window()
-        self.process = self.spawn(APPS[self.app_name], self.app_env)
+        command = list(APPS[self.app_name])
+        if self.app_name in ("kwrite", "geany"):
+            document = os.path.join(self.home, "document.txt")
+            open(document, "w").close()
+            command.append(document)
+        self.process = self.spawn(command, self.app_env)
 
         def found():
             if self.process.poll() is not None:
@@ -510,9 +525,10 @@ class Session:
 
     def find_editor(self):
         """The document's text view: an editable text inside a scroll pane
-        (Qt: the multi-line editable text)."""
+        (Qt, and widgets that draw their own text: the multi-line editable
+        text on screen)."""
         for accessible in walk(self.frame, skip=(pyatspi.ROLE_MENU_BAR,)):
-            if self.app_name in QT_APPS:
+            if self.app_name in QT_APPS or self.app_name in OWN_TEXT_APPS:
                 if accessible.getRole() == pyatspi.ROLE_TEXT and has_state(accessible, pyatspi.STATE_EDITABLE) \
                         and has_state(accessible, pyatspi.STATE_MULTI_LINE) and self.on_screen(accessible):
                     return accessible

@@ -159,6 +159,7 @@ class Fake:
         self.revision = 1
         self.undo = {}       # document -> {"steps": [...], "at": n}
         self.window = False
+        self.name_taken = False
         self.loop = GLib.MainLoop()
 
     # MARK: the log
@@ -177,6 +178,14 @@ class Fake:
         reply = conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
                                GLib.Variant("(su)", (BUS_NAME, 6)), GLib.VariantType("(u)"),
                                Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+        if reply not in (1, 4):  # primary owner, already owner
+            # Another process owns the name (a real menubusd started by
+            # activation): what follows would not be this fake's doing.
+            self.log("name-taken", request_name=reply)
+            conn.close_sync(None)
+            self.name_taken = True
+            self.loop.quit()
+            return
         conn.register_object(MANAGER_PATH, self.manager_iface, self.on_manager_call, None, None)
         self.conn = conn
         self.generation += 1
@@ -234,7 +243,7 @@ class Fake:
         self.log("reply", serial=message.get_serial(), note=note,
                  signature=body.get_type_string() if body is not None else "()",
                  bytes=len(body.get_data_as_bytes().get_data()) if body is not None else 0)
-        return False
+        return True
 
     def send_error(self, message, name, text, generation):
         if self.conn is None or generation != self.generation:
@@ -251,6 +260,10 @@ class Fake:
 
     def dispatch(self, conn, sender, path, method, params, invocation, iface):
         message = invocation.get_message()
+        if self.conn is None or conn.get_unique_name() != self.conn.get_unique_name():
+            # Queued before the connection was dropped: nobody can be answered.
+            self.log("call-after-drop", serial=message.get_serial(), method=method)
+            return
         behaviour = self.behaviour(method)
         generation = self.generation
         self.log("call", serial=message.get_serial(), sender=sender, path=path, method=method,
@@ -390,8 +403,8 @@ class Fake:
             if method == "GetLayout":
                 body = GLib.Variant("(ua(ssa{sv}))", (menu.revision, menu.items))
             elif method == "Activate":
-                self.send_reply(message, None, generation, "correct")
-                self.activate(menu, args[0], effects)
+                if self.send_reply(message, None, generation, "correct"):
+                    self.activate(menu, args[0], effects)
                 return
             elif method == "Dismiss":
                 self.send_reply(message, None, generation, "correct")
@@ -466,8 +479,11 @@ class Fake:
             step = state["steps"][state["at"]]
             state["at"] += 1
             payloads = step["redo"]
+        # The step moves only when the app gets it: what the run applies to its model.
+        if not self.send_reply(message, GLib.Variant("(saay)", (step["name"], payloads)), generation, "correct"):
+            state["at"] += 1 if method == "Undo" else -1
+            return
         self.log("undo-moved", method=method, document=document, payloads=[p.hex() for p in payloads])
-        self.send_reply(message, GLib.Variant("(saay)", (step["name"], payloads)), generation, "correct")
 
     # MARK: malformed answers
 
@@ -685,6 +701,8 @@ class Fake:
 
     def run(self):
         self.connect()
+        if self.name_taken:
+            return
         GLib.io_add_watch(GLib.IOChannel.unix_new(sys.stdin.fileno()), GLib.PRIORITY_DEFAULT,
                           GLib.IOCondition.IN | GLib.IOCondition.HUP, self.on_stdin)
         GLib.timeout_add(int(self.rng.uniform(0.3, 1.5) * 1000), self.junk_signal)
@@ -709,8 +727,9 @@ def main():
     if not address:
         print("fake-menubusd: no DBUS_SESSION_BUS_ADDRESS", file=sys.stderr)
         return 2
-    Fake(address, options.seed, options.mode, options.log).run()
-    return 0
+    fake = Fake(address, options.seed, options.mode, options.log)
+    fake.run()
+    return 3 if fake.name_taken else 0
 
 
 if __name__ == "__main__":

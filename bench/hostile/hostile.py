@@ -65,6 +65,9 @@ MODES = ["cycle", "cycle", "random", "correct", "correct", "correct", "only:late
          "only:wrong-signature", "only:disconnect", "only:error", "only:long-titles", "only:bad-utf8"]
 SAFE_OWN = {"Cut", "Copy", "Delete", "Select All", "Undo", "Redo"}
 NEVER = {"Paste", "MB Paste", "Insert Emoji", "Insert Unicode control character", "Input Methods"}
+# Items of featherpad's editor menu: a menu holding one opened on the
+# editor, not on the field (the Menu key goes to Qt's focus widget).
+OTHER_WIDGETS_ITEMS = {"Text Tabs to Spaces", "Check Spelling", "Paste Date and Time"}
 SELECT_KEYS = ["ctrl+shift+Left", "shift+Home", "Home", "End", "shift+End", "ctrl+shift+Left"]
 WORDS = "alpha beta gamma delta echo fox golf hotel india kilo lima mike oscar papa tango".split()
 
@@ -179,7 +182,7 @@ class Run:
         self.asan_dir = os.path.join(self.out, "asan")
         os.makedirs(self.asan_dir, exist_ok=True)
         self.steps_file = open(os.path.join(self.out, "steps.jsonl"), "w", buffering=1)
-        self.fake = Fake(options.seed, os.path.join(self.out, "fake.jsonl"), "cycle")
+        self.fake = Fake(options.seed, os.path.join(self.out, "fake.jsonl"), options.mode)
         self.session = None
         self.field = None
         self.model = ""
@@ -192,6 +195,7 @@ class Run:
         self.failed_actions = 0
         self.unverified = 0
         self.menus_not_shown = 0
+        self.other_menus = 0
         self.chosen = {}
         self.asan_seen = set()
 
@@ -379,7 +383,13 @@ class Run:
         if menu is None:
             self.menus_not_shown += 1
             return self.model, "menu: none showed"
-        items = [(child, label) for child, label in self.read_menu(menu) if label not in NEVER and label]
+        read = self.read_menu(menu)
+        if any(label in OTHER_WIDGETS_ITEMS for _, label in read):
+            self.close_menu()
+            self.other_menus += 1
+            self.field = None  # the field takes the focus again next step
+            return self.model, "menu: another widget's menu opened, Escape"
+        items = [(child, label) for child, label in read if label not in NEVER and label]
         if not items or self.rng.random() < 0.3:
             self.close_menu()
             return self.model, "menu: Escape (%d items read)" % len(items)
@@ -471,11 +481,17 @@ class Run:
                  lambda: self.undo(events, True), lambda: self.mode(events), lambda: self.poke(events)],
                 weights=[25, 14, 28, 9, 5, 10, 9])[0]
         expected, described = action()
+        # What the fake logged meanwhile that can move text, for the step's record.
+        self.step_events = [(event["event"], event.get("method") or event.get("command"), event.get("behaviour"),
+                             event.get("payloads")) for event in events
+                            if event["event"] in ("undo-moved", "activated", "client-reply", "client-error")
+                            or (event["event"] == "call" and event.get("method") in ("Undo", "Redo", "Activate"))]
         return expected, described
 
     def one_step(self):
         self.steps += 1
-        record = {"step": self.steps}
+        self.step_events = []
+        record = {"step": self.steps, "t": round(time.time(), 3), "model": self.model}
         try:
             if self.session.popup() is not None:
                 self.close_menu()  # one that showed after its step gave up on it
@@ -530,6 +546,8 @@ class Run:
             log("text mismatch at step %d (%s): expected %r, read %r" % (self.steps, record.get("action"),
                                                                           expected, actual))
         record["text"] = actual
+        if self.step_events:
+            record["fake"] = self.step_events
         self.model = actual
         self.history.add(self.model)
         self.steps_file.write(json.dumps(record) + "\n")
@@ -553,6 +571,9 @@ class Run:
             log("%s started (pid %d)" % (self.options.app, self.session.process.pid))
             faults = 0
             while time.monotonic() < deadline:
+                if self.fake.process.poll() is not None:
+                    raise Failure("fake-menubusd.py exited (%s): another process took org.menubus.MenuBus1?"
+                                  % self.fake.process.returncode)
                 try:
                     if not self.one_step():
                         break
@@ -577,6 +598,7 @@ class Run:
                    "mismatches": self.mismatches[:20], "mismatch_count": len(self.mismatches),
                    "failed_actions": self.failed_actions, "unverified_steps": self.unverified,
                    "menus_not_shown": self.menus_not_shown,
+                   "other_widgets_menus": self.other_menus,
                    "chosen": self.chosen, "seed": self.options.seed}
         with open(os.path.join(self.out, "summary.json"), "w") as file:
             json.dump(details, file, indent=1)
@@ -612,6 +634,7 @@ def main():
     parser.add_argument("app", choices=["mousepad", "featherpad"])
     parser.add_argument("--seconds", type=float, default=600)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--mode", default="cycle", help="the fake's first mode (the steps change it)")
     parser.add_argument("--out", required=True, help="a folder for the logs")
     parser.add_argument("--gtk-path", default="", help="GTK_PATH holding modules/libmenubus.so")
     parser.add_argument("--qt-plugin-path", default="", help="QT_PLUGIN_PATH holding platformthemes/libmenubus.so")

@@ -7,9 +7,10 @@
 # late and dropped connections, and sends signals and calls of its own.
 #
 #   bench/hostile/run.sh [--minutes N | --seconds N] [--app mousepad|featherpad|both]
-#                        [--seed N] [--commit REV] [--out DIR] [--no-build]
+#                        [--seed N] [--mode MODE] [--commit REV] [--out DIR] [--no-build]
 #
-# Builds the GTK 3 module and the Qt 5 theme with -fsanitize=address into
+# --mode is the fake's first mode (cycle, random, correct, only:huge, ...;
+# the steps change it). Builds the GTK 3 module and the Qt 5 theme with -fsanitize=address into
 # .build/shims-asan (--commit REV: the shims of that commit, exported with
 # git archive and built in a temp folder, so a run can compare trees);
 # then for each app starts a private dbus-daemon and, under xvfb-run -a,
@@ -31,6 +32,7 @@ set -euo pipefail
 SECONDS_PER_APP=600
 APPS="both"
 SEED=1
+MODE=cycle
 BUILD=1
 COMMIT=""
 OUT=""
@@ -40,10 +42,11 @@ while [ $# -gt 0 ]; do
         --seconds) SECONDS_PER_APP="${2:?--seconds needs a value}"; shift 2 ;;
         --app) APPS="${2:?--app needs mousepad, featherpad or both}"; shift 2 ;;
         --seed) SEED="${2:?--seed needs a value}"; shift 2 ;;
+        --mode) MODE="${2:?--mode needs a value}"; shift 2 ;;
         --commit) COMMIT="${2:?--commit needs a revision}"; shift 2 ;;
         --out) OUT="${2:?--out needs a folder}"; shift 2 ;;
         --no-build) BUILD=0; shift ;;
-        -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -141,11 +144,15 @@ for app in $APPS; do
     while [ "$left" -ge 10 ] && [ "$segment" -lt "$MAX_SEGMENTS" ]; do
         dir="$OUT/$app/$segment"
         mkdir -p "$dir"
-        start_private_bus run.sh
+        # A bus that starts nothing: with the standard session configuration
+        # an installed menubusd would be activated while the fake is away
+        # (its Register may auto-start) and take the name from it.
+        mkdir -p "$TMP/services"
+        start_activating_bus run.sh
         began=$(date +%s)
         rc=0
         DBUS_SESSION_BUS_ADDRESS="$ADDR" PYTHONDONTWRITEBYTECODE=1 job xvfb-run -a -s "-screen 0 1024x768x24" \
-            /usr/bin/python3 "$ROOT/bench/hostile/hostile.py" "$app" --seconds "$left" --seed "$(( SEED + segment ))" \
+            /usr/bin/python3 "$ROOT/bench/hostile/hostile.py" "$app" --seconds "$left" --seed "$(( SEED + segment ))" --mode "$MODE" \
             --out "$dir" --gtk-path "$SHIMS/gtk3" --qt-plugin-path "$SHIMS/qt5" --preload "$PRELOAD" \
             >"$dir/summary.txt" 2>"$dir/driver.log" || rc=$?
         stop "$BUS_PID"

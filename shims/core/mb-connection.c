@@ -349,6 +349,15 @@ mb_shim_set_clipboard_types (const gchar *const *types)
 }
 
 void
+mb_shim_set_app_id (const gchar *app_id)
+{
+    if (!valid_app_id (app_id) || g_strcmp0 (app_id, mb_core.app_id) == 0)
+        return;
+    g_free (mb_core.app_id);
+    mb_core.app_id = g_strdup (app_id);
+}
+
+void
 mb_shim_omit_commands (const gchar *const *commands)
 {
     g_strfreev (mb_core.omit);

@@ -89,6 +89,11 @@ void mb_shim_watch_daemon (MbDaemonWatch watch, gpointer data);
 GDBusConnection *mb_shim_connection (void);
 const gchar *mb_shim_daemon (void);
 
+/* The app's id as its toolkit knows it (Qt's desktop file name), taken
+ * when it is a reverse-DNS id; else, at the first Register, the
+ * GApplication's, the desktop file's, or the program's name. */
+void mb_shim_set_app_id (const gchar *app_id);
+
 /* What the clipboard offers now (MIME types); every field's next update
  * carries it. */
 void mb_shim_set_clipboard_types (const gchar *const *types);

@@ -70,6 +70,7 @@ private:
      * be another object's. */
     QHash<QObject *, Field *> m_fields;
     EditMenuWatch m_menus;
+    AccessibleMenuWatch m_accessibleMenus;
 };
 
 Bridge *bridge = nullptr;
@@ -92,7 +93,7 @@ Field *Bridge::fieldOf(QWidget *widget, bool create)
         return nullptr;
     auto *field = new Field;
     field->widget = widget;
-    field->core = mb_field_new(field, &fieldOps);
+    field->core = mb_field_new(field, textWidgetOf(widget) ? &fieldOps : &accessibleFieldOps);
     m_fields.insert(widget, field);
     follow(widget);
     return field;
@@ -136,7 +137,7 @@ bool Bridge::eventFilter(QObject *watched, QEvent *event)
 {
     switch (event->type()) {
     case QEvent::FocusIn:
-        if (QWidget *widget = textWidgetOf(watched))
+        if (QWidget *widget = fieldWidgetOf(watched))
             mb_field_focused(fieldOf(widget, true)->core);
         break;
     case QEvent::FocusOut:
@@ -150,10 +151,15 @@ bool Bridge::eventFilter(QObject *watched, QEvent *event)
         if (qobject_cast<QLabel *>(watched))
             if (Field *field = m_fields.value(watched))
                 mb_field_changed(field->core);
+        m_accessibleMenus.see(watched, event);
         break;
     case QEvent::ContextMenu:
     case QEvent::Polish:
         m_menus.see(watched, event);
+        m_accessibleMenus.see(watched, event);
+        break;
+    case QEvent::Show:
+        m_accessibleMenus.see(watched, event);
         break;
     default:
         break;
@@ -169,6 +175,12 @@ void nameTheApp()
         if (!name.isEmpty())
             g_set_prgname(name.constData());
     }
+    /* Qt's own id for the app (org.kde.kate), when it has one. */
+    QString desktop = QGuiApplication::desktopFileName();
+    if (desktop.endsWith(QLatin1String(".desktop")))
+        desktop.chop(8);
+    if (!desktop.isEmpty())
+        mb_shim_set_app_id(desktop.toUtf8().constData());
 }
 
 void followClipboard()
@@ -231,7 +243,7 @@ void startBridge()
     QCoreApplication::instance()->installEventFilter(bridge);
     followClipboard();
     /* A text widget that had the focus before the loop ran. */
-    if (QWidget *focused = textWidgetOf(QApplication::focusWidget()))
+    if (QWidget *focused = fieldWidgetOf(QApplication::focusWidget()))
         mb_field_focused(bridge->fieldOf(focused, true)->core);
 }
 

@@ -329,7 +329,7 @@ bool isEditable(QWidget *widget)
 {
     Field probe;
     probe.widget = widget;
-    return flags(&probe) & MB_FIELD_EDITABLE;
+    return (textWidgetOf(widget) ? flags : accessibleFieldOps.flags)(&probe) & MB_FIELD_EDITABLE;
 }
 
 } // namespace mbqt

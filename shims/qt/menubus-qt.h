@@ -6,6 +6,8 @@
  *   menubus-qt-bridge.cpp  turning it on, the event filter, fields, the clipboard
  *   menubus-qt-menu.cpp    MenuBus's items in Qt's open edit menu
  *   menubus-qt-text.cpp    what a text widget is and does (MbFieldOps)
+ *   menubus-qt-accessible.cpp  widgets that draw their own text, through
+ *                          Qt's accessible text interfaces (KTextEditor's)
  *   menubus-qt-facts.cpp   every use of a Qt detail that is not public API,
  *                          each checked by tests/qt-toolkit-facts.cpp
  *
@@ -66,6 +68,28 @@ extern const MbFieldOps fieldOps;
 /* Qt's standard commands, shown by Qt's own menus: MenuBus's are left out. */
 extern const char *const qtCommands[];
 bool isEditable(QWidget *widget);
+
+/* ---- menubus-qt-accessible.cpp ---- */
+
+/* A widget that is none of the above but whose accessible interface is an
+ * editable text with a QAccessibleTextInterface (never a password, nor one
+ * with `menubus-exclude` true). */
+QWidget *accessibleTextWidgetOf(QObject *object);
+/* textWidgetOf's widget, else accessibleTextWidgetOf's. */
+QWidget *fieldWidgetOf(QObject *object);
+extern const MbFieldOps accessibleFieldOps;
+/* The app's own menu popped up over such a widget (a context-menu event
+ * to it, then a QMenu about to show) gets MenuBus's items when it holds
+ * the app's Copy, Cut or Paste; its selection is read again after a key or
+ * a click. The bridge hands it every event its filter sees. */
+class AccessibleMenuWatch
+{
+public:
+    void see(QObject *watched, QEvent *event);
+
+private:
+    std::shared_ptr<QPointer<QWidget>> m_target = std::make_shared<QPointer<QWidget>>();
+};
 
 /* ---- menubus-qt-menu.cpp ---- */
 

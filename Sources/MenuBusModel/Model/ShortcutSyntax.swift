@@ -5,7 +5,7 @@
 /// exactly one key name GDK knows (`q`, `F5`, `Delete`, `plus`,
 /// `XF86AudioPlay`), case-sensitive, nothing around it. "Ctrl+Q", a
 /// modifier alone, an unknown modifier or key, and spaces are refused.
-enum ShortcutSyntax {
+package enum ShortcutSyntax {
     static let modifierNames: Set<String> = [
         "control", "ctrl", "ctl", "primary", "shift", "shft", "alt", "meta", "super", "hyper", "release",
         "mod1", "mod2", "mod3", "mod4", "mod5",
@@ -15,7 +15,7 @@ enum ShortcutSyntax {
     static let keyNames: Set<Substring> = Set(keyNameList.split(whereSeparator: { $0 == " " || $0 == "\n" }))
 
     /// True when GTK would parse `text` as an accelerator.
-    static func isValid(_ text: String) -> Bool {
+    package static func isValid(_ text: String) -> Bool {
         var rest = Substring(text)
         while rest.first == "<" {
             guard let close = rest.firstIndex(of: ">") else { return false }

@@ -1,0 +1,303 @@
+#!/usr/bin/python3
+"""GNOME's text editor (GTK 4) with and without MenuBus's GTK 4 IM module,
+measured at the X server.
+
+Run by bench/desktop/gtk4-im.sh under xvfb-run, on a private session bus
+where menubusd runs. Two gnome-text-editors are started side by side: one
+with GTK's own IM (no GTK_PATH, no GTK_IM_MODULE), one with
+GTK_IM_MODULE=menubus and GTK_PATH naming the module's build folder; both
+drawn with cairo, the cursor not blinking (each app's own settings.ini),
+no accessibility bridge. Alternating between them:
+
+- key press to character drawn: a letter pressed through XTest, timed to
+  the first DamageNotify on the app's window (the DAMAGE extension, with
+  python3-xlib: the frame that holds the character), SAMPLES letters each;
+- key press to menu shown: a word selected, Shift+F10 pressed, timed to the
+  popover's override-redirect window mapped (MapNotify on the root
+  window), Escape, MENU_SAMPLES menus each after one unmeasured;
+- resident memory: VmRSS of fresh pairs after one menu each.
+
+Prints lines `NAME value...` for the shell script: key-without / key-with
+(ms), menu-without / menu-with (ms), rss-without / rss-with (KiB), and
+`module-loaded without=no with=yes` (libim-menubus.so in /proc/PID/maps).
+"""
+
+import argparse
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from Xlib import X, XK, display as xdisplay
+from Xlib.ext import damage
+
+SENTENCE = "the quick brown fox"
+MODULE_FILE = "libim-menubus.so"
+
+
+def log(*parts):
+    print("gtk4-im:", *parts, file=sys.stderr, flush=True)
+
+
+class Failure(Exception):
+    pass
+
+
+class Screen:
+    """One connection to the X server: XTest input, the root window's map
+    notifications and the damage of the apps' windows."""
+
+    def __init__(self):
+        self.display = xdisplay.Display()
+        for extension in ("XTEST", "DAMAGE"):
+            if not self.display.has_extension(extension):
+                raise Failure("the X server has no %s extension" % extension)
+        self.display.damage_query_version()
+        self.root = self.display.screen().root
+        self.root.change_attributes(event_mask=X.SubstructureNotifyMask)
+        self.display.sync()
+        self.damage_event = self.display.extension_event.DamageNotify
+
+    def keycode(self, name):
+        return self.display.keysym_to_keycode(XK.string_to_keysym(name))
+
+    def press(self, *names):
+        codes = [self.keycode(name) for name in names]
+        for code in codes:
+            self.display.xtest_fake_input(X.KeyPress, code)
+        for code in reversed(codes):
+            self.display.xtest_fake_input(X.KeyRelease, code)
+        self.display.flush()
+
+    def drain(self):
+        while self.display.pending_events():
+            self.display.next_event()
+
+    def wait_event(self, accept, timeout):
+        deadline = time.monotonic() + timeout
+        while True:
+            while self.display.pending_events():
+                event = self.display.next_event()
+                if accept(event):
+                    return event, time.monotonic()
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None, None
+            select.select([self.display.fileno()], [], [], remaining)
+            self.display.pending_events()
+
+    def watch_damage(self, window_id):
+        """A damage object on the window; its events arrive from now on."""
+        window = self.display.create_resource_object("window", window_id)
+        handle = window.damage_create(damage.DamageReportNonEmpty)
+        self.display.sync()
+        return handle
+
+    def quiet(self, handle, settle):
+        """Waits until the window has been still for `settle` seconds, then
+        resets its damage, so the next DamageNotify is a new frame's."""
+        while True:
+            event, _ = self.wait_event(lambda e: e.type == self.damage_event, settle)
+            self.display.damage_subtract(handle)
+            self.display.sync()
+            if event is None:
+                self.drain()
+                return
+
+    def type_drawn(self, handle, letter, timeout=5):
+        """A letter, timed from its press to the window's next damage."""
+        code = self.keycode(letter)
+        started = time.monotonic()
+        self.display.xtest_fake_input(X.KeyPress, code)
+        self.display.flush()
+        event, drawn = self.wait_event(lambda e: e.type == self.damage_event and e.damage == handle, timeout)
+        self.display.xtest_fake_input(X.KeyRelease, code)
+        self.display.flush()
+        if event is None:
+            raise Failure("nothing was drawn within %s s of a key press" % timeout)
+        return (drawn - started) * 1000.0
+
+    def open_menu(self, timeout=5):
+        """Shift+F10, timed from the F10 press to the popover's window mapped."""
+        self.drain()
+        shift, f10 = self.keycode("Shift_L"), self.keycode("F10")
+        self.display.xtest_fake_input(X.KeyPress, shift)
+        started = time.monotonic()
+        self.display.xtest_fake_input(X.KeyPress, f10)
+        self.display.flush()
+        event, mapped = self.wait_event(lambda e: e.type == X.MapNotify and e.override and self.drawn(e.window), timeout)
+        self.display.xtest_fake_input(X.KeyRelease, f10)
+        self.display.xtest_fake_input(X.KeyRelease, shift)
+        self.display.flush()
+        if event is None:
+            raise Failure("no popover window was mapped within %s s of Shift+F10" % timeout)
+        return (mapped - started) * 1000.0, event.window
+
+    def drawn(self, window):
+        try:
+            return window.get_attributes().win_class == X.InputOutput
+        except Exception:
+            return False
+
+    def close_menu(self, window, timeout=5):
+        self.press("Escape")
+        event, _ = self.wait_event(lambda e: e.type == X.UnmapNotify and e.window.id == window.id, timeout)
+        if event is None:
+            raise Failure("the popover stayed mapped after Escape")
+
+
+class Editor:
+    def __init__(self, module_folder, label):
+        self.label = label
+        self.home = tempfile.mkdtemp(prefix="menubus-gtk4-im-")
+        env = dict(os.environ)
+        for variable in ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+            env[variable] = os.path.join(self.home, variable.lower())
+            os.makedirs(env[variable])
+        # No blinking cursor: the only frames are the ones a key causes.
+        os.makedirs(os.path.join(env["XDG_CONFIG_HOME"], "gtk-4.0"))
+        with open(os.path.join(env["XDG_CONFIG_HOME"], "gtk-4.0", "settings.ini"), "w") as settings:
+            settings.write("[Settings]\ngtk-cursor-blink=false\n")
+        env.update({"GSETTINGS_BACKEND": "memory", "LANG": "C.UTF-8", "LANGUAGE": "C", "NO_AT_BRIDGE": "1",
+                    "GSK_RENDERER": "cairo", "GDK_BACKEND": "x11"})
+        for variable in ("GTK_IM_MODULE", "GTK_PATH", "MENUBUS_GTK4_WRAPPED_IM"):
+            env.pop(variable, None)
+        if module_folder:
+            env["GTK_IM_MODULE"] = "menubus"
+            env["GTK_PATH"] = module_folder
+        self.process = subprocess.Popen(["/usr/bin/gnome-text-editor", "--standalone"], env=env,
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL, start_new_session=True)
+        result = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--pid", str(self.process.pid)],
+                                capture_output=True, text=True, timeout=30)
+        windows = result.stdout.split()
+        if not windows:
+            self.stop()
+            raise Failure("gnome-text-editor (%s) showed no window" % label)
+        self.window = int(windows[-1])
+        self.damage = None
+
+    def focus(self, settle):
+        subprocess.run(["xdotool", "windowfocus", "--sync", str(self.window)], check=True, timeout=10)
+        time.sleep(settle)
+
+    def type_and_select(self):
+        subprocess.run(["xdotool", "type", "--delay", "12", SENTENCE], check=True, timeout=30)
+        subprocess.run(["xdotool", "key", "ctrl+shift+Left"], check=True, timeout=10)
+
+    def has_module(self):
+        with open("/proc/%d/maps" % self.process.pid) as maps:
+            return any(line.rstrip().endswith("/" + MODULE_FILE) for line in maps)
+
+    def rss_kib(self):
+        with open("/proc/%d/status" % self.process.pid) as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        raise Failure("no VmRSS for gnome-text-editor")
+
+    def stop(self):
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+def keys(screen, apps, samples, settle):
+    """`samples` letters each, alternating; the window still before each."""
+    times = {app.label: [] for app in apps}
+    for app in apps:
+        app.focus(settle)
+        subprocess.run(["xdotool", "key", "End", "Return"], check=True, timeout=10)
+        app.damage = screen.watch_damage(app.window)
+    for index in range(samples):
+        letter = "abcdefghijklmnopqrstuvwxyz"[index % 26]
+        for app in apps:
+            app.focus(0)
+            screen.quiet(app.damage, settle)
+            times[app.label].append(screen.type_drawn(app.damage, letter))
+    return times
+
+
+def menus(screen, apps, samples, settle):
+    """`samples` menus each after one unmeasured, alternating; the
+    selection changes before each (Shift+Left, Shift+Right in turn)."""
+    times = {app.label: [] for app in apps}
+    for app in apps:
+        app.focus(settle)
+        app.type_and_select()
+    for round_index in range(samples + 1):
+        for app in apps:
+            app.focus(0)
+            screen.press("Shift_L", "Left" if round_index % 2 == 0 else "Right")
+            time.sleep(settle)
+            milliseconds, window = screen.open_menu()
+            screen.close_menu(window)
+            if round_index > 0:
+                times[app.label].append(milliseconds)
+    return times
+
+
+def measure_rss(screen, module_folder, runs, settle):
+    rss = {"without": [], "with": []}
+    for _ in range(runs):
+        for folder, label in ((None, "without"), (module_folder, "with")):
+            app = Editor(folder, label)
+            try:
+                app.focus(settle)
+                app.type_and_select()
+                time.sleep(settle)
+                _, window = screen.open_menu()
+                screen.close_menu(window)
+                rss[label].append(app.rss_kib())
+            finally:
+                app.stop()
+    return rss
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--samples", type=int, default=100, help="key presses per app")
+    parser.add_argument("--menu-samples", type=int, default=30, help="menus per app")
+    parser.add_argument("--rss-runs", type=int, default=5)
+    parser.add_argument("--module-folder", required=True, help="GTK_PATH holding 4.0.0/immodules/" + MODULE_FILE)
+    parser.add_argument("--settle", type=float, default=0.15,
+                        help="seconds of stillness before each key and after each selection change, outside the timed span")
+    options = parser.parse_args()
+
+    screen = Screen()
+    apps = []
+    try:
+        apps = [Editor(None, "without"), Editor(options.module_folder, "with")]
+        for app in apps:
+            app.focus(options.settle)
+        print("module-loaded %s" % " ".join("%s=%s" % (app.label, "yes" if app.has_module() else "no") for app in apps),
+              flush=True)
+        for name, values in menus(screen, apps, options.menu_samples, options.settle).items():
+            print("menu-%s %s" % (name, " ".join("%.2f" % v for v in values)), flush=True)
+        for name, values in keys(screen, apps, options.samples, options.settle).items():
+            print("key-%s %s" % (name, " ".join("%.2f" % v for v in values)), flush=True)
+        for app in apps:
+            app.stop()
+        apps = []
+        for name, values in measure_rss(screen, options.module_folder, options.rss_runs, options.settle).items():
+            print("rss-%s %s" % (name, " ".join(str(v) for v in values)), flush=True)
+    except Failure as error:
+        log(error)
+        return 1
+    finally:
+        for app in apps:
+            app.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
