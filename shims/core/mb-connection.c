@@ -3,7 +3,6 @@
  * and the Client object menubusd calls. */
 #include "menubus-core.h"
 
-#include <gio/gdesktopappinfo.h>
 #include <string.h>
 
 #include "client-interface.h" /* MB_CLIENT_XML: dbus/org.menubus.MenuBus1.Client.xml, made by the build */
@@ -62,8 +61,27 @@ valid_app_id (const gchar *id)
     return TRUE;
 }
 
-/* The GApplication's id, else the program's desktop-file id, else its
- * name under `local.` (menubusd takes reverse-DNS ids only). */
+/* Whether NAME.desktop is in an applications folder of the user's or the
+ * system's data folders: looked up by path, not through GDesktopAppInfo,
+ * whose index of every installed app costs each process half a MiB. */
+static gboolean
+has_desktop_file (const gchar *name)
+{
+    g_autofree gchar *file = g_strconcat (name, ".desktop", NULL);
+    g_autofree gchar *user = g_build_filename (g_get_user_data_dir (), "applications", file, NULL);
+    if (g_file_test (user, G_FILE_TEST_IS_REGULAR))
+        return TRUE;
+    for (const gchar *const *dir = g_get_system_data_dirs (); *dir; dir++) {
+        g_autofree gchar *path = g_build_filename (*dir, "applications", file, NULL);
+        if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+            return TRUE;
+    }
+    return FALSE;
+}
+
+/* The GApplication's id, else the program's name when it is a desktop
+ * file's id (org.gnome.TextEditor), else its name under `local.` (menubusd
+ * takes reverse-DNS ids only). */
 static gchar *
 find_app_id (void)
 {
@@ -74,15 +92,8 @@ find_app_id (void)
     const gchar *name = g_get_prgname ();
     if (!name)
         name = "unnamed";
-    g_autofree gchar *desktop = g_strconcat (name, ".desktop", NULL);
-    g_autoptr (GAppInfo) info = G_APP_INFO (g_desktop_app_info_new (desktop));
-    if (info) {
-        g_autofree gchar *file_id = g_strdup (g_app_info_get_id (info));
-        if (g_str_has_suffix (file_id, ".desktop"))
-            file_id[strlen (file_id) - strlen (".desktop")] = '\0';
-        if (valid_app_id (file_id))
-            return g_steal_pointer (&file_id);
-    }
+    if (valid_app_id (name) && has_desktop_file (name))
+        return g_strdup (name);
     GString *safe = g_string_new ("local.");
     if (g_ascii_isdigit (*name))
         g_string_append_c (safe, '_');
