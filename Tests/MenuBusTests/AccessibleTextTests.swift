@@ -5,7 +5,8 @@ import XCTest
 /// Text widgets that draw their own text but expose it to accessibility,
 /// in unmodified Debian programs: kwrite's editor view (KTextEditor's
 /// KateViewInternal, Qt's accessible text interface) through the Qt
-/// platform theme. Driven from the keyboard under Xvfb and read through
+/// platform theme, and geany's (Scintilla, ATK's AtkText and
+/// AtkEditableText) through the GTK 3 module. Driven from the keyboard under Xvfb and read through
 /// AT-SPI only (Tests/apps/gtk_app.py); the theme's MENUBUS_DEBUG lines
 /// are read only to check the KXMLGUI action names it relies on.
 final class AccessibleTextTests: DesktopProgramTestCase {
@@ -111,6 +112,67 @@ final class AccessibleTextTests: DesktopProgramTestCase {
         assertStandardItemsOnce(menu, "kwrite without menubusd")
         try driver.closeMenu()
         XCTAssertLessThan(try driver.ping(), 250, "kwrite's main loop answers")
+    }
+
+    private func requireGeany() throws {
+        try requireDesktopTools([("/usr/bin/geany", "geany")])
+        if !FileManager.default.fileExists(atPath: GtkAppDriver.moduleFile.path) {
+            throw TestFailure("no GTK 3 module at \(GtkAppDriver.moduleFile.path): run `make shims` to build it")
+        }
+    }
+
+    func testGeanyEditorMenuWithoutTheModuleIsGeanysOwn() throws {
+        try requireGeany()
+        _ = try startMenubusd()
+        let driver = try launchProgram("geany", module: false, extraEnvironment: ["MENUBUS_DISABLE": ""])
+        try typeAndSelect(driver)
+        let menu = try driver.openMenu("right-click")
+        for label in ["Undo", "Cut", "Copy", "Paste", "Select All"] {
+            XCTAssertNotNil(menu.item(label), "geany's own \(label): \(menu)")
+        }
+        XCTAssertNil(menu.item("Make Uppercase"), "no MenuBus item without the module: \(menu)")
+        assertStandardItemsOnce(menu, "geany without the module")
+        try driver.closeMenu()
+    }
+
+    /// MenuBus's items join geany's own menu over its Scintilla view once
+    /// each, geany's standard items once; Make Uppercase replaces the word
+    /// through ATK as one step of Scintilla's undo, which Ctrl+Z undoes
+    /// (the module brackets the deletion and insertion with Scintilla's
+    /// SCI_BEGINUNDOACTION through the scintilla_send_message geany
+    /// exports: where that changes, this fails on two steps).
+    func testGeanyEditorMenuHasMenuBusItemsOnceAndGeanysUndoRestoresMakeUppercase() throws {
+        try requireGeany()
+        _ = try startMenubusd()
+        let driver = try launchProgram("geany", module: true, extraEnvironment: ["MENUBUS_DISABLE": ""])
+        try typeAndSelect(driver)
+        let menu = try driver.openMenu("right-click")
+        for label in ["Make Uppercase", "Search Web"] {
+            XCTAssertEqual(menu.labels.filter { $0 == label }.count, 1, "MenuBus's \(label) once in geany's menu: \(menu)")
+        }
+        for label in ["Undo", "Cut", "Copy", "Paste", "Select All"] {
+            XCTAssertNotNil(menu.item(label), "geany's own \(label) kept: \(menu)")
+        }
+        assertStandardItemsOnce(menu, "geany with the module")
+        guard menu.item("Make Uppercase") != nil else {
+            try driver.closeMenu()
+            return
+        }
+        try driver.choose("Make Uppercase")
+        XCTAssertEqual(try waitForText(driver, "editor", "the quick brown FOX"), "the quick brown FOX",
+                       "Make Uppercase replaced the selected word in geany's document")
+        XCTAssertEqual(try driver.selection("editor"), "FOX", "the new text is selected")
+        try driver.key("ctrl+z")
+        XCTAssertEqual(try waitForText(driver, "editor", Self.sentence), Self.sentence,
+                       "geany's own Undo (Ctrl+Z) restored the word in one step")
+        // Again, from the Menu key.
+        try driver.key("End")
+        XCTAssertEqual(try driver.selectWordLeft(), "fox", "the word selected again")
+        let again = try driver.openMenu("menu-key")
+        XCTAssertEqual(again.labels.filter { $0 == "Make Uppercase" }.count, 1, "a second menu: \(again)")
+        assertStandardItemsOnce(again, "geany's second menu")
+        try driver.closeMenu()
+        XCTAssertLessThan(try driver.ping(), 250, "geany's main loop answers")
     }
 
     /// The KXMLGUI detail the theme relies on (KStandardAction's names, read

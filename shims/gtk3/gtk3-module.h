@@ -1,5 +1,6 @@
 /* The GTK 3 module's parts (menubus-module.c: loading and the hooks;
  * gtk3-field.c: which widgets take part and what a field does;
+ * gtk3-atk.c: widgets that draw their own text, through ATK;
  * gtk3-items.c: MenuBus's elements as GTK menu items; gtk3-popup.c: a
  * context menu while it is open), and what they share. */
 #ifndef MENUBUS_GTK3_MODULE_H
@@ -43,6 +44,11 @@ G_GNUC_INTERNAL gboolean gtk3_takes_part (GtkWidget *widget);
 G_GNUC_INTERNAL gboolean gtk3_builds_own_items (GtkWidget *widget);
 G_GNUC_INTERNAL MbField *gtk3_field_of (GtkWidget *widget);
 G_GNUC_INTERNAL MbField *gtk3_adopt (GtkWidget *widget);
+
+/* gtk3-atk.c: widgets that draw their own text, through ATK */
+G_GNUC_INTERNAL gboolean gtk3_atk_takes_part (GtkWidget *widget);
+G_GNUC_INTERNAL MbField *gtk3_atk_adopt (GtkWidget *widget);
+G_GNUC_INTERNAL void gtk3_atk_watch (void);
 
 /* gtk3-items.c */
 G_GNUC_INTERNAL const gchar *gtk3_item_command (GtkWidget *item, gboolean *gtk_own);

@@ -5,6 +5,9 @@
  * as a context whose selection follows; its context menu gets menubusd's
  * edit menu for that selection; GtkEntry and plain GtkTextView, which
  * have no undo in GTK 3, keep MenuBus undo steps ("Undo Typing", Ctrl+Z).
+ * A widget that draws its own text but exposes it through ATK (geany's
+ * Scintilla view) takes part too, and the app's own menu over it gets
+ * MenuBus's items (gtk3-atk.c).
  *
  * Left out: password entries, widgets an app marks with the GObject data
  * key "menubus-exclude", apps listed in menubus/integration.conf, and any
@@ -89,10 +92,14 @@ static gboolean
 focus_hook (GSignalInvocationHint *hint, guint n, const GValue *params, gpointer data)
 {
     GtkWidget *widget = g_value_get_object (&params[0]);
-    if (!GTK_IS_WIDGET (widget) || !gtk3_takes_part (widget))
+    if (!GTK_IS_WIDGET (widget))
+        return TRUE;
+    MbField *field = gtk3_takes_part (widget) ? gtk3_adopt (widget)
+                     : gtk3_atk_takes_part (widget) ? gtk3_atk_adopt (widget) : NULL;
+    if (!field)
         return TRUE;
     gtk3_follow_clipboard ();
-    mb_field_focused (gtk3_adopt (widget));
+    mb_field_focused (field);
     return TRUE;
 }
 
@@ -127,6 +134,7 @@ gtk_module_init (gint *argc, gchar ***argv)
         g_type_class_ref (popups[i]);
         g_signal_add_emission_hook (g_signal_lookup ("populate-popup", popups[i]), 0, populate_popup_hook, NULL, NULL);
     }
+    gtk3_atk_watch ();
 }
 
 /* GTK loads the module and never unloads it: its hooks stay. */
