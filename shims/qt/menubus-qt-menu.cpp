@@ -39,6 +39,8 @@ struct Shown {
     MbMenu *presented = nullptr;
     GVariant *items = nullptr;          /* what is shown of MenuBus's */
     QList<QPointer<QAction>> actions;   /* what was added to the menu's top level */
+    /* The menu's closing, heard once: an app's menu shown again (KTextEditor's) gathers none. */
+    QMetaObject::Connection hidden, destroyed;
 };
 
 QHash<quint64, Shown *> shownMenus;
@@ -230,6 +232,8 @@ void close(quint64 serial)
         return;
     mb_menu_close(shown->presented);
     shown->presented = nullptr;
+    QObject::disconnect(shown->hidden);
+    QObject::disconnect(shown->destroyed);
     if (shown->menu) {
         showItems(shown, nullptr);
         shown->menu->setProperty("menubus-extended", QVariant());
@@ -305,10 +309,10 @@ void extendMenu(QMenu *menu, QWidget *widget)
     const quint64 serial = shown->serial;
     /* Qt hides the menu before it triggers the chosen action: the
      * presentation ends on the next turn of the loop, after the choice. */
-    QObject::connect(menu, &QMenu::aboutToHide, menu, [serial]() {
+    shown->hidden = QObject::connect(menu, &QMenu::aboutToHide, menu, [serial]() {
         QTimer::singleShot(0, QCoreApplication::instance(), [serial]() { close(serial); });
     });
-    QObject::connect(menu, &QObject::destroyed, QCoreApplication::instance(), [serial]() { close(serial); });
+    shown->destroyed = QObject::connect(menu, &QObject::destroyed, QCoreApplication::instance(), [serial]() { close(serial); });
 }
 
 } // namespace mbqt
