@@ -104,7 +104,9 @@ echo "| --- | ---: | ---: | ---: | ---: |"
 awk -v n="$RSS_RUNS" -v a="$rss_without" -v b="$rss_with" \
     'BEGIN {printf "| VmRSS | %d | %.1f MiB | %.1f MiB | %+.2f MiB (%.3fx) |\n", n, a / 1024, b / 1024, (b - a) / 1024, b / a}'
 echo
-echo "libim-menubus.so mapped: $(grep '^module-loaded ' "$TMP/out" | cut -d' ' -f2- || true)"
+echo "libim-menubus.so mapped: $(grep '^module-loaded ' "$TMP/out" | cut -d' ' -f2- || true);" \
+    "Shift+F10 presses that opened no menu within 5 s (asked again): $(values menu-missed || echo 0)"
+echo "menus in order, ms: without $(values menu-without); with $(values menu-with)"
 if grep -q '^<4>\|^warning' "$TMP/menubusd.log"; then
     echo "menubusd warned:" >&2
     grep '^<4>\|^warning' "$TMP/menubusd.log" >&2
