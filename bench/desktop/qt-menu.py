@@ -11,8 +11,13 @@ Then, alternating between them, the selection changes, the Menu key is
 sent through XTest and the time taken until the popup menu's window is
 mapped on the root window (MapNotify of an input-output override-redirect
 window whose _NET_WM_WINDOW_TYPE is a popup menu, as QMenu sets it);
-Escape closes it. The same again with menubusd stopped (SIGSTOP), and
-then the resident memory (VmRSS) of fresh pairs after one menu each.
+Escape closes it. Then the first menu after a SIGSTOP of menubusd,
+SAMPLES times (gtk-menu.py's first_after_stop): menubusd continued and
+answering a Ping, one menu of each app after a selection change
+(unmeasured), menubusd stopped, each app's next menu after another
+selection change timed. Then the later menus with menubusd stopped,
+alternating as above, and the resident memory (VmRSS) of fresh pairs
+after one menu each.
 With --floor-plugin-path, a third featherpad loads the theme built with
 MENUBUS_BENCH_REPLAY, which shows its first menu's items again in every
 later menu with no D-Bus: the floor, what Qt takes to draw the items
@@ -21,7 +26,8 @@ later menu with no D-Bus: the floor, what Qt takes to draw the items
 The X side (XTest, MapNotify, the alternation and the output lines) is
 bench/desktop/gtk-menu.py's, loaded from it; the lines printed are the same:
 running-with / running-without / stopped-... / rss-..., CASE-first-...,
-CASE-height-..., and `theme-loaded without=... with=...` (the path of the
+CASE-height-..., first-after-stop-APP and first-after-stop-height-APP
+(each app's first menu after each of the SAMPLES stops), and `theme-loaded without=... with=...` (the path of the
 libmenubus.so mapped into each process, or no).
 """
 
@@ -160,6 +166,8 @@ def main():
             app.type_and_select()
         print("theme-loaded %s" % " ".join("%s=%s" % (app.label, app.theme_mapped()) for app in apps), flush=True)
         gtk_menu.report("running", gtk_menu.alternate(screen, apps, options.samples, options.settle))
+        gtk_menu.report_first_after_stop(
+            gtk_menu.first_after_stop(screen, apps, options.samples, options.settle, options.menubusd_pid))
 
         os.kill(options.menubusd_pid, signal.SIGSTOP)
         try:

@@ -2,8 +2,8 @@
 # The Qt platform theme in featherpad: time from the Menu key (sent
 # through XTest) to the popup menu's window mapped on the X server, with
 # and without QT_QPA_PLATFORMTHEME=menubus in the same run, alternating;
-# the same with menubusd stopped (SIGSTOP); and the theme's added
-# resident memory per app.
+# the first menu after a SIGSTOP of menubusd and the later ones while it
+# stays stopped; and the theme's added resident memory per app.
 #
 #   bench/desktop/qt-menu.sh [-n SAMPLES] [--rss-runs N] [--settle SECONDS] [--no-build]
 #
@@ -14,11 +14,15 @@
 # xvfb-run -a: two featherpads, one with QT_QPA_PLATFORMTHEME unset (Qt's
 # own choice, which the menubus theme wraps: under Xvfb with no desktop,
 # Qt's generic theme) and one with QT_QPA_PLATFORMTHEME=menubus and
-# QT_PLUGIN_PATH=.build/shims/qt5; SAMPLES menus each per case after one
-# unmeasured, then N fresh pairs for VmRSS after one menu. Prints a
-# markdown table of medians and ratios, the popups' heights (taller where
-# MenuBus's items are in the menu) and the first menu after the SIGSTOP,
-# the one that waits out the deadline. A third featherpad is the floor:
+# QT_PLUGIN_PATH=.build/shims/qt5; SAMPLES menus each per case: menubusd
+# running (after one unmeasured menu), the first menu after a SIGSTOP
+# (SAMPLES stops, each after a menu with menubusd answering and a
+# selection change), later menus while stopped (after one unmeasured);
+# then N fresh pairs for VmRSS after one menu. Prints the versions,
+# commit, date and load average, a markdown table of medians, ratios and
+# differences in ms, the popups' heights (taller where MenuBus's items
+# are in the menu) and the one unmeasured first menu of the later-menus
+# case (one sample each). A third featherpad is the floor:
 # the theme built with MENUBUS_BENCH_REPLAY (into a folder of its own)
 # shows its first menu's items in every later menu without asking
 # menubusd, so what Qt takes to draw the items is told apart from the
@@ -39,7 +43,7 @@ while [ $# -gt 0 ]; do
         --rss-runs) RSS_RUNS="${2:?--rss-runs needs a value}"; shift 2 ;;
         --settle) SETTLE="${2:?--settle needs a value}"; shift 2 ;;
         --no-build) BUILD=0; shift ;;
-        -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "qt-menu.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -93,6 +97,7 @@ fi
 
 mkdir -p "$TMP/logs"
 start_menubusd_with_bundled_providers qt-menu.sh
+LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo "measuring: $SAMPLES menus per app and case, $RSS_RUNS pairs for memory..." >&2
 TMPDIR="$TMP" job xvfb-run -a -s "-screen 0 1024x768x24" /usr/bin/python3 "$ROOT/bench/desktop/qt-menu.py" \
@@ -111,10 +116,18 @@ h_run_with=$(values running-height-with | median | awk "{printf \"%g\", \$1}")
 h_stop_without=$(values stopped-height-without | median | awk "{printf \"%g\", \$1}")
 h_stop_with=$(values stopped-height-with | median | awk "{printf \"%g\", \$1}")
 first_stop_without=$(values stopped-first-without)
+first_after_without=$(values first-after-stop-without | median)
+first_after_with=$(values first-after-stop-with | median)
+first_after_floor=""
+[ -n "$run_floor" ] && first_after_floor=$(values first-after-stop-floor | median)
 first_stop_with=$(values stopped-first-with)
 rss_without=$(values rss-without | median)
 rss_with=$(values rss-with | median)
 
+echo "featherpad $(dpkg-query -W -f '${Version}' featherpad 2>/dev/null), Qt $(dpkg-query -W -f '${Version}' libqt5widgets5 2>/dev/null)," \
+    "commit $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD -- shims 2>/dev/null || echo ' (shims/ changed)')," \
+    "$(date -u '+%Y-%m-%d %H:%M') UTC, load average $LOAD_BEFORE before, $(cut -d' ' -f1-3 /proc/loadavg) after"
+echo
 echo "| Menu key to the popup mapped | samples | without theme, median ms | floor, median ms | with theme, median ms | with / without | theme over floor |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 row() {
@@ -124,17 +137,21 @@ row() {
         printf "| %s | %d | %.1f | %s | %.1f | %.2fx (%+.1f ms) | %s |\n", label, n, a, floor, b, b / a, b - a, over}'
 }
 row "menubusd running" "$run_without" "$run_floor" "$run_with"
-row "menubusd stopped (SIGSTOP)" "$stop_without" "$stop_floor" "$stop_with"
+row "menubusd stopped (SIGSTOP): the first menu after the stop" "$first_after_without" "$first_after_floor" "$first_after_with"
+row "menubusd stopped (SIGSTOP): later menus" "$stop_without" "$stop_floor" "$stop_with"
+echo
+echo "The first menu after the stop: $SAMPLES stops, each after one menu of each app with menubusd answering and a selection change."
 echo
 echo "| popup height, median px (min-max) | without theme | floor | with theme |"
 echo "| --- | ---: | ---: | ---: |"
 range() { tr ' ' '\n' | sed '/^$/d' | sort -n | sed -n '1p;$p' | paste -sd- -; }
 floor_height() { [ -n "$run_floor" ] && echo "$(values "$1" | median | awk '{printf "%g", $1}') ($(values "$1" | range))" || echo -; }
 echo "| menubusd running | $h_run_without ($(values running-height-without | range)) | $(floor_height running-height-floor) | $h_run_with ($(values running-height-with | range)) |"
-echo "| menubusd stopped (SIGSTOP) | $h_stop_without ($(values stopped-height-without | range)) | $(floor_height stopped-height-floor) | $h_stop_with ($(values stopped-height-with | range)) |"
+echo "| first menu after the stop | $(values first-after-stop-height-without | median | awk '{printf "%g", $1}') ($(values first-after-stop-height-without | range)) | $(floor_height first-after-stop-height-floor) | $(values first-after-stop-height-with | median | awk '{printf "%g", $1}') ($(values first-after-stop-height-with | range)) |"
+echo "| menubusd stopped (SIGSTOP), later menus | $h_stop_without ($(values stopped-height-without | range)) | $(floor_height stopped-height-floor) | $h_stop_with ($(values stopped-height-with | range)) |"
 echo
 awk -v a="$first_stop_without" -v b="$first_stop_with" \
-    'BEGIN {printf "First menu after the SIGSTOP (unmeasured above): %.1f ms without, %.1f ms with the theme (%+.1f ms)\n", a, b, b - a}'
+    'BEGIN {printf "First menu of the later-menus case (unmeasured above, one sample): %.1f ms without, %.1f ms with the theme (%+.1f ms)\n", a, b, b - a}'
 echo
 echo "| featherpad after one menu | runs | without theme, median | with theme, median | added |"
 echo "| --- | ---: | ---: | ---: | ---: |"
