@@ -175,6 +175,42 @@ final class AccessibleTextTests: DesktopProgramTestCase {
         XCTAssertLessThan(try driver.ping(), 250, "geany's main loop answers")
     }
 
+    /// `menubus-cli show-menu` (a desktop shortcut) while the word is
+    /// selected: the app's own menu opens over the widget with MenuBus's
+    /// items, and Make Uppercase from it changes the word.
+    private func checkShowMenu(_ driver: GtkAppDriver, _ context: String) throws {
+        try typeAndSelect(driver)
+        var result = try bus.run("menubus-cli", ["show-menu"], timeout: 20)
+        _ = try eventually(timeout: 5) {
+            if result.status != 0 { result = try self.bus.run("menubus-cli", ["show-menu"], timeout: 20) }
+            return result.status == 0
+        }
+        XCTAssertEqual(result.status, 0, "\(context): show-menu: \(result.stdout)\(result.stderr)")
+        var menu = try driver.awaitMenu()
+        _ = try eventually(timeout: 5) {
+            menu = try driver.shownMenu()
+            return menu.item("Make Uppercase") != nil
+        }
+        XCTAssertEqual(menu.labels.filter { $0 == "Make Uppercase" }.count, 1, "\(context): the menu show-menu opened: \(menu)")
+        assertStandardItemsOnce(menu, context)
+        guard menu.item("Make Uppercase") != nil else { return try driver.closeMenu() }
+        try driver.choose("Make Uppercase")
+        XCTAssertEqual(try waitForText(driver, "editor", "the quick brown FOX"), "the quick brown FOX",
+                       "\(context): Make Uppercase from the menu show-menu opened changed the word")
+    }
+
+    func testShowMenuOpensKwritesEditorMenuWithMenuBusItems() throws {
+        try requireKwrite()
+        _ = try startMenubusd()
+        try checkShowMenu(try launchKwrite(theme: true), "kwrite's editor")
+    }
+
+    func testShowMenuOpensGeanysEditorMenuWithMenuBusItems() throws {
+        try requireGeany()
+        _ = try startMenubusd()
+        try checkShowMenu(try launchProgram("geany", module: true, extraEnvironment: ["MENUBUS_DISABLE": ""]), "geany's editor")
+    }
+
     /// The KXMLGUI detail the theme relies on (KStandardAction's names, read
     /// by the theme in kwrite's menu or window): fails naming the one missing.
     private func assertKXMLGUINamesHold(_ driver: GtkAppDriver, file: StaticString = #filePath, line: UInt = #line) {

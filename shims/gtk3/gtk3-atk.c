@@ -180,8 +180,42 @@ atk_field_apply (gpointer data, const MbEdit *edits, guint n)
 {
 }
 
+/* A menu was extended over the widget since this was last cleared. */
+static gboolean menu_extended;
+
+/* The Menu key pressed and released in the widget's window, as the
+ * keyboard would (geany binds it at its window, Scintilla has no
+ * popup-menu); TRUE when a menu showed over the widget meanwhile. */
+static gboolean
+press_menu_key (GtkWidget *widget, guint32 timestamp)
+{
+    GdkWindow *window = gtk_widget_get_window (widget);
+    GdkSeat *seat = gdk_display_get_default_seat (gtk_widget_get_display (widget));
+    GdkDevice *keyboard = seat ? gdk_seat_get_keyboard (seat) : NULL;
+    g_autofree GdkKeymapKey *keys = NULL;
+    gint n_keys = 0;
+    if (!window || !keyboard ||
+        !gdk_keymap_get_entries_for_keyval (gdk_keymap_get_for_display (gtk_widget_get_display (widget)), GDK_KEY_Menu,
+                                            &keys, &n_keys) || n_keys == 0)
+        return FALSE;
+    menu_extended = FALSE;
+    for (guint i = 0; i < 2; i++) {
+        GdkEvent *event = gdk_event_new (i == 0 ? GDK_KEY_PRESS : GDK_KEY_RELEASE);
+        event->key.window = g_object_ref (window);
+        event->key.send_event = TRUE;
+        event->key.time = timestamp ? timestamp : GDK_CURRENT_TIME;
+        event->key.keyval = GDK_KEY_Menu;
+        event->key.hardware_keycode = (guint16) keys[0].keycode;
+        event->key.group = (guint8) keys[0].group;
+        gdk_event_set_device (event, keyboard);
+        gtk_main_do_event (event);
+        gdk_event_free (event);
+    }
+    return menu_extended;
+}
+
 /* Asked from outside (ShowMenuForFocus): the menu the widget shows for
- * the Menu key, where it has one. */
+ * the Menu key (its popup-menu, else the key itself). */
 static gboolean
 atk_field_show_menu (gpointer data, guint32 timestamp)
 {
@@ -191,6 +225,8 @@ atk_field_show_menu (gpointer data, guint32 timestamp)
     gboolean shown = FALSE;
     g_weak_ref_set (&menu_target, widget);
     g_signal_emit_by_name (widget, "popup-menu", &shown);
+    if (!shown && gtk_widget_has_focus (widget))
+        shown = press_menu_key (widget, timestamp);
     g_weak_ref_set (&menu_target, NULL);
     return shown;
 }
@@ -299,6 +335,7 @@ show_hook (GSignalInvocationHint *hint, guint n, const GValue *params, gpointer 
     g_object_set_data (G_OBJECT (menu), POPUP_KEY, popup);
     g_signal_connect (menu, "deactivate", G_CALLBACK (gtk3_menu_deactivated), popup);
     gtk3_menu_shown (menu, popup);
+    menu_extended = TRUE;
     return TRUE;
 }
 
