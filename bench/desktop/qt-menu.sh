@@ -43,7 +43,7 @@ while [ $# -gt 0 ]; do
         --rss-runs) RSS_RUNS="${2:?--rss-runs needs a value}"; shift 2 ;;
         --settle) SETTLE="${2:?--settle needs a value}"; shift 2 ;;
         --no-build) BUILD=0; shift ;;
-        -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "qt-menu.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
