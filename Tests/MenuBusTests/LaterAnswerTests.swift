@@ -124,6 +124,38 @@ final class LaterAnswerTests: BusTestCase {
                        "the second Process began before the first was answered")
     }
 
+    /// The user moves on while a provider works (the caret elsewhere, another
+    /// word): its answer would replace what is selected now, so it is
+    /// dropped; one whose selection stood still still goes in.
+    func testAProviderAnswerIsDroppedWhenTheSelectionChangedMeanwhile() throws {
+        let daemon = try startDaemon()
+        let app = try textApp("org.example.MovedOn")
+        var replacements: [String] = []
+        app.onCommand = { if $0.name == "replace-selection", let text = $0.arguments["text"]?.stringValue { replacements.append(text) } }
+        let provider = try MenuBusClient(address: try bus.address)
+        var pending: [(String, ProviderReply)] = []
+        try provider.registerProvider(ProviderInfo(id: "org.example.SlowUpper", title: "Slow Uppercase", returnsText: true)) {
+            text, _, reply in pending.append((text, reply))
+        }
+        let presenter = try MenuBusClient(address: try bus.address)
+        let itemId = "menubus:provider:org.example.SlowUpper"
+        try presenter.activate(try presenter.present(owner: "org.example.MovedOn", contextId: "field", kind: .edit),
+                               itemId: itemId)
+        XCTAssertTrue(pump([app, provider], until: { pending.count == 1 }, timeout: 5))
+        try app.updateSelection("field", Selection(kind: .caret, length: 0))
+        pending[0].1.reply(pending[0].0.uppercased())
+        XCTAssertTrue(pump([app, provider], until: { daemon.stderrText.contains("its answer is dropped") }, timeout: 5),
+                      daemon.stderrText)
+        XCTAssertFalse(daemon.stderrText.contains("hello"), "no selected text in the log")
+        // The same with the selection standing still: the answer goes in.
+        try app.updateSelection("field", Selection(kind: .range, length: 5, text: "hello"))
+        try presenter.activate(try presenter.present(owner: "org.example.MovedOn", contextId: "field", kind: .edit),
+                               itemId: itemId)
+        XCTAssertTrue(pump([app, provider], until: { pending.count == 2 }, timeout: 5))
+        pending[1].1.reply(pending[1].0.uppercased())
+        XCTAssertTrue(pump([app, provider], until: { replacements == ["HELLO"] }, timeout: 5), "\(replacements)")
+    }
+
     func testProviderReplyFromAnotherThreadAndItsFailureReachThePresenter() throws {
         _ = try startDaemon()
         let app = try MenuBusClient(address: try bus.address)

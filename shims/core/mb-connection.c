@@ -210,6 +210,14 @@ client_method (GDBusConnection *bus, const gchar *sender, const gchar *path, con
                                                         "arguments.text: over 65536 bytes");
             return;
         }
+        const gchar *replaces = lookup_string (arguments, "replaces");
+        if (g_strcmp0 (command, "replace-selection") == 0 && replaces && !mb_field_selects (field, replaces)) {
+            /* The user moved on while the provider worked: what is selected
+             * now is not what it was given, and is not replaced. */
+            g_dbus_method_invocation_return_dbus_error (invocation, "org.freedesktop.DBus.Error.Failed",
+                                                        "arguments.replaces: another text is selected now");
+            return;
+        }
         g_dbus_method_invocation_return_value (invocation, NULL);
         if (g_strcmp0 (command, "undo") == 0 && !(field->published_flags & MB_FIELD_OWN_UNDO))
             mb_field_undo (field);

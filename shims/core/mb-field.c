@@ -140,6 +140,17 @@ selection_dict (MbField *field)
     return g_variant_builder_end (&dict);
 }
 
+/* Whether `text` is what the field has selected now. */
+gboolean
+mb_field_selects (MbField *field, const gchar *text)
+{
+    MbSelection selection = { 0 };
+    field->ops->selection (field->widget, &selection);
+    gboolean same = g_strcmp0 (selection.text ? selection.text : "", text) == 0;
+    mb_selection_clear (&selection);
+    return same;
+}
+
 void
 mb_selection_clear (MbSelection *selection)
 {

@@ -84,6 +84,7 @@ mb_field_record (MbField *field, const MbEdit *edit)
 {
     if (field->applying || !edit->text || !*edit->text)
         return;
+    field->edits++;
     if (field->action_depth > 0) {
         MbEdit copy = { edit->insert, edit->offset, g_strdup (edit->text) };
         g_array_append_val (field->action_edits, copy);
@@ -132,12 +133,19 @@ mb_field_is_applying (MbField *field)
     return field->applying;
 }
 
+/* An Undo or Redo asked for: the field, and its edits when it was asked. */
+typedef struct {
+    guint serial;
+    guint edits;
+} Move;
+
 static void
 move_done (GObject *source, GAsyncResult *result, gpointer data)
 {
+    g_autofree Move *move = data;
     g_autoptr (GError) error = NULL;
     g_autoptr (GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
-    MbField *field = mb_field_lookup (GPOINTER_TO_UINT (data));
+    MbField *field = mb_field_lookup (move->serial);
     if (!reply) {
         MB_DEBUG ("Undo/Redo: %s", error->message);
         return;
@@ -145,6 +153,14 @@ move_done (GObject *source, GAsyncResult *result, gpointer data)
     mb_heard_from_daemon ();
     if (!field)
         return;
+    if (field->edits != move->edits) {
+        /* The user typed while menubusd answered (a stalled menubusd):
+         * the answer's offsets are of a text that is gone. The step is
+         * not applied; the user's text is kept, that step of the history
+         * is not. */
+        MB_DEBUG ("Undo/Redo of %s came after an edit: not applied", field->document_id);
+        return;
+    }
     g_autoptr (GVariant) payloads = g_variant_get_child_value (reply, 1);
     g_autoptr (GArray) edits = g_array_new (FALSE, TRUE, sizeof (MbEdit));
     for (gsize i = 0; i < g_variant_n_children (payloads); i++) {
@@ -172,10 +188,12 @@ move (MbField *field, const gchar *method)
     field->run++;
     field->run_end = -1;
     mb_field_forget_menu (field, field == mb_core.focused);
+    Move *asked = g_new (Move, 1);
+    asked->serial = field->serial;
+    asked->edits = field->edits;
     g_dbus_connection_call (mb_core.bus, MB_BUS_NAME, MB_MANAGER_PATH, MB_MANAGER_IFACE, method,
                             g_variant_new ("(s)", field->document_id), G_VARIANT_TYPE ("(saay)"),
-                            G_DBUS_CALL_FLAGS_NO_AUTO_START, MB_CALL_TIMEOUT_MS, field->cancellable, move_done,
-                            GUINT_TO_POINTER (field->serial));
+                            G_DBUS_CALL_FLAGS_NO_AUTO_START, MB_CALL_TIMEOUT_MS, field->cancellable, move_done, asked);
 }
 
 void

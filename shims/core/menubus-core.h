@@ -65,6 +65,7 @@ struct _MbField {
     guint run;          /* the merge key's number */
     gint64 run_end;     /* where the caret stands after the run, -1 none */
     gboolean has_history;
+    guint edits;        /* edits recorded so far: an Undo/Redo answer made before a later one is stale */
     /* What menubusd was last told of the selection, and the edit menu read
      * ahead for it (valid while `generation` has not moved since). */
     GVariant *last_sent;
@@ -121,6 +122,7 @@ G_GNUC_INTERNAL void mb_field_forget_menu (MbField *field, gboolean again);
 G_GNUC_INTERNAL GVariant *mb_field_menu_ahead (MbField *field);
 G_GNUC_INTERNAL GVariant *mb_edit_menu_args (MbField *field);
 G_GNUC_INTERNAL void mb_field_lost (MbField *field);
+G_GNUC_INTERNAL gboolean mb_field_selects (MbField *field, const gchar *text);
 G_GNUC_INTERNAL void mb_fields_daemon_gone (void);
 
 /* mb-undo.c */

@@ -83,12 +83,21 @@ extension Providers {
                     }
                     guard !replacement.isEmpty, provider.info.returnsText,
                           let live = self.contexts.context(contextId, of: app.uniqueName), live.info.takesReplacement else { return }
+                    // The user moved on while the provider worked (another
+                    // selection, the caret elsewhere): putting the answer in
+                    // place of what is selected now would replace other text.
+                    guard sameContent(live.selection, context.selection) else {
+                        Log.info("\(app.appId): the selection of \(contextId) changed while \(provider.info.id) worked; its answer is dropped")
+                        return
+                    }
+                    // What the provider was given, when it was the selected text (not a URI list).
+                    let replaces: [DBusValue] = uriList == nil ? [.dictEntry(.string("replaces"), .variant(.string(text)))] : []
                     app.callClient(self.connection, MenuBusAPI.Client.performCommand,
                         contextId, StandardCommand.replaceSelection.rawValue,
-                        .array("{sv}", [.dictEntry(.string("text"), .variant(.string(replacement))),
-                                        .dictEntry(.string("provider"), .variant(.string(provider.info.id))),
-                                        .dictEntry(.string("undo-name"), .variant(.string(provider.info.title)))]
-                                        + PlatformData.passed(platformData)))
+                        .array("{sv}", [.dictEntry(.string("text"), .variant(.string(replacement)))] + replaces
+                                       + [.dictEntry(.string("provider"), .variant(.string(provider.info.id))),
+                                          .dictEntry(.string("undo-name"), .variant(.string(provider.info.title)))]
+                                       + PlatformData.passed(platformData)))
                 case .failure(let error):
                     Log.rateLimitedWarning("process|\(provider.owner)|\(error.name)",
                                            "provider \(provider.info.id) Process failed: \(error.name)")
@@ -124,6 +133,12 @@ extension Providers {
             process(text)
         }
     }
+}
+
+/// The same content selected: kind, length, text and URIs (what a provider
+/// was given), whatever else changed (focus, clipboard, rectangle).
+private func sameContent(_ a: Selection, _ b: Selection) -> Bool {
+    a.kind == b.kind && a.length == b.length && a.text == b.text && a.uris == b.uris
 }
 
 /// Where the answer of a provider chosen from a presented menu goes when
