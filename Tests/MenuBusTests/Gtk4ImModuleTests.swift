@@ -112,6 +112,20 @@ final class Gtk4ImModuleTests: DesktopProgramTestCase {
         }
         XCTAssertEqual(menu.repeatedLabels, [], "an item twice in \(menu)")
         guard menu.item("Make Uppercase") != nil else { return try driver.closeMenu() }
+        try driver.closeMenu()
+
+        // The selection changes between menus (menubusd updates the live
+        // section each time, and the module has the popover built anew):
+        // each item stays once.
+        for round in 0..<4 {
+            try driver.key(round % 2 == 0 ? "shift+Left" : "shift+Right")
+            let again = try openMenuWithMenuBusItems(driver)
+            XCTAssertEqual(again.repeatedLabels, [], "round \(round): an item twice in \(again)")
+            XCTAssertEqual(again.labels.filter { $0 == "Change Case" }.count, 1, "round \(round): the app's items once in \(again)")
+            try driver.closeMenu()
+        }
+        XCTAssertEqual(try driver.selection("editor"), "fox", "Shift+Left and Shift+Right in turn, four times")
+        _ = try openMenuWithMenuBusItems(driver)
         try driver.choose("Make Uppercase")
         XCTAssertEqual(try waitForText(driver, "editor", "the quick brown FOX"), "the quick brown FOX",
                        "Make Uppercase replaced the word, read back through AT-SPI")

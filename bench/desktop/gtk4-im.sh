@@ -5,7 +5,11 @@
 # side by side in one run, alternating.
 #
 #   bench/desktop/gtk4-im.sh [-n KEY_SAMPLES] [-m MENU_SAMPLES] [--rss-runs N] [--settle SECONDS] [--no-build]
+#                            [--bin DIR] [--module-folder DIR]
 #
+# --bin: the folder of the menubusd and menubus-cli to run (default: the
+# release build; /usr/bin for the installed package); --module-folder: the
+# GTK_PATH entry of the module (default: .build/shims/gtk4-im).
 # Builds menubusd and menubus-cli (release) and the module (make shims),
 # starts a private dbus-daemon whose configuration has a service directory,
 # declares the bundled providers in a temp XDG_DATA_HOME, starts menubusd,
@@ -24,6 +28,8 @@ MENU_SAMPLES=30
 RSS_RUNS=5
 SETTLE=0.15
 BUILD=1
+BIN=""
+MODULE_FOLDER=""
 BUS_LIFETIME=900
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -32,7 +38,9 @@ while [ $# -gt 0 ]; do
         --rss-runs) RSS_RUNS="${2:?--rss-runs needs a value}"; shift 2 ;;
         --settle) SETTLE="${2:?--settle needs a value}"; shift 2 ;;
         --no-build) BUILD=0; shift ;;
-        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --bin) BIN="${2:?--bin needs a folder}"; BUILD=0; shift 2 ;;
+        --module-folder) MODULE_FOLDER="${2:?--module-folder needs a folder}"; shift 2 ;;
+        -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "gtk4-im.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -66,9 +74,9 @@ if [ "$BUILD" = 1 ]; then
     { swift build -c release --product menubusd && swift build -c release --product menubus-cli \
         && make gtk4-im-module; } >"$TMP/build.log" 2>&1 || { tail -n 30 "$TMP/build.log" >&2; exit 1; }
 fi
-BIN="$(swift build -c release --show-bin-path)"
+[ -n "$BIN" ] || BIN="$(swift build -c release --show-bin-path)"
 [ -x "$BIN/menubusd" ] || { echo "gtk4-im.sh: no release menubusd at $BIN" >&2; exit 1; }
-MODULE_FOLDER="$ROOT/.build/shims/gtk4-im"
+[ -n "$MODULE_FOLDER" ] || MODULE_FOLDER="$ROOT/.build/shims/gtk4-im"
 [ -f "$MODULE_FOLDER/4.0.0/immodules/libim-menubus.so" ] \
     || { echo "gtk4-im.sh: no $MODULE_FOLDER/4.0.0/immodules/libim-menubus.so (make gtk4-im-module)" >&2; exit 1; }
 
@@ -89,7 +97,7 @@ row() {
 }
 
 echo "gnome-text-editor $(dpkg-query -W -f '${Version}' gnome-text-editor 2>/dev/null), GTK $(dpkg-query -W -f '${Version}' libgtk-4-1 2>/dev/null)," \
-    "commit $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD -- shims 2>/dev/null || echo ' (shims/ changed)')," \
+    "menubusd $BIN/menubusd, module $MODULE_FOLDER, commit $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD -- shims 2>/dev/null || echo ' (shims/ changed)')," \
     "$(date -u '+%Y-%m-%d %H:%M') UTC, load average $LOAD_BEFORE before, $(cut -d' ' -f1-3 /proc/loadavg) after"
 echo
 echo "| gnome-text-editor, ms | samples | GTK's own IM, median | through the menubus IM module, median | with − without | with / without |"
