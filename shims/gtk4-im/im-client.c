@@ -16,7 +16,8 @@ struct _MbImClient {
     GtkWidget *widget;   /* weak: NULL once finalized */
     GMenuModel *ours;    /* the extra menu the library installed (a reference) */
     gboolean busy;       /* attaching or detaching: its own extra-menu changes */
-    GPtrArray *sections; /* the section models of `ours` followed (owned) */
+    GMenuModel *apps;    /* the app's own extra menu when attached (compared, not owned) */
+    GPtrArray *sections; /* MenuBus's section models in `ours`, followed (owned) */
     guint rebuild_id;    /* the popover rebuilt when the loop is idle */
 };
 
@@ -43,8 +44,13 @@ rebuild (gpointer data)
 {
     MbImClient *client = data;
     client->rebuild_id = 0;
-    if (!client->widget || !client->ours || popover_shown (client->widget))
+    if (!client->widget || !client->ours)
         return G_SOURCE_REMOVE;
+    if (popover_shown (client->widget)) {
+        /* Not under an open menu: once it is closed. */
+        client->rebuild_id = g_timeout_add (250, rebuild, client);
+        return G_SOURCE_REMOVE;
+    }
     client->busy = TRUE;
     GMenuModel *ours = g_object_ref (client->ours);
     set_extra_menu (client->widget, NULL);
@@ -83,8 +89,12 @@ follow_sections (MbImClient *client)
     gint n = client->ours ? g_menu_model_get_n_items (client->ours) : 0;
     for (gint i = 0; i < n; i++) {
         GMenuModel *section = g_menu_model_get_item_link (client->ours, i, G_MENU_LINK_SECTION);
-        if (!section)
+        if (!section || section == client->apps) {
+            /* The app's own section changes as the app likes (gnome-text-editor's
+             * spelling items at each menu): GTK keeps up with it. */
+            g_clear_object (&section);
             continue;
+        }
         g_signal_connect (section, "items-changed", G_CALLBACK (on_items_changed), client);
         g_ptr_array_add (client->sections, section);
     }
@@ -139,6 +149,7 @@ detach (MbImClient *client)
 static void
 attach (MbImClient *client)
 {
+    client->apps = extra_menu (client->widget);
     client->busy = TRUE;
     if (menubus_gtk4_attach (client->widget)) {
         client->ours = g_object_ref (extra_menu (client->widget));
