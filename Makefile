@@ -87,7 +87,8 @@ endif
 install: install-binaries install-service-files install-data install-shims
 
 include shims/shims.mk
-include Tests/wayland/wayland.mk
+# The tests' own helpers (the Wayland keyboard): a tree without Tests/ still installs.
+-include Tests/wayland/wayland.mk
 
 # menubus-provider is menubus-cli under another name (it serves the bundled
 # providers when started so): one copy of the Swift runtime, not two.
