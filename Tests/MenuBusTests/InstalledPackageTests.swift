@@ -307,9 +307,11 @@ final class InstalledPackageTests: BusTestCase {
             let ldd = try shell("ldd '\(plugin)'")
             XCTAssertEqual(ldd.status, 0, ldd.stderr)
             XCTAssertFalse(ldd.stdout.contains("not found"), ldd.stdout)
-            // The shim core speaks D-Bus through GIO, as every shim does; QtDBus is not linked.
-            XCTAssertTrue(ldd.stdout.contains("libgio-2.0"), ldd.stdout)
-            XCTAssertFalse(ldd.stdout.contains("libQt\(version)DBus"), ldd.stdout)
+            // The shim core speaks D-Bus through GIO, as every shim does: the
+            // plugin needs GIO and not QtDBus itself (Qt 6's Gui may bring QtDBus in).
+            let needed = try shell("readelf -d '\(plugin)' | grep NEEDED")
+            XCTAssertTrue(needed.stdout.contains("libgio-2.0"), needed.stdout)
+            XCTAssertFalse(needed.stdout.contains("libQt\(version)DBus"), needed.stdout)
             XCTAssertFalse(ldd.stdout.contains("libswift"), "no Swift runtime in the plugin")
         }
     }
