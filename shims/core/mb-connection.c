@@ -210,6 +210,12 @@ client_method (GDBusConnection *bus, const gchar *sender, const gchar *path, con
                                                         "arguments.text: over 65536 bytes");
             return;
         }
+        if (g_strcmp0 (command, "replace-selection") == 0 && !text) {
+            /* A replacement that is no string would empty the selection. */
+            g_dbus_method_invocation_return_dbus_error (invocation, "org.freedesktop.DBus.Error.InvalidArgs",
+                                                        "arguments.text: replace-selection needs a string");
+            return;
+        }
         const gchar *replaces = lookup_string (arguments, "replaces");
         if (g_strcmp0 (command, "replace-selection") == 0 && replaces && !mb_field_selects (field, replaces)) {
             /* The user moved on while the provider worked: what is selected
