@@ -242,25 +242,13 @@ changed (GtkWidget *widget)
         mb_field_changed (field);
 }
 
-static void
-forget_field (GtkWidget *widget, gpointer data)
-{
-    MbField *field = gtk3_field_of (widget);
-    if (!field)
-        return;
-    g_object_set_data (G_OBJECT (widget), FIELD_KEY, NULL);
-    mb_field_free (field);
-}
-
 MbField *
 gtk3_atk_adopt (GtkWidget *widget)
 {
     MbField *field = gtk3_field_of (widget);
     if (field)
         return field;
-    field = mb_field_new (widget, &atk_field_ops);
-    g_object_set_data (G_OBJECT (widget), FIELD_KEY, field);
-    g_signal_connect (widget, "destroy", G_CALLBACK (forget_field), NULL);
+    field = gtk3_field_attach (widget, &atk_field_ops);
     AtkObject *accessible = accessible_of (widget);
     static const gchar *const signals[] = { "text-caret-moved", "text-selection-changed", "text-insert", "text-remove" };
     for (guint i = 0; i < G_N_ELEMENTS (signals); i++)

@@ -409,15 +409,24 @@ forget_field (GtkWidget *widget, gpointer data)
     mb_field_free (field);
 }
 
+/* A new field of the core for `widget`, made with `ops`, kept as the
+ * widget's data and freed when the widget goes. */
+MbField *
+gtk3_field_attach (GtkWidget *widget, const MbFieldOps *ops)
+{
+    MbField *field = mb_field_new (widget, ops);
+    g_object_set_data (G_OBJECT (widget), FIELD_KEY, field);
+    g_signal_connect (widget, "destroy", G_CALLBACK (forget_field), NULL);
+    return field;
+}
+
 MbField *
 gtk3_adopt (GtkWidget *widget)
 {
     MbField *field = gtk3_field_of (widget);
     if (field)
         return field;
-    field = mb_field_new (widget, &field_ops);
-    g_object_set_data (G_OBJECT (widget), FIELD_KEY, field);
-    g_signal_connect (widget, "destroy", G_CALLBACK (forget_field), NULL);
+    field = gtk3_field_attach (widget, &field_ops);
     if (GTK_IS_ENTRY (widget)) {
         g_signal_connect (widget, "changed", G_CALLBACK (changed), NULL);
         g_signal_connect (widget, "notify::cursor-position", G_CALLBACK (on_notify), widget);

@@ -44,6 +44,7 @@ G_GNUC_INTERNAL gboolean gtk3_takes_part (GtkWidget *widget);
 G_GNUC_INTERNAL gboolean gtk3_builds_own_items (GtkWidget *widget);
 G_GNUC_INTERNAL MbField *gtk3_field_of (GtkWidget *widget);
 G_GNUC_INTERNAL MbField *gtk3_adopt (GtkWidget *widget);
+G_GNUC_INTERNAL MbField *gtk3_field_attach (GtkWidget *widget, const MbFieldOps *ops);
 
 /* gtk3-atk.c: widgets that draw their own text, through ATK */
 G_GNUC_INTERNAL gboolean gtk3_atk_takes_part (GtkWidget *widget);
