@@ -37,7 +37,7 @@ CC ?= cc
 SHIM_CFLAGS ?= -O2 -g
 SHIM_WARNINGS = -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 # The shim core: C on GDBus, no toolkit; every shim compiles it in.
-SHIM_CORE_SOURCES = $(addprefix shims/core/,mb-connection.c mb-field.c mb-menu.c mb-undo.c mb-items.c)
+SHIM_CORE_SOURCES = $(addprefix shims/core/,mb-connection.c mb-field.c mb-menu.c mb-undo.c mb-items.c mb-shortcut.c)
 SHIM_CORE_HEADERS = $(wildcard shims/core/*.h)
 SHIM_CORE_CFLAGS = -Ishims/core -I$(SHIMS_BUILD)/include
 SHIM_COMMON = $(SHIM_CORE_SOURCES) $(SHIM_CORE_HEADERS)
@@ -79,7 +79,7 @@ SHIM_CXXFLAGS ?= -O2 -g
 # (as objects, hidden like the adapter's). QT_NO_KEYWORDS: GIO's headers
 # name struct members `signals`.
 QT_THEME_SOURCES = shims/qt/menubus-qt-accessible.cpp shims/qt/menubus-qt-bridge.cpp shims/qt/menubus-qt-facts.cpp \
-	shims/qt/menubus-qt-menu.cpp shims/qt/menubus-qt-text.cpp shims/qt/menubus-qt-theme.cpp
+	shims/qt/menubus-qt-keys.cpp shims/qt/menubus-qt-menu.cpp shims/qt/menubus-qt-text.cpp shims/qt/menubus-qt-theme.cpp
 QT_THEME_HEADERS = shims/qt/menubus-qt.h
 SHIM_GIO_CFLAGS = $(shell pkg-config --cflags gio-unix-2.0 2>/dev/null)
 SHIM_GIO_LIBS = $(shell pkg-config --libs gio-unix-2.0 2>/dev/null)

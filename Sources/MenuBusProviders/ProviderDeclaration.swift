@@ -18,6 +18,7 @@ import MenuBusCodec
 /// ContentTypes=text/plain;
 /// ReturnsText=true
 /// RequiresEditable=true
+/// Shortcut=<Control><Alt>u
 /// DBusName=org.menubus.TextTransforms
 /// ObjectPath=/org/menubus/Provider
 /// TryExec=menubus-provider
@@ -98,11 +99,21 @@ package struct ProviderDeclaration: Sendable, Equatable {
         }
         info.returnsText = try boolean("ReturnsText")
         info.requiresEditable = try boolean("RequiresEditable")
+        let shortcut = group.entry("Shortcut")
+        if let shortcut, !shortcut.value.isEmpty { info.shortcut = shortcut.value }
         do throws(ModelError) {
             try info.validate(idField: "Id", field: "")
         } catch {
-            let line = error.field == "Id" ? id.line : error.field == ".title" ? localizedTitle.line : group.line
-            throw Fault(line: line, message: "\(error.field == "Id" ? "Id" : String(error.field.dropFirst())): \(error.message)")
+            let line = switch error.field {
+            case "Id": id.line
+            case ".title": localizedTitle.line
+            case ".shortcut": shortcut?.line ?? group.line
+            default: group.line
+            }
+            // The key as the file spells it: `.content-types` is ContentTypes.
+            let key = error.field == "Id" ? "Id" : error.field.dropFirst().split(separator: "-")
+                .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+            throw Fault(line: line, message: "\(key): \(error.message)")
         }
         let busName = try required("DBusName")
         guard Names.isValidBusName(busName.value), !busName.value.hasPrefix(":") else {

@@ -73,6 +73,24 @@ final class ProviderSuggestionsTests: XCTestCase {
         XCTAssertEqual(menu.first { $0.id == ElementID.services }?.kind, .menu)
     }
 
+    /// A provider's shortcut shows beside its item in an edit menu, at the
+    /// top or under Services, and beside a role's item that has no key of
+    /// its own; context menus show no shortcuts.
+    func testEditMenusShowProvidersShortcuts() {
+        var providers = Self.shipped
+        providers[4].shortcut = "<Control><Alt>u"  // Make Uppercase, under Services
+        providers[5].shortcut = "<Control><Alt>t"  // Translate, a role
+        let edit = EditMenu.compose(context: note, selection: selection, undo: nil, providers: providers, appItems: [])
+        let shortcuts = Dictionary(edit.compactMap { element in element.shortcut.map { (element.title ?? "", $0) } },
+                                   uniquingKeysWith: { first, _ in first })
+        XCTAssertEqual(shortcuts["Make Uppercase"], "<Control><Alt>u")
+        XCTAssertEqual(shortcuts["Translate"], "<Control><Alt>t")
+        XCTAssertNil(shortcuts["Capitalize"])
+        XCTAssertEqual(shortcuts["Copy"], "<Control>c", "a command's own key stays")
+        let context = ContextMenu.compose(context: note, items: pin, providers: providers, selection: selection)
+        XCTAssertEqual(context.compactMap(\.shortcut), [])
+    }
+
     func testTheServicesTitleFollowsTheLanguage() {
         let german = SystemTitles(translations: ["Services": "Dienste"], rightToLeft: false)
         let menu = ContextMenu.compose(context: note, items: pin, providers: Self.shipped, selection: selection, titles: german)

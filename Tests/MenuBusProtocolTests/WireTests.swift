@@ -113,8 +113,14 @@ final class WireTests: XCTestCase {
     func testProviderRoundTripsAndDefaults() throws {
         let provider = ProviderInfo(id: "org.example.Upper", title: "Make Upper Case", icon: "format-text-uppercase",
                                     role: .translate, contentTypes: ["text/plain", "text/html"], returnsText: true,
-                                    requiresEditable: true)
+                                    requiresEditable: true, shortcut: "<Control><Alt>u")
         XCTAssertEqual(try Wire.decodeProvider(id: provider.id, Wire.encode(provider)), provider)
+        // A shortcut is an accelerator with Control, Alt or Super: one without is typing.
+        for (shortcut, saying) in [("Ctrl+U", "not a GTK accelerator"), ("<Shift>u", "needs <Control>, <Alt> or <Super>"),
+                                   ("u", "needs <Control>, <Alt> or <Super>")] {
+            assertBusError(try Wire.decodeProvider(id: "p", dict([("title", .string("P")), ("shortcut", .string(shortcut))])),
+                           invalidArgs, field: "properties.shortcut", saying: saying)
+        }
         let minimal = try Wire.decodeProvider(id: "p", dict([("title", .string("P")), ("role", .string(""))]))
         XCTAssertEqual(minimal, ProviderInfo(id: "p", title: "P"))
         XCTAssertEqual(minimal.contentTypes, ["text/plain"])

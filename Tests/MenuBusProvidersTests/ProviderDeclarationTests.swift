@@ -72,6 +72,20 @@ final class ProviderDeclarationTests: XCTestCase {
         XCTAssertEqual(fault("[MenuBus Provider]\nId=a\nTitle[not a locale!]=T\n")?.line, 3)
     }
 
+    func testShortcutIsAnAcceleratorWithAModifierTypingDoesNotUse() throws {
+        let declared = upper + "\nShortcut=<Control><Alt>u\n"
+        XCTAssertEqual(try parse(declared)?.info.shortcut, "<Control><Alt>u")
+        XCTAssertNil(try parse(upper)?.info.shortcut)
+        XCTAssertNil(try parse(upper + "\nShortcut=\n")?.info.shortcut, "an empty Shortcut= is none")
+        let lines = upper.split(separator: "\n", omittingEmptySubsequences: false).count
+        let bad = fault(upper + "\nShortcut=Ctrl+Alt+U\n")
+        XCTAssertEqual(bad?.line, lines + 1)
+        XCTAssertEqual(bad?.message.hasPrefix("Shortcut: "), true, bad?.description ?? "")
+        let plain = fault(upper + "\nShortcut=<Shift>u\n")
+        XCTAssertEqual(plain?.line, lines + 1)
+        XCTAssertEqual(plain?.message.contains("needs <Control>, <Alt> or <Super>"), true, plain?.description ?? "")
+    }
+
     func testTryExecAndShowIfExistsHideADeclarationThatCannotRun() throws {
         let text = "[MenuBus Provider]\nId=a\nTitle=T\nDBusName=a.b\nTryExec=sh\nShowIfExists=/etc/host*\n"
         XCTAssertNotNil(try ProviderDeclaration.parse(text, file: "f", locales: []))

@@ -28,6 +28,8 @@ final class ShimCoreTests: XCTestCase {
         "/identity/late-undo-reaches-no-new-field", "/identity/late-menu-reaches-no-new-field",
         "/identity/late-update-reaches-no-new-field",
         "/undo/undo-and-redo-apply-the-right-edits", "/undo/backspace-merges", "/undo/foreign-payloads-are-not-applied",
+        "/shortcut/asks-then-chooses", "/shortcut/read-ahead-chooses-at-once", "/shortcut/other-keys-stay-unused",
+        "/shortcut/selection-moved-before-answer",
     ]
 
     /// The built program, or a failure naming how to build it (never a skip).
@@ -109,4 +111,8 @@ final class ShimCoreTests: XCTestCase {
     func testUndoUndoAndRedoApplyTheRightEdits() throws { try runCase("/undo/undo-and-redo-apply-the-right-edits") }
     func testUndoBackspaceMerges() throws { try runCase("/undo/backspace-merges") }
     func testUndoForeignPayloadsAreNotApplied() throws { try runCase("/undo/foreign-payloads-are-not-applied") }
+    func testShortcutAsksThenChooses() throws { try runCase("/shortcut/asks-then-chooses") }
+    func testShortcutReadAheadChoosesAtOnce() throws { try runCase("/shortcut/read-ahead-chooses-at-once") }
+    func testShortcutOtherKeysStayUnused() throws { try runCase("/shortcut/other-keys-stay-unused") }
+    func testShortcutSelectionMovedBeforeAnswer() throws { try runCase("/shortcut/selection-moved-before-answer") }
 }

@@ -4,7 +4,7 @@
  * fields that have no undo of their own, and presented menus. It knows
  * GLib and GIO only; the GTK 3 module, the GTK 4 library and the Qt theme
  * supply the widgets. Its files, by concern: mb-connection.c, mb-field.c,
- * mb-menu.c, mb-undo.c, mb-items.c; what they do alike is
+ * mb-menu.c, mb-undo.c, mb-items.c, mb-shortcut.c; what they do alike is
  * menubus-policy.h, the contract's names menubus-names.h.
  *
  * Everything runs on the thread of the default main context (GTK's, and
@@ -124,6 +124,15 @@ void mb_field_end_action (MbField *field);
 gboolean mb_field_is_applying (MbField *field);
 void mb_field_undo (MbField *field);
 void mb_field_redo (MbField *field);
+
+/* A key the app let pass while the field has the focus, as a GTK
+ * accelerator (`<Control><Alt>u`): when an item of the field's edit menu
+ * has it as its shortcut (a provider's), that item is chosen for the
+ * selection, as from the menu. TRUE when it was chosen now (the key is
+ * used); FALSE when the key stays unused (no such item, no selection, a
+ * key without Control, Alt or Super), or when menubusd is asked first
+ * and the item is chosen when it answers, while the selection stands. */
+gboolean mb_field_shortcut (MbField *field, const gchar *accelerator, guint32 timestamp);
 
 /* The menu's items changed (`items` is a(ssa{sv}) as GetLayout gives it),
  * or, with `items` NULL, the menu closed on menubusd's side. */

@@ -399,6 +399,23 @@ on_window_key (GtkWidget *window, GdkEventKey *event, gpointer data)
     return FALSE;
 }
 
+/* A key the window let pass (no accelerator of the app's, no binding of
+ * the focused widget took it): a provider's shortcut, when an item of the
+ * focused field's edit menu has it. */
+static gboolean
+on_window_key_unused (GtkWidget *window, GdkEventKey *event, gpointer data)
+{
+    GdkModifierType mods = event->state & gtk_accelerator_get_default_mod_mask ();
+    if (!(mods & (GDK_CONTROL_MASK | GDK_MOD1_MASK | GDK_SUPER_MASK)))
+        return FALSE;
+    GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (window));
+    MbField *field = focus ? gtk3_field_of (focus) : NULL;
+    if (!field)
+        return FALSE;
+    g_autofree gchar *accelerator = gtk_accelerator_name (gdk_keyval_to_lower (event->keyval), mods);
+    return mb_field_shortcut (field, accelerator, event->time);
+}
+
 static void
 forget_field (GtkWidget *widget, gpointer data)
 {
@@ -453,6 +470,9 @@ gtk3_adopt (GtkWidget *widget)
     if (GTK_IS_WINDOW (toplevel) && !g_object_get_data (G_OBJECT (toplevel), TOPLEVEL_KEY)) {
         g_object_set_data (G_OBJECT (toplevel), TOPLEVEL_KEY, GINT_TO_POINTER (1));
         g_signal_connect (toplevel, "key-press-event", G_CALLBACK (on_window_key), NULL);
+        /* After GtkWindow's own handler, which returns TRUE for a key the
+         * app's accelerators or the focused widget used: only unused keys. */
+        g_signal_connect_after (toplevel, "key-press-event", G_CALLBACK (on_window_key_unused), NULL);
     }
     return field;
 }

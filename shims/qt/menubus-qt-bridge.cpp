@@ -20,6 +20,7 @@
 #include <QtCore/QVector>
 #include <QtGui/QClipboard>
 #include <QtGui/QGuiApplication>
+#include <QtGui/QKeyEvent>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
@@ -143,6 +144,20 @@ bool Bridge::eventFilter(QObject *watched, QEvent *event)
     case QEvent::FocusOut:
         if (Field *field = m_fields.value(watched))
             mb_field_blurred(field->core);
+        break;
+    case QEvent::KeyPress:
+        /* Reaching the window, the key went unused by the app's shortcuts
+         * (those take it before any widget sees it) and by every widget
+         * from the focused one up: a provider's shortcut may have it. */
+        if (watched->isWidgetType() && static_cast<QWidget *>(watched)->isWindow()) {
+            auto *key = static_cast<QKeyEvent *>(event);
+            Field *field = m_fields.value(fieldWidgetOf(QApplication::focusWidget()));
+            const QByteArray accelerator = field ? gtkAccelerator(key) : QByteArray();
+            if (!accelerator.isEmpty() && mb_field_shortcut(field->core, accelerator.constData(), key->timestamp())) {
+                key->accept();
+                return true;
+            }
+        }
         break;
     case QEvent::MouseButtonRelease:
     case QEvent::KeyRelease:

@@ -6,6 +6,7 @@
  *   menubus-qt-bridge.cpp  turning it on, the event filter, fields, the clipboard
  *   menubus-qt-menu.cpp    MenuBus's items in Qt's open edit menu
  *   menubus-qt-text.cpp    what a text widget is and does (MbFieldOps)
+ *   menubus-qt-keys.cpp    a key the window let pass, as a provider's shortcut
  *   menubus-qt-accessible.cpp  widgets that draw their own text, through
  *                          Qt's accessible text interfaces (KTextEditor's)
  *   menubus-qt-facts.cpp   every use of a Qt detail that is not public API,
@@ -26,7 +27,9 @@
 #include "menubus-shim.h"
 
 class QAction;
+class QByteArray;
 class QEvent;
+class QKeyEvent;
 class QObject;
 class QMenu;
 class QPlatformTheme;
@@ -68,6 +71,12 @@ extern const MbFieldOps fieldOps;
 /* Qt's standard commands, shown by Qt's own menus: MenuBus's are left out. */
 extern const char *const qtCommands[];
 bool isEditable(QWidget *widget);
+
+/* ---- menubus-qt-keys.cpp ---- */
+
+/* The key as a GTK accelerator (`<Control><Alt>u`), empty for a key with
+ * neither Control, Alt nor Meta, or one GDK's names do not cover here. */
+QByteArray gtkAccelerator(const QKeyEvent *event);
 
 /* ---- menubus-qt-accessible.cpp ---- */
 

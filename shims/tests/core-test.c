@@ -66,6 +66,7 @@ main (int argc, char **argv)
     add_daemon_tests ();
     add_identity_tests ();
     add_undo_tests ();
+    add_shortcut_tests ();
     int status = g_test_run ();
     if (bus) {
         /* The core keeps its connection for the process's life: the bus

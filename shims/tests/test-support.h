@@ -144,6 +144,7 @@ void add_daemon_tests (void);
 void add_undo_tests (void);
 void add_identity_tests (void);
 void add_live_tests (void);
+void add_shortcut_tests (void);
 
 G_END_DECLS
 

@@ -34,14 +34,20 @@ package enum ProviderSuggestions {
         let title: String
         let icon: String?
         let providerId: String
+        /// The menu shows shortcuts (an edit menu): the command's, else the provider's.
         let shortcut: Bool
+        /// The provider's `shortcut`, which its shim runs it by.
+        let providerShortcut: String?
 
         func element(parent: String) -> MenuElement {
             // A provider's own item: `menubus:provider:<id>`, its title and icon.
             guard let command else {
-                return MenuElement(id: ElementID.provider(providerId), parent: parent, title: title, icon: icon)
+                return MenuElement(id: ElementID.provider(providerId), parent: parent, title: title, icon: icon,
+                                   shortcut: shortcut ? providerShortcut : nil)
             }
-            return .system(command, parent: parent, title: title, icon: icon, shortcut: shortcut)
+            var element = MenuElement.system(command, parent: parent, title: title, icon: icon, shortcut: shortcut)
+            if shortcut, element.shortcut == nil { element.shortcut = providerShortcut }
+            return element
         }
     }
 
@@ -56,12 +62,12 @@ package enum ProviderSuggestions {
             let title = titles.title(role.command)
             guard !offer.covers(role.command, title: title) else { continue }
             result.append(Candidate(command: role.command, title: title, icon: provider.icon, providerId: provider.id,
-                                    shortcut: shortcut))
+                                    shortcut: shortcut, providerShortcut: provider.shortcut))
         }
         matching.forEachOwnItem { provider in
             guard !offer.covers(nil, title: provider.title) else { return }
             result.append(Candidate(command: nil, title: provider.title, icon: provider.icon, providerId: provider.id,
-                                    shortcut: false))
+                                    shortcut: shortcut, providerShortcut: provider.shortcut))
         }
         return result
     }

@@ -15,10 +15,14 @@ public struct ProviderInfo: Hashable, Sendable {
     public var returnsText: Bool
     /// Offer it only in editable contexts.
     public var requiresEditable: Bool
+    /// A key that runs it on the selection in every app whose shim sees
+    /// the key go unused (GTK accelerator syntax, `<Control><Alt>u`), as
+    /// the macOS Services shortcuts do; edit menus show it beside the item.
+    public var shortcut: String?
 
     public init(id: String, title: String, icon: String? = nil, role: ProviderRole? = nil,
                 contentTypes: [String] = ["text/plain"], returnsText: Bool = false,
-                requiresEditable: Bool = false) {
+                requiresEditable: Bool = false, shortcut: String? = nil) {
         self.id = id
         self.title = title
         self.icon = icon
@@ -26,6 +30,7 @@ public struct ProviderInfo: Hashable, Sendable {
         self.contentTypes = contentTypes
         self.returnsText = returnsText
         self.requiresEditable = requiresEditable
+        self.shortcut = shortcut
     }
 
     /// True when the provider can work on this context's content: the
@@ -54,5 +59,17 @@ public struct ProviderInfo: Hashable, Sendable {
         try StringCheck.length(title, field: field + ".title")
         if let icon { try StringCheck.length(icon, field: field + ".icon") }
         try StringCheck.list(contentTypes, field: field + ".content-types", maxCount: Limits.maxContentTypes)
+        if let shortcut { try Self.checkShortcut(shortcut, field: field + ".shortcut") }
+    }
+
+    /// A provider's shortcut is an accelerator with `<Control>`, `<Alt>`
+    /// or `<Super>`: a key with no modifier, or with Shift alone, is one
+    /// that typing needs, and a field that leaves it unused would lose it.
+    static func checkShortcut(_ shortcut: String, field: @autoclosure () -> String) throws(ModelError) {
+        try ShortcutSyntax.check(shortcut, field: field())
+        guard let canonical = ShortcutSyntax.canonical(shortcut),
+              ["<control>", "<alt>", "<super>"].contains(where: canonical.contains) else {
+            throw .invalid(field(), "\(ModelError.quoted(shortcut)) needs <Control>, <Alt> or <Super>: a key without them is one that typing needs")
+        }
     }
 }

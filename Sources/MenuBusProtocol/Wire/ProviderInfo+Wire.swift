@@ -5,7 +5,7 @@ extension ProviderInfo {
     /// Decodes the properties `a{sv}` of `RegisterProvider`: `title` s
     /// (required), `icon` s, `role` s (`""` for an item of its own),
     /// `content-types` as (default `text/plain`), `returns-text` b,
-    /// `requires-editable` b; unknown keys are ignored. Checks the id too.
+    /// `requires-editable` b, `shortcut` s; unknown keys are ignored. Checks the id too.
     package init(id: String, wire value: DBusValue, idField: String = "providerId",
          field: String = "properties") throws(BusError) {
         do throws(ModelError) {
@@ -23,6 +23,9 @@ extension ProviderInfo {
                     contentTypes = try WireValue.strings(value, field: path(), maxCount: Limits.maxContentTypes)
                 case "returns-text": returnsText = try WireValue.bool(value, field: path())
                 case "requires-editable": requiresEditable = try WireValue.bool(value, field: path())
+                case "shortcut":
+                    let text = try WireValue.string(value, field: path())
+                    shortcut = text.isEmpty ? nil : text
                 default: continue
                 }
             }
@@ -42,6 +45,7 @@ extension ProviderInfo {
         entries.append(WireValue.entry("content-types", WireValue.stringArray(contentTypes)))
         if returnsText { entries.append(WireValue.entry("returns-text", .boolean(true))) }
         if requiresEditable { entries.append(WireValue.entry("requires-editable", .boolean(true))) }
+        if let shortcut { entries.append(WireValue.entry("shortcut", .string(shortcut))) }
         return .array("{sv}", entries)
     }
 }

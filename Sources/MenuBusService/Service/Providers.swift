@@ -137,7 +137,8 @@ final class Providers {
 
     /// What menus may offer: registered providers in registration order,
     /// then declared ones no running provider has replaced, with the user's
-    /// policy applied (disabled ones gone, preferred ones first).
+    /// policy applied (disabled ones gone, preferred ones first). A running
+    /// provider that is also declared keeps its key file's shortcut.
     private func offeredProviders(registered: [ProviderInfo]) -> [ProviderInfo] {
         var running: [String: ProviderInfo] = [:]
         for info in registered where running[info.id] == nil { running[info.id] = info }
@@ -146,7 +147,14 @@ final class Providers {
         // leaves; then the others, in registration order.
         var offered: [ProviderInfo] = [], ids: Set<String> = []
         for declaration in catalog.declarations where ids.insert(declaration.info.id).inserted {
-            offered.append(running[declaration.info.id] ?? declaration.info)
+            guard var info = running[declaration.info.id] else {
+                offered.append(declaration.info)
+                continue
+            }
+            // The key file's Shortcut= is the user's or the packager's
+            // word on the key: it stays when the process registers.
+            if let shortcut = declaration.info.shortcut { info.shortcut = shortcut }
+            offered.append(info)
         }
         offered += registered.filter { ids.insert($0.id).inserted }
         return catalog.policy.apply(to: offered)
