@@ -55,6 +55,8 @@ let package = Package(
         // them, and random value trees.
         .target(name: "MenuBusWireFixtures", dependencies: ["MenuBusCodec", "MenuBusRandomFixtures"],
                 path: "Tests/MenuBusWireFixtures"),
+        // A private dbus-daemon for tests that need a bus.
+        .target(name: "MenuBusBusFixtures", path: "Tests/MenuBusBusFixtures"),
         // A unit-test target per library target, depending on it and nothing
         // above it (SourceLayoutTests checks); MenuBusTests runs the whole
         // daemon, the command line, the consumers and the package.
@@ -73,10 +75,13 @@ let package = Package(
         .testTarget(name: "MenuBusServiceTests",
                     dependencies: ["MenuBusService", "MenuBusProtocol", "MenuBusProviders", "MenuBusDBus", "MenuBusModel",
                                    "MenuBusModelFixtures", "MenuBusRandomFixtures", "MenuBusWireFixtures"]),
+        // The client library's own logic, against a scripted menubusd on a private bus.
+        .testTarget(name: "MenuBusClientTests",
+                    dependencies: ["MenuBus", "MenuBusProtocol", "MenuBusDBus", "MenuBusModel", "MenuBusBusFixtures"]),
         .testTarget(
             name: "MenuBusTests",
             dependencies: ["MenuBus", "MenuBusService", "MenuBusProtocol", "MenuBusDBus", "MenuBusModel", "MenuBusUndo",
-                           "MenuBusProviders", "MenuBusSupport", "menubusd", "menubus-cli",
+                           "MenuBusProviders", "MenuBusSupport", "MenuBusBusFixtures", "menubusd", "menubus-cli",
                            "menubus-example", "menubus-async-example"],
             exclude: ["Fixtures", "Golden"]
         ),
