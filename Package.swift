@@ -46,18 +46,27 @@ let package = Package(
         .executableTarget(name: "menubus-example", dependencies: ["MenuBus"], path: "examples/swift"),
         .executableTarget(name: "menubus-async-example", dependencies: ["MenuBus"], path: "examples/swift-async"),
         .executableTarget(name: "menubus-undo-bench", dependencies: ["MenuBusUndo", "MenuBusModel"], path: "bench/lib/undo-bench"),
+        // Fixtures: what unit-test targets share. Each depends on no more than
+        // the lowest library whose tests use it (SourceLayoutTests checks).
+        // A seeded generator, so a failing random round replays.
+        .target(name: "MenuBusRandomFixtures", path: "Tests/MenuBusRandomFixtures"),
         .target(name: "MenuBusModelFixtures", dependencies: ["MenuBusModel"], path: "Tests/MenuBusModelFixtures"),
-        // Messages written byte by byte, as a peer that is not libdbus writes them.
-        .target(name: "MenuBusWireFixtures", dependencies: ["MenuBusDBus"], path: "Tests/MenuBusWireFixtures"),
-        // A unit-test target per library target; MenuBusTests runs the whole
+        // Messages written byte by byte, as a peer that is not libdbus writes
+        // them, and random value trees.
+        .target(name: "MenuBusWireFixtures", dependencies: ["MenuBusCodec", "MenuBusRandomFixtures"],
+                path: "Tests/MenuBusWireFixtures"),
+        // A private dbus-daemon for tests that need a bus.
+        .target(name: "MenuBusBusFixtures", path: "Tests/MenuBusBusFixtures"),
+        // A unit-test target per library target, depending on it and nothing
+        // above it (SourceLayoutTests checks); MenuBusTests runs the whole
         // daemon, the command line, the consumers and the package.
         .testTarget(name: "MenuBusSupportTests", dependencies: ["MenuBusSupport"]),
-        .testTarget(name: "MenuBusModelTests", dependencies: ["MenuBusModel", "MenuBusModelFixtures", "MenuBusBenchmarks"]),
-        // The codec against libdbus's own writer and checks, its reference.
-        .testTarget(name: "MenuBusCodecTests",
-                    dependencies: ["MenuBusCodec", "MenuBusDBus", "MenuBusProtocol", "MenuBusModelFixtures",
-                                   "MenuBusWireFixtures"]),
-        .testTarget(name: "MenuBusDBusTests", dependencies: ["MenuBusDBus", "MenuBusProtocol", "MenuBusModelFixtures"]),
+        .testTarget(name: "MenuBusModelTests",
+                    dependencies: ["MenuBusModel", "MenuBusModelFixtures", "MenuBusRandomFixtures", "MenuBusBenchmarks"]),
+        // The codec alone; MenuBusDBusTests holds it to libdbus's own writer,
+        // loader and checks, its reference.
+        .testTarget(name: "MenuBusCodecTests", dependencies: ["MenuBusCodec", "MenuBusRandomFixtures", "MenuBusWireFixtures"]),
+        .testTarget(name: "MenuBusDBusTests", dependencies: ["MenuBusDBus", "MenuBusRandomFixtures", "MenuBusWireFixtures"]),
         .testTarget(name: "MenuBusProtocolTests",
                     dependencies: ["MenuBusProtocol", "MenuBusDBus", "MenuBusModel", "MenuBusModelFixtures"]),
         .testTarget(name: "MenuBusProvidersTests", dependencies: ["MenuBusProviders", "MenuBusCodec", "MenuBusModel"]),
@@ -65,11 +74,14 @@ let package = Package(
         .testTarget(name: "MenuBusUndoTests", dependencies: ["MenuBusUndo", "MenuBusModel"]),
         .testTarget(name: "MenuBusServiceTests",
                     dependencies: ["MenuBusService", "MenuBusProtocol", "MenuBusProviders", "MenuBusDBus", "MenuBusModel",
-                                   "MenuBusModelFixtures", "MenuBusWireFixtures"]),
+                                   "MenuBusModelFixtures", "MenuBusRandomFixtures", "MenuBusWireFixtures"]),
+        // The client library's own logic, against a scripted menubusd on a private bus.
+        .testTarget(name: "MenuBusClientTests",
+                    dependencies: ["MenuBus", "MenuBusProtocol", "MenuBusDBus", "MenuBusModel", "MenuBusBusFixtures"]),
         .testTarget(
             name: "MenuBusTests",
             dependencies: ["MenuBus", "MenuBusService", "MenuBusProtocol", "MenuBusDBus", "MenuBusModel", "MenuBusUndo",
-                           "MenuBusProviders", "MenuBusSupport", "menubusd", "menubus-cli",
+                           "MenuBusProviders", "MenuBusSupport", "MenuBusBusFixtures", "menubusd", "menubus-cli",
                            "menubus-example", "menubus-async-example"],
             exclude: ["Fixtures", "Golden"]
         ),

@@ -1,6 +1,7 @@
 import XCTest
 @testable import MenuBusModel
 import MenuBusModelFixtures
+import MenuBusRandomFixtures
 
 /// One row per rule of `Lint` added or changed for the HIG: the menu, the
 /// finding expected (or none), and the HIG's reason the message must name.

@@ -19,4 +19,13 @@ final class BusErrorDomainTests: XCTestCase {
         XCTAssertEqual(limit.name, "org.menubus.MenuBus1.Error.LimitExceeded")
         XCTAssertEqual(limit.message, "items: too many")
     }
+
+    func testEveryDomainErrorMapsToAValidErrorName() {
+        for domain in BusError.Domain.allCases {
+            let error = BusError(domain, "message")
+            XCTAssertEqual(error.name, "org.menubus.MenuBus1.Error." + domain.rawValue)
+            XCTAssertTrue(Names.isValidErrorName(error.name))
+            XCTAssertEqual(error.domain, domain)
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import XCTest
 import MenuBusModelFixtures
+import MenuBusRandomFixtures
 import MenuBusWireFixtures
 @testable import MenuBusDBus
 @testable import MenuBusModel
@@ -18,6 +19,7 @@ final class ElementBodyReadingTests: XCTestCase {
         body.encode(.string("context"))
         body.encode(items)
         return try WireEncoder.message(signature: "sa(ssa{sv})", body: body.bytes, big: bigEndian)
+            .withUnsafeBytes { try Message(marshalled: $0) }
     }
 
     private func assertSameOutcome(_ items: DBusValue, previous: [MenuElement]? = nil, _ label: String,

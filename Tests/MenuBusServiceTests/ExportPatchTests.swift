@@ -1,5 +1,6 @@
 import XCTest
 import MenuBusModelFixtures
+import MenuBusRandomFixtures
 @testable import MenuBusService
 @testable import MenuBusDBus
 @testable import MenuBusModel

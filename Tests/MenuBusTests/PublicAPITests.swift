@@ -42,34 +42,9 @@ final class PublicAPITests: XCTestCase {
     /// the model and the undo store, and their tests, reach no libdbus; only
     /// MenuBusDBus imports CDBus; the client library links no daemon room.
     func testOnlyTheDBusRoomReachesLibdbusAndTheClientLinksNoDaemonRoom() throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("menubus-describe-\(getpid())")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "package", "--package-path", Self.repository.path, "--scratch-path", scratch.path,
-                             "describe", "--type", "json"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        let description = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let targets = try XCTUnwrap(description["targets"] as? [[String: Any]])
-        var dependencies: [String: [String]] = [:]
-        for target in targets {
-            dependencies[target["name"] as? String ?? ""] = target["target_dependencies"] as? [String] ?? []
-        }
-        func closure(_ name: String) -> Set<String> {
-            var seen: Set<String> = [], queue = [name]
-            while let next = queue.popLast() {
-                for dependency in dependencies[next] ?? [] where seen.insert(dependency).inserted {
-                    queue.append(dependency)
-                }
-            }
-            return seen
-        }
+        let graph = try PackageGraph.load()
+        let dependencies = graph.targets.mapValues(\.dependencies)
+        let closure = graph.closure
         for room in ["MenuBusModel", "MenuBusUndo", "MenuBusModelTests", "MenuBusUndoTests"] {
             XCTAssertNotNil(dependencies[room], room)
             XCTAssertTrue(closure(room).isDisjoint(with: ["CDBus", "MenuBusDBus"]), "\(room) reaches \(closure(room))")

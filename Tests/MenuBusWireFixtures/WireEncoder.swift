@@ -1,4 +1,4 @@
-import MenuBusDBus
+import MenuBusCodec
 
 /// The D-Bus wire format written by hand, in either byte order: what a
 /// peer that is not libdbus (GDBus, a hostile one) puts on the bus.
@@ -75,9 +75,10 @@ package struct WireEncoder {
 }
 
 extension WireEncoder {
-    /// A method call with `body` under `signature`, marshalled in the given
-    /// order by hand, then through libdbus's loader as a received one is.
-    package static func message(signature: String, body: [UInt8], big: Bool) throws -> Message {
+    /// The bytes of a method call with `body` under `signature`, marshalled
+    /// in the given order by hand: what a received message holds before
+    /// libdbus's loader (`Message(marshalled:)`) or the reader takes it in.
+    package static func message(signature: String, body: [UInt8], big: Bool) -> [UInt8] {
         var header = WireEncoder(big: big)
         header.bytes = [big ? UInt8(ascii: "B") : UInt8(ascii: "l"), 1, 0, 1]
         header.encode(.uint32(UInt32(body.count)))
@@ -90,7 +91,6 @@ extension WireEncoder {
         if !signature.isEmpty { fields.append(.structure([.byte(8), .variant(.signature(Signature(unchecked: signature)))])) }
         header.encode(.array("(yv)", fields))
         header.pad(8)
-        let bytes = header.bytes + body
-        return try bytes.withUnsafeBytes { try Message(marshalled: $0) }
+        return header.bytes + body
     }
 }

@@ -1,5 +1,5 @@
 import XCTest
-import MenuBusModelFixtures
+import MenuBusRandomFixtures
 @testable import MenuBusCodec
 @testable import MenuBusDBus
 
