@@ -22,6 +22,9 @@ package final class ProviderCatalog {
     package private(set) var policy = ProviderPolicy() { didSet { generation &+= 1 } }
     /// Changes with every change of `declarations` or `policy`.
     package private(set) var generation = 0
+    /// What the last `reload` could not take, each a file and why
+    /// (`menubus-cli providers --check` lists them; the log says each once).
+    package private(set) var faults: [(file: String, message: String)] = []
     private var reported: Set<String> = []
 
     package init(environment: [String: String] = Files.environment()) {
@@ -71,6 +74,7 @@ package final class ProviderCatalog {
     package func reload(maxDeclarations: Int = ProviderCatalog.maxDeclarations) -> Bool {
         var found: [ProviderDeclaration] = []
         var names: Set<String> = []
+        faults = []
         for directory in directories {
             let files = (Files.names(in: directory) ?? [])
                 .filter { $0.hasSuffix(ProviderCatalog.fileExtension) && !$0.hasPrefix(".") }.sorted()
@@ -125,6 +129,7 @@ package final class ProviderCatalog {
     }
 
     private func warnOnce(_ path: String, _ message: String) {
+        faults.append((path, message))
         let key = path + "\u{0}" + message
         guard !reported.contains(key) else { return }
         reported.insert(key)

@@ -51,7 +51,7 @@ enum CommandLineTool {
             command's own options. FILE '-' reads standard input.
 
             Exit status: 0 ok, 1 failure reported by or about the daemon (or I/O),
-            2 usage error, 3 lint findings.
+            2 usage error, 3 findings (lint, providers --check).
             Colour 'auto' is used only on a terminal, never when NO_COLOR is set
             or TERM is dumb.
 

@@ -110,6 +110,8 @@ enum CommandTable {
             Option(name: "--disable", value: "ID", kind: .text, help: "never offer provider ID in a menu"),
             Option(name: "--prefer", value: "ROLE ID", kind: .text,
                    help: "let provider ID serve ROLE (translate, lookup, search-web, share) when several could"),
+            Option(name: "--check", value: nil, kind: .text,
+                   help: "report key files that cannot be read and shortcuts that clash"),
             json,
         ]),
         "integrate": Entry(operands: [Operand(name: "TOOLKIT", kind: .words,

@@ -192,7 +192,7 @@ enum ManPage {
             makes.
             .SH EXIT STATUS
             0 ok; 1 a failure reported by or about the daemon, or reading a file;
-            2 a usage error; 3 lint findings.
+            2 a usage error; 3 findings of lint or providers --check.
             .SH SEE ALSO
             .BR menubusd (8),
             .BR environment.d (5),

@@ -9,13 +9,23 @@ enum ProvidersCommand {
         name: "providers", summary: "list providers; switch them on or off, choose one for a role",
         usage: """
             Usage: menubus-cli providers [--enable ID] [--disable ID] [--prefer ROLE ID] [--json]
+                   menubus-cli providers --check [--json]
 
             Without --enable, --disable or --prefer, lists every provider menubusd
             knows: those running (registered) and those declared by a key file in
             $XDG_DATA_HOME/menubus/providers or $XDG_DATA_DIRS/menubus/providers,
             which start on demand. Each line shows the id, the title, the role,
-            whether it runs and whether it is enabled. With any of them (they may
-            be combined, each once), records those choices instead of listing.
+            the shortcut (Shortcut= of its key file), whether it runs and whether
+            it is enabled. With any of them (they may be combined, each once),
+            records those choices instead of listing.
+
+            --check reads the key files and, when menubusd runs, its providers and
+            the apps' own items, and prints one finding a line ('severity
+            subject: message'): a key file that cannot be read (file and line), a
+            shortcut that is an edit command's key (<Control>c...), one that two
+            providers share, and one a running app's own item has (there the key
+            stays the app's). Exits 3 when it found any, 0 when none. With --json,
+            an array of {"severity", "subject", "message"}.
 
             ID must be a provider that is declared, registered with the running
             menubusd, or already named in the choices; any other is refused.
@@ -24,12 +34,16 @@ enum ProvidersCommand {
             menubusd watches that file and updates open menus at once. With
             --json a choice prints {"file", "enable", "disable", "prefer"}
             (the options given), the list an array of {"id", "title", "role",
-            "running", "declared", "enabled", "bus-name"}.
+            "shortcut", "running", "declared", "enabled", "bus-name"}.
 
             """,
         run: run)
 
     static func run(_ arguments: inout Arguments, _ options: CommandLineTool.Options) throws -> Int32 {
+        if arguments.remove("--check") {
+            try arguments.finish()
+            return try ProvidersCheck.run(options)
+        }
         let enable = try arguments.option("--enable")
         let disable = try arguments.option("--disable")
         var prefer: (role: String, id: String)?
@@ -102,7 +116,7 @@ enum ProvidersCommand {
         if options.json {
             let rows = providers.map { provider in
                 let p = provider.properties
-                return "{\"id\": \(MenuJSON.quote(provider.id)), \"title\": \(MenuJSON.quote(string(p, "title"))), \"role\": \(MenuJSON.quote(string(p, "role"))), \"running\": \(flag(p, "running")), \"declared\": \(flag(p, "declared")), \"enabled\": \(flag(p, "enabled")), \"bus-name\": \(MenuJSON.quote(string(p, "bus-name")))}"
+                return "{\"id\": \(MenuJSON.quote(provider.id)), \"title\": \(MenuJSON.quote(string(p, "title"))), \"role\": \(MenuJSON.quote(string(p, "role"))), \"shortcut\": \(MenuJSON.quote(string(p, "shortcut"))), \"running\": \(flag(p, "running")), \"declared\": \(flag(p, "declared")), \"enabled\": \(flag(p, "enabled")), \"bus-name\": \(MenuJSON.quote(string(p, "bus-name")))}"
             }
             Output.out("[" + rows.joined(separator: ", ") + "]\n")
             return 0
@@ -113,7 +127,8 @@ enum ProvidersCommand {
             let role = string(p, "role")
             let state = flag(p, "running") ? "running" : "starts on demand"
             let enabled = flag(p, "enabled") ? "" : Output.styled(", disabled", .bold)
-            Output.out("\(provider.id.padding(42))\(string(p, "title"))\(role.isEmpty ? "" : " (\(role))")  [\(state)\(enabled)]\n")
+            let shortcut = string(p, "shortcut")
+            Output.out("\(provider.id.padding(42))\(string(p, "title"))\(role.isEmpty ? "" : " (\(role))")\(shortcut.isEmpty ? "" : "  \(shortcut)")  [\(state)\(enabled)]\n")
         }
         return 0
     }

@@ -90,6 +90,7 @@ final class CLIJSONSchemaTests: BusTestCase {
                                         ("present", ["present", "org.example.Photos", "photo", "--compact", "--changes", "0"]),
                                         ("undo-state", ["undo-state", "org.example.Editor", "doc"]),
                                         ("providers", ["providers"]),
+                                        ("providers-check", ["providers", "--check"]),
                                         ("activate", ["activate", "org.example.Notes", "note-7", "pin"]),
                                         ("activate", ["activate", "org.example.Notes", "note-7", "menubus:copy", "--edit"]),
                                         ("providers-change", ["providers", "--disable", "org.menubus.Demo.Uppercase"]),

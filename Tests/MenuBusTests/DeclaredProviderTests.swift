@@ -176,6 +176,64 @@ final class DeclaredProviderTests: BusTestCase {
         }, "the declaration comes back when the process leaves")
     }
 
+    /// A key file's `Shortcut=` shows beside the provider's item in edit
+    /// menus and in `providers`, and stays when the provider's process
+    /// registers without one (the key file is the user's or packager's word).
+    func testDeclaredShortcutShowsAndStaysWhenTheProcessRegisters() throws {
+        try writeKeyFile("org.example.Shout.provider", """
+            [MenuBus Provider]
+            Id=org.example.Shout
+            Title=Shout
+            ReturnsText=true
+            Shortcut=<Control><Alt>u
+            DBusName=org.example.Shout
+            """)
+        _ = try startDeclaredDaemon()
+        let app = try editor(text: "abc")
+        let item = "menubus:provider:org.example.Shout"
+        XCTAssertEqual(try app.editMenu(contextId: "f").element(item)?.shortcut, "<Control><Alt>u")
+        let running = try client()
+        try running.registerProvider(ProviderInfo(id: "org.example.Shout", title: "Shout", returnsText: true)) { text, _ in text }
+        XCTAssertEqual(try app.editMenu(contextId: "f").element(item)?.shortcut, "<Control><Alt>u",
+                       "the running process keeps the key file's shortcut")
+        let listing = try bus.run("menubus-cli", ["providers"], extraEnvironment: environment)
+        XCTAssertTrue(listing.stdout.split(separator: "\n").contains { $0.contains("org.example.Shout") && $0.contains("<Control><Alt>u") },
+                      listing.stdout)
+    }
+
+    /// `providers --check`: a key file that cannot be read (file and line),
+    /// a shortcut that is an edit command's key, one two providers share,
+    /// and one a running app's own item has; 3 when it found any, 0 when not.
+    func testProvidersCheckReportsBadFilesAndClashingShortcuts() throws {
+        func declare(_ id: String, _ shortcut: String) throws {
+            try writeKeyFile("\(id).provider",
+                             "[MenuBus Provider]\nId=\(id)\nTitle=\(id)\nShortcut=\(shortcut)\nDBusName=\(id)\n")
+        }
+        try declare("org.example.A", "<Control><Alt>u")
+        _ = try startDeclaredDaemon()
+        let clean = try bus.run("menubus-cli", ["providers", "--check"], extraEnvironment: environment)
+        XCTAssertEqual(clean.status, 0, clean.stdout + clean.stderr)
+        XCTAssertEqual(clean.stdout, "1 providers, no problem found\n")
+
+        try declare("org.example.B", "<Alt><Ctrl>U")
+        try declare("org.example.C", "<Primary>c")
+        try writeKeyFile("org.example.D.provider", "[MenuBus Provider]\nId=org.example.D\nTitle=D\nShortcut=u\nDBusName=org.example.D\n")
+        let app = try app()
+        try app.publishContext("g", field, items: [MenuElement(id: "shout", title: "Shout Here", shortcut: "<Control><Alt>u")])
+        let result = try bus.run("menubus-cli", ["providers", "--check"], extraEnvironment: environment)
+        XCTAssertEqual(result.status, 3, result.stdout + result.stderr)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let file = providersDirectory.appendingPathComponent("org.example.D.provider").path
+        XCTAssertTrue(lines.contains("error \(file): line 4: Shortcut: 'u' needs <Control>, <Alt> or <Super>: a key without them is one that typing needs; skipped"), result.stdout)
+        XCTAssertTrue(lines.contains("error org.example.C: Shortcut <Primary>c is the key of copy in every edit menu; choose another"), result.stdout)
+        XCTAssertTrue(lines.contains("warning org.example.B: Shortcut <Alt><Ctrl>U is also org.example.A's ('org.example.A'); the key runs whichever a menu lists first"), result.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("warning org.example.A: Shortcut <Control><Alt>u is ") && $0.contains("('Shout Here'); there the key stays the app's") }, result.stdout)
+        XCTAssertEqual(lines.count, 5, "and nothing else (B clashes with the app too): \(result.stdout)")
+        let json = try bus.run("menubus-cli", ["providers", "--check", "--json"], extraEnvironment: environment)
+        XCTAssertEqual(json.status, 3)
+        XCTAssertTrue(json.stdout.hasPrefix("[{\"severity\": \"error\", \"subject\": "), json.stdout)
+    }
+
     /// A declared provider's item keeps its place when its process starts
     /// and registers: the order is the catalog's, not who runs first.
     func testADeclaredProvidersItemKeepsItsPlaceWhenItsProcessRuns() throws {

@@ -30,7 +30,7 @@ package enum ShortcutSyntax {
     /// their canonical names (`<Ctrl>` and `<Primary>` are `<Control>`,
     /// `<Mod1>` is `<Alt>`), sorted, then its key, a letter in lower case
     /// (GTK takes `<Control>C` as `<Control>c`); nil when it is not one.
-    static func canonical(_ text: String) -> String? {
+    package static func canonical(_ text: String) -> String? {
         guard isValid(text) else { return nil }
         var modifiers: Set<String> = []
         var rest = Substring(text)

@@ -194,8 +194,10 @@ final class Providers {
             rows.append(.structure([.string(info.id), .array("{sv}", entries)]))
         }
         for provider in running {
-            let file = catalog.declarations.first { $0.info.id == provider.info.id }?.file
-            row(provider.info, running: true, busName: provider.owner, file: file)
+            let declaration = catalog.declarations.first { $0.info.id == provider.info.id }
+            var info = provider.info
+            if let shortcut = declaration?.info.shortcut { info.shortcut = shortcut } // as menus show it
+            row(info, running: true, busName: provider.owner, file: declaration?.file)
         }
         for declaration in catalog.declarations where registered[declaration.info.id] == nil {
             row(declaration.info, running: false, busName: declaration.busName, file: declaration.file)
