@@ -42,7 +42,6 @@ loaded from it.
 import argparse
 import importlib.util
 import os
-import subprocess
 import sys
 import tempfile
 import threading
