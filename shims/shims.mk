@@ -37,7 +37,7 @@ CC ?= cc
 SHIM_CFLAGS ?= -O2 -g
 SHIM_WARNINGS = -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 # The shim core: C on GDBus, no toolkit; every shim compiles it in.
-SHIM_CORE_SOURCES = $(addprefix shims/core/,mb-connection.c mb-field.c mb-menu.c mb-undo.c mb-items.c mb-shortcut.c)
+SHIM_CORE_SOURCES = $(addprefix shims/core/,mb-connection.c mb-field.c mb-menu.c mb-undo.c mb-items.c mb-shortcut.c mb-bar.c)
 SHIM_CORE_HEADERS = $(wildcard shims/core/*.h)
 SHIM_CORE_CFLAGS = -Ishims/core -I$(SHIMS_BUILD)/include
 SHIM_COMMON = $(SHIM_CORE_SOURCES) $(SHIM_CORE_HEADERS)

@@ -30,6 +30,8 @@ final class ShimCoreTests: XCTestCase {
         "/undo/undo-and-redo-apply-the-right-edits", "/undo/backspace-merges", "/undo/foreign-payloads-are-not-applied",
         "/shortcut/asks-then-chooses", "/shortcut/read-ahead-chooses-at-once", "/shortcut/other-keys-stay-unused",
         "/shortcut/selection-moved-before-answer",
+        "/bar/pointer-selection-shows-bar", "/bar/no-bar-for-a-caret-or-a-moving-selection", "/bar/goes-with-its-selection",
+        "/bar/late-answer-shows-no-bar",
     ]
 
     /// The built program, or a failure naming how to build it (never a skip).
@@ -115,4 +117,8 @@ final class ShimCoreTests: XCTestCase {
     func testShortcutReadAheadChoosesAtOnce() throws { try runCase("/shortcut/read-ahead-chooses-at-once") }
     func testShortcutOtherKeysStayUnused() throws { try runCase("/shortcut/other-keys-stay-unused") }
     func testShortcutSelectionMovedBeforeAnswer() throws { try runCase("/shortcut/selection-moved-before-answer") }
+    func testBarPointerSelectionShowsBar() throws { try runCase("/bar/pointer-selection-shows-bar") }
+    func testBarNoBarForACaretOrAMovingSelection() throws { try runCase("/bar/no-bar-for-a-caret-or-a-moving-selection") }
+    func testBarGoesWithItsSelection() throws { try runCase("/bar/goes-with-its-selection") }
+    func testBarLateAnswerShowsNoBar() throws { try runCase("/bar/late-answer-shows-no-bar") }
 }

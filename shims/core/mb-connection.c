@@ -22,24 +22,36 @@ listed_in (GKeyFile *file, const gchar *name)
     return FALSE;
 }
 
-/* The per-app list: [Exclude] Apps= in menubus/integration.conf of the
- * user's and the system's config folders. */
-static gboolean
-excluded_by_config (const gchar *const *names)
+/* menubus/integration.conf of the user's config folder, then of each
+ * system one, those that could be read (GKeyFile), in that order. */
+GPtrArray *
+mb_integration_files (void)
 {
+    GPtrArray *files = g_ptr_array_new_with_free_func ((GDestroyNotify) g_key_file_unref);
     g_autoptr (GPtrArray) folders = g_ptr_array_new ();
     g_ptr_array_add (folders, (gpointer) g_get_user_config_dir ());
     for (const gchar *const *dir = g_get_system_config_dirs (); *dir; dir++)
         g_ptr_array_add (folders, (gpointer) *dir);
     for (guint i = 0; i < folders->len; i++) {
         g_autofree gchar *path = g_build_filename (folders->pdata[i], "menubus", "integration.conf", NULL);
-        g_autoptr (GKeyFile) file = g_key_file_new ();
-        if (!g_key_file_load_from_file (file, path, G_KEY_FILE_NONE, NULL))
-            continue;
-        for (const gchar *const *name = names; *name; name++)
-            if (listed_in (file, *name))
-                return TRUE;
+        GKeyFile *file = g_key_file_new ();
+        if (g_key_file_load_from_file (file, path, G_KEY_FILE_NONE, NULL))
+            g_ptr_array_add (files, file);
+        else
+            g_key_file_unref (file);
     }
+    return files;
+}
+
+/* The per-app list: [Exclude] Apps= in any of them. */
+static gboolean
+excluded_by_config (const gchar *const *names)
+{
+    g_autoptr (GPtrArray) files = mb_integration_files ();
+    for (guint i = 0; i < files->len; i++)
+        for (const gchar *const *name = names; *name; name++)
+            if (listed_in (files->pdata[i], *name))
+                return TRUE;
     return FALSE;
 }
 

@@ -59,6 +59,9 @@ mb_field_free (MbField *field)
     g_hash_table_remove (mb_core.fields, GUINT_TO_POINTER (field->serial));
     if (field->timeout_id)
         g_source_remove (field->timeout_id);
+    if (field->bar_timer)
+        g_source_remove (field->bar_timer); /* the toolkit's bar goes with its widget */
+    g_free (field->bar_key);
     mb_field_forget_menu (field, FALSE);
     g_clear_pointer (&field->last_sent, g_variant_unref);
     if (mb_core.focused == field)
@@ -425,6 +428,7 @@ mb_field_blurred (MbField *field)
 void
 mb_field_changed (MbField *field)
 {
+    mb_bar_field_changed (field);
     if (!mb_core.owner)
         return;
     field->dirty = TRUE;
@@ -443,6 +447,7 @@ mb_fields_daemon_gone (void)
         MbField *field = value;
         field->published = FALSE;
         field->in_flight = FALSE;
+        mb_field_dismiss_bar (field);
         mb_field_forget_menu (field, FALSE);
         g_clear_pointer (&field->last_sent, g_variant_unref);
     }

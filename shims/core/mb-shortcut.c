@@ -89,17 +89,18 @@ find_item (GVariant *items, guint mods, const gchar *key)
     return NULL;
 }
 
-/* Chooses the item as the field's menu would: a presentation that is
- * never drawn, and the item activated as soon as it comes. */
-static void
-choose (MbField *field, const gchar *item_id, guint32 timestamp)
+void
+mb_field_choose (MbField *field, const gchar *item_id, guint32 timestamp)
 {
+    if (!field || !item_id)
+        return;
+    mb_field_dismiss_bar (field);
     GVariant *shown = NULL;
     MbMenu *menu = mb_menu_present (field, NULL, NULL, &shown);
     g_clear_pointer (&shown, g_variant_unref);
     if (!menu)
         return;
-    MB_DEBUG ("shortcut: choosing %s", item_id);
+    MB_DEBUG ("choosing %s", item_id);
     mb_menu_activate (menu, item_id, timestamp);
     mb_menu_close (menu);
 }
@@ -135,7 +136,7 @@ ask_done (GObject *source, GAsyncResult *result, gpointer data)
         if (items && field->generation == ask->generation) {
             g_autofree gchar *id = find_item (items, ask->mods, ask->key);
             if (id)
-                choose (field, id, ask->timestamp);
+                mb_field_choose (field, id, ask->timestamp);
         }
     }
     ask_free (ask);
@@ -161,7 +162,7 @@ mb_field_shortcut (MbField *field, const gchar *accelerator, guint32 timestamp)
         g_autofree gchar *id = find_item (ahead, mods, key);
         if (!id)
             return FALSE;
-        choose (field, id, timestamp);
+        mb_field_choose (field, id, timestamp);
         return TRUE;
     }
     if (mb_core.stalled)

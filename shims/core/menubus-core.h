@@ -73,6 +73,11 @@ struct _MbField {
     guint prefetch_id;
     GVariant *prefetched;
     guint prefetched_generation;
+    /* The edit bar: waiting to show (its timer), shown, and the selection
+     * it is for (mb-bar.c). */
+    guint bar_timer;
+    gboolean bar_shown;
+    gchar *bar_key;
 };
 
 typedef struct {
@@ -106,6 +111,7 @@ typedef struct {
 G_GNUC_INTERNAL extern MbCoreState mb_core;
 
 /* mb-connection.c */
+G_GNUC_INTERNAL GPtrArray *mb_integration_files (void);
 G_GNUC_INTERNAL gboolean mb_is_domain_error (const GError *error, const gchar *full_name);
 G_GNUC_INTERNAL void mb_heard_from_daemon (void);
 G_GNUC_INTERNAL void mb_call_done (GObject *source, GAsyncResult *result, gpointer data);
@@ -131,6 +137,10 @@ G_GNUC_INTERNAL void mb_clear_edits (GArray *edits);
 /* mb-menu.c */
 G_GNUC_INTERNAL void mb_menus_daemon_gone (void);
 G_GNUC_INTERNAL void mb_menu_announced (const gchar *context_id, const gchar *kind, const gchar *path);
+
+/* mb-bar.c */
+G_GNUC_INTERNAL GVariant *mb_bar_items (GVariant *menu);
+G_GNUC_INTERNAL void mb_bar_field_changed (MbField *field);
 
 /* mb-items.c */
 G_GNUC_INTERNAL gboolean mb_items_check (GVariant *items, const gchar *what);

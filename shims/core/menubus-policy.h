@@ -15,6 +15,12 @@
  * menu is read ahead (GetEditMenu, which asks nothing of apps or
  * providers), so a menu opened then shows MenuBus's items at once. */
 #define MB_READ_AHEAD_MS 100
+/* The edit bar shows once a selection made with the pointer has stood
+ * still this long (a double-click's second click comes sooner than this
+ * after the first's selection, so the bar does not flash for a caret),
+ * with at most this many items before its "›". */
+#define MB_BAR_WAIT_MS 40
+#define MB_BAR_MAX_ITEMS 6
 /* Contexts one process keeps published (the API allows 256): the least
  * recently focused field's context goes first. */
 #define MB_MAX_CONTEXTS 64

@@ -4,7 +4,7 @@
  * fields that have no undo of their own, and presented menus. It knows
  * GLib and GIO only; the GTK 3 module, the GTK 4 library and the Qt theme
  * supply the widgets. Its files, by concern: mb-connection.c, mb-field.c,
- * mb-menu.c, mb-undo.c, mb-items.c, mb-shortcut.c; what they do alike is
+ * mb-menu.c, mb-undo.c, mb-items.c, mb-shortcut.c, mb-bar.c; what they do alike is
  * menubus-policy.h, the contract's names menubus-names.h.
  *
  * Everything runs on the thread of the default main context (GTK's, and
@@ -71,6 +71,15 @@ typedef struct {
      * desktop shortcut), without waiting for it to close; FALSE when it
      * cannot now. */
     gboolean (*show_menu) (gpointer widget, guint32 timestamp);
+    /* Optional (NULL: no edit bar): shows the compact edit bar over the
+     * selection, replacing one shown: `items` (a(ssa{sv}), every parent
+     * "") are what it holds in order, and the toolkit adds a "›" that
+     * opens the whole menu (`show_menu`). It must not take the keyboard
+     * focus. An item chosen goes to mb_field_choose. */
+    void (*show_bar) (gpointer widget, GVariant *items);
+    /* Hides the bar (the selection changed, the focus went, menubusd went,
+     * or the toolkit asked: mb_field_dismiss_bar). */
+    void (*hide_bar) (gpointer widget);
 } MbFieldOps;
 
 /* The process's connection, opened on first use; FALSE when the module is
@@ -133,6 +142,23 @@ void mb_field_redo (MbField *field);
  * key without Control, Alt or Super), or when menubusd is asked first
  * and the item is chosen when it answers, while the selection stands. */
 gboolean mb_field_shortcut (MbField *field, const gchar *accelerator, guint32 timestamp);
+
+/* Chooses an item of the field's edit menu (`item_id` as the edit menu or
+ * the bar gave it) for the selection, as from the menu: a presentation
+ * that is never drawn, and the item activated as soon as it comes. */
+void mb_field_choose (MbField *field, const gchar *item_id, guint32 timestamp);
+
+/* The edit bar, opt-in: [Edit Bar] of menubus/integration.conf (the
+ * user's, else the system's), Enabled=true for every program or Apps= for
+ * the programs it names. Off by default. */
+gboolean mb_shim_edit_bar_enabled (void);
+/* A selection was made with the pointer (a button released over the field
+ * with text selected): once it has stood still MB_BAR_WAIT_MS, the bar
+ * shows (`show_bar`) with the field's edit menu's commands and providers. */
+void mb_field_pointer_selected (MbField *field);
+/* The toolkit hides the bar (a key, Escape, a click elsewhere, a scroll),
+ * or one about to show does not. */
+void mb_field_dismiss_bar (MbField *field);
 
 /* The menu's items changed (`items` is a(ssa{sv}) as GetLayout gives it),
  * or, with `items` NULL, the menu closed on menubusd's side. */

@@ -323,7 +323,7 @@ gboolean showMenu(gpointer data, guint32)
 
 } // namespace
 
-const MbFieldOps fieldOps = { flags, selection, perform, apply, showMenu };
+const MbFieldOps fieldOps = { flags, selection, perform, apply, showMenu, nullptr, nullptr };
 
 bool isEditable(QWidget *widget)
 {

@@ -8,7 +8,8 @@
 #include <glib/gstdio.h>
 
 /* The user's and the system's config folders, with menubus/integration.conf
- * excluding CORE_TEST_EXCLUDED_NAME: nothing of this machine's is read. */
+ * excluding CORE_TEST_EXCLUDED_NAME and turning the edit bar on for
+ * CORE_TEST_NAME: nothing of this machine's is read. */
 static gchar *
 isolate_config (void)
 {
@@ -21,7 +22,11 @@ isolate_config (void)
     g_autofree gchar *file = g_build_filename (folder, "integration.conf", NULL);
     g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
     g_assert_cmpint (g_mkdir_with_parents (system, 0700), ==, 0);
-    g_file_set_contents (file, "[Exclude]\nApps=some-other-program;" CORE_TEST_EXCLUDED_NAME ";\n", -1, &error);
+    /* The edit bar on for this program alone (its Apps=). */
+    g_file_set_contents (file,
+                         "[Exclude]\nApps=some-other-program;" CORE_TEST_EXCLUDED_NAME ";\n"
+                         "[Edit Bar]\nEnabled=false\nApps=" CORE_TEST_NAME ";\n",
+                         -1, &error);
     g_assert_no_error (error);
     g_setenv ("XDG_CONFIG_HOME", user, TRUE);
     g_setenv ("XDG_CONFIG_DIRS", system, TRUE);
@@ -67,6 +72,7 @@ main (int argc, char **argv)
     add_identity_tests ();
     add_undo_tests ();
     add_shortcut_tests ();
+    add_bar_tests ();
     int status = g_test_run ();
     if (bus) {
         /* The core keeps its connection for the process's life: the bus

@@ -86,7 +86,25 @@ widget_show_menu (gpointer data, guint32 timestamp)
     return TRUE;
 }
 
-const MbFieldOps test_widget_ops = { widget_flags, widget_selection, widget_perform, widget_apply, widget_show_menu };
+static void
+widget_show_bar (gpointer data, GVariant *items)
+{
+    TestWidget *widget = data;
+    widget->bars_shown++;
+    g_clear_pointer (&widget->bar, g_variant_unref);
+    widget->bar = g_variant_ref (items);
+}
+
+static void
+widget_hide_bar (gpointer data)
+{
+    TestWidget *widget = data;
+    widget->bars_hidden++;
+    g_clear_pointer (&widget->bar, g_variant_unref);
+}
+
+const MbFieldOps test_widget_ops = { widget_flags,     widget_selection, widget_perform, widget_apply,
+                                     widget_show_menu, widget_show_bar,  widget_hide_bar };
 
 TestWidget *
 test_widget_new (MbFieldFlags flags, const gchar *text)
@@ -105,6 +123,7 @@ test_widget_free (TestWidget *widget)
     mb_field_free (widget->field);
     g_string_free (widget->text, TRUE);
     g_free (widget->command);
+    g_clear_pointer (&widget->bar, g_variant_unref);
     g_free (widget);
 }
 

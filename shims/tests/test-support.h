@@ -28,6 +28,9 @@ typedef struct {
     guint menus_shown;    /* show_menu calls */
     guint32 shown_at;     /* the last one's timestamp */
     guint mismatches;     /* deletions whose text was not the field's */
+    guint bars_shown;     /* show_bar calls */
+    guint bars_hidden;    /* hide_bar calls */
+    GVariant *bar;        /* the items of the bar showing, NULL when none */
 } TestWidget;
 
 extern const MbFieldOps test_widget_ops;
@@ -145,6 +148,7 @@ void add_undo_tests (void);
 void add_identity_tests (void);
 void add_live_tests (void);
 void add_shortcut_tests (void);
+void add_bar_tests (void);
 
 G_END_DECLS
 
