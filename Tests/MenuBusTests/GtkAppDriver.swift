@@ -218,6 +218,15 @@ final class GtkAppDriver {
     func title() throws -> String { try send("title")["title"] as? String ?? "" }
     /// A double click near the start of the target: the focus, and the word there selected.
     func doubleClick() throws { try send("double-click") }
+    /// The edit bar's button labels, nil when no edit bar shows.
+    func bar() throws -> [String]? { try send("bar")["bar"] as? [String] }
+    /// Waits for the edit bar: its labels, and the milliseconds the driver waited.
+    func awaitBar() throws -> (labels: [String], milliseconds: Double) {
+        let reply = try send("await-bar")
+        return (reply["bar"] as? [String] ?? [], reply["ms"] as? Double ?? 0)
+    }
+    /// Clicks the edit bar's button of that label.
+    func chooseFromBar(_ label: String) throws { try send("choose-bar \(label)") }
 
     /// The text attributes at the start of `widget`'s selection, as AT-SPI gives them.
     func attributes(_ widget: String = "") throws -> [String: String] {

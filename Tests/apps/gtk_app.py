@@ -922,6 +922,63 @@ class Session:
             raise Failure("the double-clicked widget did not take the focus")
         return {}
 
+    def edit_bar(self):
+        """The showing edit bar: an accessible of role tool bar named
+        "Edit Bar", in any of the program's windows (a GTK 3 popover is
+        inside the frame, Qt's bar is a window of its own)."""
+        for window in children(self.app):
+            try:
+                if not has_state(window, pyatspi.STATE_SHOWING):
+                    continue
+            except GLib.Error:
+                continue
+            for accessible in walk(window, max_depth=30, skip=(pyatspi.ROLE_MENU_BAR, pyatspi.ROLE_MENU)):
+                try:
+                    if accessible.getRole() == pyatspi.ROLE_TOOL_BAR and (accessible.name or "") == "Edit Bar" \
+                            and has_state(accessible, pyatspi.STATE_SHOWING):
+                        return accessible
+                except GLib.Error:
+                    continue
+        return None
+
+    def bar_buttons(self, bar):
+        """(label, accessible) of the bar's buttons, in order."""
+        buttons = []
+        for accessible in walk(bar, max_depth=6):
+            try:
+                if accessible.getRole() in (pyatspi.ROLE_PUSH_BUTTON, pyatspi.ROLE_TOGGLE_BUTTON) \
+                        and has_state(accessible, pyatspi.STATE_SHOWING):
+                    buttons.append((accessible.name or "", accessible))
+            except GLib.Error:
+                continue
+        return buttons
+
+    def command_bar(self):
+        """The edit bar's button labels, or null when none shows."""
+        bar = self.edit_bar()
+        return {"bar": None if bar is None else [label for label, _ in self.bar_buttons(bar)]}
+
+    def command_await_bar(self):
+        """Waits for the edit bar: its labels and how long it took (ms)."""
+        started = now_ms()
+        bar = poll(self.edit_bar, self.timeout)
+        if bar is None:
+            raise Failure("no edit bar showed")
+        return {"ms": round(now_ms() - started, 1), "bar": [label for label, _ in self.bar_buttons(bar)]}
+
+    def command_choose_bar(self, name):
+        """A click (button 1) on the edit bar's button of that label."""
+        bar = self.edit_bar()
+        if bar is None:
+            raise Failure("no edit bar shows")
+        for label, button in self.bar_buttons(bar):
+            if label == name:
+                x, y, width, height = button.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+                self.xdotool("mousemove", "--sync", str(x + width // 2), str(y + height // 2))
+                self.xdotool("click", "1")
+                return {"chosen": name}
+        raise Failure("no button %r in the edit bar" % name)
+
     def command_target(self, name):
         """The widget of that accessible name becomes the one menus open
         on, without taking the focus (a right click gives it)."""
@@ -1052,6 +1109,9 @@ class Session:
             "set-stalled-clipboard":
                 lambda: self.command_set_clipboard(line.strip()[len("set-stalled-clipboard "):], stalled=True),
             "double-click": self.command_double_click,
+            "bar": self.command_bar,
+            "await-bar": self.command_await_bar,
+            "choose-bar": lambda: self.command_choose_bar(argument),
             "click": lambda: self.command_click(argument),
             "hold": lambda: self.command_hold(argument),
             "title": self.command_title,
