@@ -115,7 +115,7 @@ enum CommandTable {
             json,
         ]),
         "integrate": Entry(operands: [Operand(name: "TOOLKIT", kind: .words,
-                                              words: Integrate.Toolkit.allCases.map(\.rawValue) + [ShortcutIntegration.word],
+                                              words: Integrate.Toolkit.allCases.map(\.rawValue) + [ShortcutIntegration.word, EditBarIntegration.word],
                                               optional: true)],
                            options: [
                                Option(name: "--enable", value: nil, kind: .text, help: "load MenuBus's module in the toolkit's apps from the next login on"),
@@ -124,6 +124,8 @@ enum CommandTable {
                                       help: "say whether it is enabled, installed and loaded in this session"),
                                Option(name: "--key", value: "ACCEL", kind: .text,
                                       help: "shortcut: bind ACCEL (GTK syntax) instead of <Super>period"),
+                               Option(name: "--app", value: "NAME", kind: .text,
+                                      help: "edit-bar: turn the bar on or off for the program NAME only"),
                                json,
                            ]),
         "demo": Entry(operands: [], options: []),

@@ -73,6 +73,17 @@ enum Integrate {
             their list as they were. --json prints {"desktop", "enabled", "key",
             "command", "where"}.
 
+            integrate edit-bar [--enable | --disable] [--app NAME] | --status
+            turns the edit bar on or off: a compact bar of the edit commands
+            and providers that the GTK 3 module and the Qt theme show over a
+            selection made with the pointer, as iOS does. Off by default.
+            --enable turns it on for every app, or with --app for the program
+            NAME (as [Exclude] Apps= names programs); --disable turns it off,
+            or with --app for that program only. It writes the [Edit Bar]
+            group of $XDG_CONFIG_HOME/menubus/integration.conf (Enabled=,
+            Apps=), leaving the file's other lines as they were; apps read it
+            when they start. --json prints {"every-app", "apps", "file"}.
+
             """,
         run: run)
 
@@ -82,6 +93,7 @@ enum Integrate {
 
     static func run(_ arguments: inout Arguments, _ options: CommandLineTool.Options) throws -> Int32 {
         if arguments.contains(ShortcutIntegration.word) { return try ShortcutIntegration.run(&arguments, options) }
+        if arguments.contains(EditBarIntegration.word) { return try EditBarIntegration.run(&arguments, options) }
         let actions = [Action.enable, .disable, .status].filter { arguments.remove($0.rawValue) }
         guard actions.count <= 1 else {
             throw UsageError("give one of --enable, --disable and --status, not \(actions.map(\.rawValue).joined(separator: " and "))")

@@ -74,8 +74,8 @@ final class CompletionTests: BusTestCase {
         XCTAssertEqual(try complete(["menubus-cli", "--color", "=", "al"], script: script), ["always"])
         // integrate: its actions, and the toolkit it may be given.
         XCTAssertEqual(Set(try complete(["menubus-cli", "integrate", "--"], script: script)),
-                       ["--enable", "--disable", "--status", "--key", "--json", "--help"])
-        XCTAssertEqual(try complete(["menubus-cli", "integrate", "--enable", ""], script: script), ["gtk", "qt", "shortcut"])
+                       ["--enable", "--disable", "--status", "--key", "--app", "--json", "--help"])
+        XCTAssertEqual(try complete(["menubus-cli", "integrate", "--enable", ""], script: script), ["gtk", "qt", "shortcut", "edit-bar"])
         XCTAssertEqual(try complete(["menubus-cli", "integrate", "gtk", ""], script: script), [])
     }
 
@@ -216,7 +216,7 @@ final class CompletionTests: BusTestCase {
         XCTAssertTrue(zsh.contains("'3:item:{_menubus_cli_live items $line[1] $line[2] ${(M)words:#--edit}}'"), zsh)
         XCTAssertTrue(zsh.contains("'2:document:{_menubus_cli_live documents $line[1]}'"), zsh)
         XCTAssertTrue(zsh.contains("'1:app:{_menubus_cli_live apps; _menubus_cli_live menus}'"), "menu's APP or PATH: \(zsh)")
-        XCTAssertTrue(zsh.contains("'1::toolkit:(gtk qt shortcut)'"), "the toolkit may be left out: \(zsh)")
+        XCTAssertTrue(zsh.contains("'1::toolkit:(gtk qt shortcut edit-bar)'"), "the toolkit may be left out: \(zsh)")
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh") {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("_menubus-\(UUID().uuidString)")
             try zsh.write(to: file, atomically: true, encoding: .utf8)
@@ -324,7 +324,7 @@ final class CompletionTests: BusTestCase {
                        "docs/man/menubus-cli.1 is 'menubus-cli completions man'; regenerate it")
         XCTAssertTrue(committed.contains(".SH OPTIONS"))
         XCTAssertTrue(committed.contains("\\fBundo\\-state\\fR"))
-        XCTAssertTrue(committed.contains("\\fBintegrate\\fR [\\fBgtk\\fR|\\fBqt\\fR|\\fBshortcut\\fR] [\\fB\\-\\-enable\\fR]"), "an operand that may be left out")
+        XCTAssertTrue(committed.contains("\\fBintegrate\\fR [\\fBgtk\\fR|\\fBqt\\fR|\\fBshortcut\\fR|\\fBedit\\-bar\\fR] [\\fB\\-\\-enable\\fR]"), "an operand that may be left out")
         XCTAssertTrue(committed.contains(".I $XDG_CONFIG_HOME/environment.d/60\\-menubus.conf"))
         for page in ["docs/man/menubus-cli.1", "docs/man/menubusd.8", "docs/man/menubus-provider.8"] {
             let path = Repository.root.appendingPathComponent(page).path

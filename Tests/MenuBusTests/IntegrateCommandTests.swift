@@ -263,6 +263,44 @@ final class IntegrateCommandTests: XCTestCase {
         XCTAssertNil(gtk4Text(), "the file menubus-cli wrote is gone")
     }
 
+    /// `integrate edit-bar`: the [Edit Bar] group of integration.conf, for
+    /// every app or per program; the file's other lines stay, and turning
+    /// it all off gives the file back as it was.
+    func testEditBarWritesItsGroupAndLeavesTheRestOfTheFile() throws {
+        let conf = home.appendingPathComponent("config/menubus/integration.conf")
+        func text() -> String? { try? String(contentsOf: conf, encoding: .utf8) }
+        let off = try integrate(["edit-bar"])
+        XCTAssertEqual(off.status, 0, off.stderr)
+        XCTAssertEqual(off.stdout, "Edit bar: off (the default)\n")
+        XCTAssertNil(text(), "--status writes nothing")
+
+        try FileManager.default.createDirectory(at: conf.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let original = "# mine\n[Exclude]\nApps=gimp;\n"
+        try original.write(to: conf, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try integrate(["edit-bar", "--enable", "--app", "mousepad"]).status, 0)
+        XCTAssertEqual(try integrate(["edit-bar", "--enable", "--app", "featherpad"]).status, 0)
+        XCTAssertEqual(text(), original + "\n[Edit Bar]\nApps=mousepad;featherpad;\n")
+        let status = try integrate(["edit-bar", "--status"])
+        XCTAssertEqual(status.stdout, "Edit bar: on for mousepad, featherpad\n")
+
+        let every = try integrate(["edit-bar", "--enable", "--json"])
+        XCTAssertEqual(every.stdout, "{\"every-app\": true, \"apps\": [\"mousepad\", \"featherpad\"], \"file\": \"\(conf.path)\"}\n")
+        XCTAssertEqual(text(), original + "\n[Edit Bar]\nEnabled=true\nApps=mousepad;featherpad;\n")
+        XCTAssertEqual(try integrate(["edit-bar", "--disable", "--app", "mousepad"]).status, 0)
+        XCTAssertEqual(text(), original + "\n[Edit Bar]\nEnabled=true\nApps=featherpad;\n")
+        let disabled = try integrate(["edit-bar", "--disable"])
+        XCTAssertEqual(disabled.stdout, "Edit bar: off (the default) (wrote \(conf.path))\nApps started from now on read it.\n")
+        XCTAssertEqual(text(), original, "the file is as it was")
+
+        for (arguments, saying) in [(["edit-bar", "--status", "--app", "x"], "--app goes with --enable or --disable"),
+                                    (["edit-bar", "--enable", "--app", "a;b"], "is not a program name"),
+                                    (["edit-bar", "--enable", "--disable"], "give one of")] {
+            let refused = try integrate(arguments)
+            XCTAssertEqual(refused.status, 2, "\(arguments)")
+            XCTAssertTrue(refused.stderr.contains(saying), "\(arguments): \(refused.stderr)")
+        }
+    }
+
     func testTheDefaultConfigFolderIsUnderHome() throws {
         let result = try integrate(["--enable"], environment: ["XDG_CONFIG_HOME": ""])
         XCTAssertEqual(result.status, 0, result.stderr)
