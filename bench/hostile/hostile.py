@@ -201,6 +201,7 @@ class Run:
         # The toolkit's own Undo/Redo gave a text the run never saw (Qt).
         self.own_undo_unseen = 0
         self.resync = False
+        self.model_unknown = False
         self.menus_not_shown = 0
         self.other_menus = 0
         self.chosen = {}
@@ -533,6 +534,12 @@ class Run:
                     self.model = settled
                     self.history.add(settled)
                     record["model"] = settled
+                # Qt's accessible text can lag its own undo (read empty with
+                # the caret past it): then the text before this step is not
+                # known, and the step is not compared.
+                if settled is not None and max(self.selection()) > len(settled):
+                    record["not_compared"] = "Qt's accessible text lagged its own undo (the caret past the text read)"
+                    self.model_unknown = True
             expected, record["action"] = self.step()
         except (Failure, GLib.Error, NotImplementedError) as error:
             self.failed_actions += 1
@@ -576,6 +583,10 @@ class Run:
             return True
         if "error" in record:
             self.unverified += 1
+        elif self.model_unknown:
+            self.own_undo_unseen += 1
+            self.resync = self.qt and expected is None
+            expected = actual
         elif expected is None:
             # The toolkit's own undo: a text the field had before; Qt's may
             # give one the run never saw (not compared, counted).
@@ -593,6 +604,7 @@ class Run:
                                     "actual": actual})
             log("text mismatch at step %d (%s): expected %r, read %r" % (self.steps, record.get("action"),
                                                                           expected, actual))
+        self.model_unknown = False
         record["text"] = actual
         if self.step_events:
             record["fake"] = self.step_events
