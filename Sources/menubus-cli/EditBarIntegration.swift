@@ -78,11 +78,7 @@ enum EditBarIntegration {
 
     static func run(_ arguments: inout Arguments, _ options: CommandLineTool.Options) throws -> Int32 {
         _ = arguments.remove(word)
-        let actions = [Integrate.Action.enable, .disable, .status].filter { arguments.remove($0.rawValue) }
-        guard actions.count <= 1 else {
-            throw UsageError("give one of --enable, --disable and --status, not \(actions.map(\.rawValue).joined(separator: " and "))")
-        }
-        let action = actions.first ?? .status
+        let action = try Integrate.Action.take(from: &arguments) ?? .status
         let app = try arguments.option("--app")
         try arguments.finish()
         if let app {

@@ -89,15 +89,21 @@ enum Integrate {
 
     enum Action: String {
         case enable = "--enable", disable = "--disable", status = "--status"
+
+        /// The one action given, taken out of `arguments`; nil when none.
+        static func take(from arguments: inout Arguments) throws -> Action? {
+            let actions = [Action.enable, .disable, .status].filter { arguments.remove($0.rawValue) }
+            guard actions.count <= 1 else {
+                throw UsageError("give one of --enable, --disable and --status, not \(actions.map(\.rawValue).joined(separator: " and "))")
+            }
+            return actions.first
+        }
     }
 
     static func run(_ arguments: inout Arguments, _ options: CommandLineTool.Options) throws -> Int32 {
         if arguments.contains(ShortcutIntegration.word) { return try ShortcutIntegration.run(&arguments, options) }
         if arguments.contains(EditBarIntegration.word) { return try EditBarIntegration.run(&arguments, options) }
-        let actions = [Action.enable, .disable, .status].filter { arguments.remove($0.rawValue) }
-        guard actions.count <= 1 else {
-            throw UsageError("give one of --enable, --disable and --status, not \(actions.map(\.rawValue).joined(separator: " and "))")
-        }
+        let given = try Action.take(from: &arguments)
         var toolkits = Toolkit.allCases
         if arguments.peek() != nil {
             let word = try arguments.required("TOOLKIT")
@@ -107,7 +113,7 @@ enum Integrate {
             toolkits = [toolkit]
         }
         try arguments.finish()
-        let action = actions.first ?? .status
+        let action = given ?? .status
         switch action {
         case .enable:
             for toolkit in toolkits { try enable(toolkit, quiet: options.json) }

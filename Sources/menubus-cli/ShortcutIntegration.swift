@@ -38,11 +38,7 @@ enum ShortcutIntegration {
 
     static func run(_ arguments: inout Arguments, _ options: CommandLineTool.Options) throws -> Int32 {
         _ = arguments.remove(word)
-        let actions = [Integrate.Action.enable, .disable, .status].filter { arguments.remove($0.rawValue) }
-        guard actions.count <= 1 else {
-            throw UsageError("give one of --enable, --disable and --status, not \(actions.map(\.rawValue).joined(separator: " and "))")
-        }
-        let action = actions.first ?? .status
+        let action = try Integrate.Action.take(from: &arguments) ?? .status
         let key = try arguments.option("--key")
         try arguments.finish()
         if key != nil && action != .enable { throw UsageError("--key goes with --enable") }

@@ -136,30 +136,14 @@ show (MbField *field, GVariant *menu)
     field->ops->show_bar (field->widget, items);
 }
 
-typedef struct {
-    guint serial;
-    gchar *key;
-} BarAsk;
-
 static void
-ask_done (GObject *source, GAsyncResult *result, gpointer data)
+answered (MbField *field, GVariant *menu, gpointer data)
 {
-    BarAsk *ask = data;
-    g_autoptr (GError) error = NULL;
-    g_autoptr (GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
-    MbField *field = mb_field_lookup (ask->serial);
-    if (!reply) {
-        MB_DEBUG ("GetEditMenu for the edit bar: %s", error->message);
-    } else if (field && field->has_focus && g_strcmp0 (field->bar_key, ask->key) == 0) {
-        mb_heard_from_daemon ();
-        /* Only for the selection it was asked for, standing as it was. */
-        g_autofree gchar *now = selection_key (field);
-        g_autoptr (GVariant) menu = mb_layout_items (reply, "GetEditMenu");
-        if (menu && g_strcmp0 (now, ask->key) == 0)
-            show (field, menu);
-    }
-    g_free (ask->key);
-    g_free (ask);
+    const gchar *key = data;
+    /* Only for the selection it was asked for, standing as it was. */
+    g_autofree gchar *now = field->has_focus ? selection_key (field) : NULL;
+    if (g_strcmp0 (field->bar_key, key) == 0 && g_strcmp0 (now, key) == 0)
+        show (field, menu);
 }
 
 static gboolean
@@ -176,12 +160,7 @@ bar_timeout (gpointer data)
         show (field, ahead);
         return G_SOURCE_REMOVE;
     }
-    BarAsk *ask = g_new0 (BarAsk, 1);
-    ask->serial = field->serial;
-    ask->key = g_strdup (key);
-    g_dbus_connection_call (mb_core.bus, MB_BUS_NAME, MB_MANAGER_PATH, MB_MANAGER_IFACE, "GetEditMenu",
-                            mb_edit_menu_args (field), G_VARIANT_TYPE ("(ua(ssa{sv}))"), G_DBUS_CALL_FLAGS_NO_AUTO_START,
-                            MB_CALL_TIMEOUT_MS, field->cancellable, ask_done, ask);
+    mb_field_ask_edit_menu (field, answered, g_steal_pointer (&key), g_free);
     return G_SOURCE_REMOVE;
 }
 

@@ -218,6 +218,49 @@ prefetch_timeout (gpointer data)
     return G_SOURCE_REMOVE;
 }
 
+typedef struct {
+    guint serial;
+    MbEditMenuAnswer answer;
+    gpointer data;
+    GDestroyNotify free_data;
+} EditMenuAsk;
+
+static void
+edit_menu_asked (GObject *source, GAsyncResult *result, gpointer data)
+{
+    EditMenuAsk *ask = data;
+    g_autoptr (GError) error = NULL;
+    g_autoptr (GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
+    MbField *field = mb_field_lookup (ask->serial);
+    if (!reply) {
+        MB_DEBUG ("GetEditMenu: %s", error->message);
+    } else if (field) {
+        mb_heard_from_daemon ();
+        g_autoptr (GVariant) items = mb_layout_items (reply, "GetEditMenu");
+        if (items)
+            ask->answer (field, items, ask->data);
+    }
+    if (ask->free_data)
+        ask->free_data (ask->data);
+    g_free (ask);
+}
+
+/* Asks GetEditMenu for the field now: `answer` hears its items (checked)
+ * while the field lives, never after an error; `free_data` frees `data`
+ * in any case. */
+void
+mb_field_ask_edit_menu (MbField *field, MbEditMenuAnswer answer, gpointer data, GDestroyNotify free_data)
+{
+    EditMenuAsk *ask = g_new0 (EditMenuAsk, 1);
+    ask->serial = field->serial;
+    ask->answer = answer;
+    ask->data = data;
+    ask->free_data = free_data;
+    g_dbus_connection_call (mb_core.bus, MB_BUS_NAME, MB_MANAGER_PATH, MB_MANAGER_IFACE, "GetEditMenu",
+                            mb_edit_menu_args (field), G_VARIANT_TYPE ("(ua(ssa{sv}))"), G_DBUS_CALL_FLAGS_NO_AUTO_START,
+                            MB_CALL_TIMEOUT_MS, field->cancellable, edit_menu_asked, ask);
+}
+
 /* What menubusd knows of the field changed (or may have): the menu read
  * ahead is no longer it, and a new one is read once things stand still. */
 void

@@ -106,7 +106,6 @@ mb_field_choose (MbField *field, const gchar *item_id, guint32 timestamp)
 }
 
 typedef struct {
-    guint serial;
     guint generation;
     guint mods;
     gchar *key;
@@ -114,32 +113,23 @@ typedef struct {
 } Ask;
 
 static void
-ask_free (Ask *ask)
+ask_free (gpointer data)
 {
+    Ask *ask = data;
     g_free (ask->key);
     g_free (ask);
 }
 
 static void
-ask_done (GObject *source, GAsyncResult *result, gpointer data)
+answered (MbField *field, GVariant *items, gpointer data)
 {
     Ask *ask = data;
-    g_autoptr (GError) error = NULL;
-    g_autoptr (GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
-    MbField *field = mb_field_lookup (ask->serial);
-    if (!reply) {
-        MB_DEBUG ("GetEditMenu for a shortcut: %s", error->message);
-    } else if (field) {
-        mb_heard_from_daemon ();
-        g_autoptr (GVariant) items = mb_layout_items (reply, "GetEditMenu");
-        /* Only for the selection the key was pressed on. */
-        if (items && field->generation == ask->generation) {
-            g_autofree gchar *id = find_item (items, ask->mods, ask->key);
-            if (id)
-                mb_field_choose (field, id, ask->timestamp);
-        }
-    }
-    ask_free (ask);
+    /* Only for the selection the key was pressed on. */
+    if (field->generation != ask->generation)
+        return;
+    g_autofree gchar *id = find_item (items, ask->mods, ask->key);
+    if (id)
+        mb_field_choose (field, id, ask->timestamp);
 }
 
 gboolean
@@ -170,13 +160,10 @@ mb_field_shortcut (MbField *field, const gchar *accelerator, guint32 timestamp)
     /* Nothing read ahead for this selection: asked now, chosen when the
      * answer comes. The key is unused meanwhile (the app let it pass). */
     Ask *ask = g_new0 (Ask, 1);
-    ask->serial = field->serial;
     ask->generation = field->generation;
     ask->mods = mods;
     ask->key = g_steal_pointer (&key);
     ask->timestamp = timestamp;
-    g_dbus_connection_call (mb_core.bus, MB_BUS_NAME, MB_MANAGER_PATH, MB_MANAGER_IFACE, "GetEditMenu",
-                            mb_edit_menu_args (field), G_VARIANT_TYPE ("(ua(ssa{sv}))"), G_DBUS_CALL_FLAGS_NO_AUTO_START,
-                            MB_CALL_TIMEOUT_MS, field->cancellable, ask_done, ask);
+    mb_field_ask_edit_menu (field, answered, ask, ask_free);
     return FALSE;
 }

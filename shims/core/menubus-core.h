@@ -126,6 +126,9 @@ G_GNUC_INTERNAL void mb_field_send (MbField *field, gboolean force);
 G_GNUC_INTERNAL void mb_field_catch_up (MbField *field);
 G_GNUC_INTERNAL void mb_field_forget_menu (MbField *field, gboolean again);
 G_GNUC_INTERNAL GVariant *mb_field_menu_ahead (MbField *field);
+typedef void (*MbEditMenuAnswer) (MbField *field, GVariant *items, gpointer data);
+G_GNUC_INTERNAL void mb_field_ask_edit_menu (MbField *field, MbEditMenuAnswer answer, gpointer data,
+                                             GDestroyNotify free_data);
 G_GNUC_INTERNAL GVariant *mb_edit_menu_args (MbField *field);
 G_GNUC_INTERNAL void mb_field_lost (MbField *field);
 G_GNUC_INTERNAL gboolean mb_field_selects (MbField *field, const gchar *text);
