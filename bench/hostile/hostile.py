@@ -681,7 +681,7 @@ def summarize(app, segments):
     line = ("hostile %s: %s, %d steps, %d crashes, %d asan reports, %d hangs (worst AT-SPI answer %.2f s), %s%s"
             % (app, duration, sum(segment["steps"] for segment in segments), exits, asan, hangs, worst,
                "text matched" if not mismatches else "text MISMATCHED %d times" % mismatches,
-               " (%d of the toolkit's own Undo/Redo gave a text the run never saw: not compared)" % unseen
+               " (%d steps after the toolkit's own Undo/Redo not compared)" % unseen
                if unseen else ""))
     return line, not crashes and not hangs and not mismatches
 
