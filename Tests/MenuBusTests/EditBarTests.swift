@@ -10,13 +10,13 @@ import XCTest
 final class EditBarTests: DesktopProgramTestCase {
     private static let sentence = "the quick brown fox"
 
-    /// mousepad with the module, the sentence typed into its editor; with
-    /// `bar`, an XDG_CONFIG_HOME of its own whose integration.conf turns
-    /// the bar on (the suite's configuration stays without it).
-    private func launchMousepad(bar: Bool) throws -> GtkAppDriver {
-        try requireDesktopTools([("/usr/bin/mousepad", "mousepad")])
+    /// `app` (mousepad unless named) with the module, the sentence typed
+    /// into its editor; with `bar`, a config folder of its own whose
+    /// integration.conf turns the bar on (the suite's stays without it).
+    private func launch(bar: Bool, app: String = "mousepad") throws -> GtkAppDriver {
+        try requireDesktopTools([("/usr/bin/\(app)", app)])
         _ = try startMenubusd()
-        var environment: [String: String] = [:]
+        var environment: [String: String] = ["MENUBUS_DISABLE": ""]
         if bar {
             let config = try Self.root.appendingPathComponent("config-\(UUID().uuidString)")
             let folder = config.appendingPathComponent("menubus")
@@ -25,7 +25,7 @@ final class EditBarTests: DesktopProgramTestCase {
                                                   atomically: true, encoding: .utf8)
             environment["GTK_APP_CONFIG_HOME"] = config.path
         }
-        let driver = try launchProgram("mousepad", module: true, extraEnvironment: environment)
+        let driver = try launchProgram(app, module: true, extraEnvironment: environment)
         try driver.focus("editor")
         if try !driver.text("editor").isEmpty { try driver.clear() }
         try driver.type(Self.sentence)
@@ -59,7 +59,7 @@ final class EditBarTests: DesktopProgramTestCase {
     }
 
     func testTheBarShowsOverAWordSelectedWithThePointerAndTypingGoesOnIntoTheField() throws {
-        let driver = try launchMousepad(bar: true)
+        let driver = try launch(bar: true)
         try doubleClickFirstWord(driver)
         let labels = try awaitBar(driver)
         XCTAssertEqual(labels.filter { $0 == "Copy" }.count, 1, "Copy once: \(labels)")
@@ -74,7 +74,7 @@ final class EditBarTests: DesktopProgramTestCase {
     }
 
     func testChoosingFromTheBarRunsTheItemOnTheSelection() throws {
-        let driver = try launchMousepad(bar: true)
+        let driver = try launch(bar: true)
         try doubleClickFirstWord(driver)
         _ = try awaitBar(driver)
         try driver.chooseFromBar("Make Uppercase")
@@ -84,7 +84,7 @@ final class EditBarTests: DesktopProgramTestCase {
     }
 
     func testEscapeClosesTheBarAndLeavesTheText() throws {
-        let driver = try launchMousepad(bar: true)
+        let driver = try launch(bar: true)
         try doubleClickFirstWord(driver)
         _ = try awaitBar(driver)
         try driver.key("Escape")
@@ -94,7 +94,7 @@ final class EditBarTests: DesktopProgramTestCase {
 
     /// "›" opens the field's whole edit menu, with MenuBus's items.
     func testTheBarsMoreButtonOpensTheWholeMenu() throws {
-        let driver = try launchMousepad(bar: true)
+        let driver = try launch(bar: true)
         try doubleClickFirstWord(driver)
         _ = try awaitBar(driver)
         try driver.chooseFromBar("More")
@@ -108,9 +108,37 @@ final class EditBarTests: DesktopProgramTestCase {
         try driver.closeMenu()
     }
 
+    /// A GtkEntry (mousepad's search field) gets the bar as well.
+    func testTheBarShowsOverAnEntry() throws {
+        let driver = try launch(bar: true)
+        try driver.focus("search")
+        try driver.type("hello world")
+        try driver.doubleClick()
+        var selection = ""
+        _ = try eventually(timeout: 5) {
+            selection = try driver.selection("search")
+            return selection == "hello"
+        }
+        XCTAssertEqual(selection, "hello", "the double-click selected the entry's first word")
+        _ = try awaitBar(driver)
+        try driver.key("Escape")
+        try awaitNoBar(driver, "Escape in the entry")
+    }
+
+    /// A widget that draws its own text (geany's Scintilla view, a field
+    /// through ATK) gets the bar too, and an item chosen from it runs.
+    func testTheBarShowsOverGeanysScintillaView() throws {
+        let driver = try launch(bar: true, app: "geany")
+        try doubleClickFirstWord(driver)
+        _ = try awaitBar(driver)
+        try driver.chooseFromBar("Make Uppercase")
+        XCTAssertEqual(try waitForText(driver, "editor", "THE quick brown fox"), "THE quick brown fox",
+                       "Make Uppercase from the bar changed the word in geany's document")
+    }
+
     /// Off by default: the same selection, and no bar for a fair while.
     func testNoBarWithoutTheSetting() throws {
-        let driver = try launchMousepad(bar: false)
+        let driver = try launch(bar: false)
         try doubleClickFirstWord(driver)
         XCTAssertFalse(try eventually(timeout: 1.5) { try driver.bar() != nil }, "no edit bar without [Edit Bar]")
     }

@@ -81,24 +81,27 @@ entry_rect (GtkEntry *entry, GdkRectangle *rect)
     return TRUE;
 }
 
-/* A widget that draws its own text (gtk3-atk.c): its AtkText's extents,
- * relative to the toplevel, brought into the widget's coordinates. */
+/* A widget that draws its own text (gtk3-atk.c): its AtkText's extents
+ * on the screen, less the origin of the widget's window (as Scintilla
+ * reckons them), in the widget's coordinates. */
 static gboolean
 atk_rect (GtkWidget *widget, GdkRectangle *rect)
 {
     AtkObject *accessible = gtk_widget_get_accessible (widget);
-    if (!accessible || !ATK_IS_TEXT (accessible) || atk_text_get_n_selections (ATK_TEXT (accessible)) < 1)
+    GdkWindow *window = gtk_widget_get_window (widget);
+    if (!window || !accessible || !ATK_IS_TEXT (accessible) || atk_text_get_n_selections (ATK_TEXT (accessible)) < 1)
         return FALSE;
-    gint start = 0, end = 0;
+    gint start = 0, end = 0, x = 0, y = 0;
     g_free (atk_text_get_selection (ATK_TEXT (accessible), 0, &start, &end));
     AtkTextRectangle extents = { 0 };
-    atk_text_get_range_extents (ATK_TEXT (accessible), MIN (start, end), MAX (start, end), ATK_XY_WINDOW, &extents);
-    if (start == end || extents.width <= 0 || extents.height <= 0 ||
-        !gtk_widget_translate_coordinates (gtk_widget_get_toplevel (widget), widget, extents.x, extents.y, &rect->x,
-                                           &rect->y))
+    atk_text_get_range_extents (ATK_TEXT (accessible), MIN (start, end), MAX (start, end), ATK_XY_SCREEN, &extents);
+    if (start == end || extents.width <= 0 || extents.height <= 0)
         return FALSE;
-    rect->width = extents.width;
-    rect->height = extents.height;
+    gdk_window_get_origin (window, &x, &y);
+    GtkAllocation allocation = { 0 };
+    if (!gtk_widget_get_has_window (widget))
+        gtk_widget_get_allocation (widget, &allocation);
+    *rect = (GdkRectangle) { extents.x - x - allocation.x, extents.y - y - allocation.y, extents.width, extents.height };
     return TRUE;
 }
 
