@@ -243,11 +243,11 @@ uninstall-shims:
 # What the GTK 3 module relies on that GTK does not promise, checked
 # against the installed GTK by the module's own recogniser (ToolkitFactsTests
 # runs it under Xvfb).
-$(GTK3_FACTS): shims/gtk3/facts/gtk3-facts.c shims/gtk3/gtk3-items.c shims/gtk3/gtk3-field.c $(wildcard shims/gtk3/*.h) $(SHIM_COMMON) $(SHIM_CLIENT_HEADER)
+$(GTK3_FACTS): shims/gtk3/facts/gtk3-facts.c shims/gtk3/gtk3-items.c shims/gtk3/gtk3-field.c shims/gtk3/gtk3-bar.c $(wildcard shims/gtk3/*.h) $(SHIM_COMMON) $(SHIM_CLIENT_HEADER)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(SHIM_CFLAGS) $(CFLAGS) $(SHIM_WARNINGS) $(SHIM_CORE_CFLAGS) -Ishims/gtk3 \
 		$(shell pkg-config --cflags gtk+-3.0 gio-unix-2.0) -o $@ shims/gtk3/facts/gtk3-facts.c \
-		shims/gtk3/gtk3-items.c shims/gtk3/gtk3-field.c $(SHIM_CORE_SOURCES) $(LDFLAGS) $(shell pkg-config --libs gtk+-3.0 gio-unix-2.0)
+		shims/gtk3/gtk3-items.c shims/gtk3/gtk3-field.c shims/gtk3/gtk3-bar.c $(SHIM_CORE_SOURCES) $(LDFLAGS) $(shell pkg-config --libs gtk+-3.0 gio-unix-2.0)
 
 # ---------- shim-core-test ----------
 # The shim core's own tests (shims/tests): a GLib test program that links

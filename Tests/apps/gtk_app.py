@@ -916,7 +916,14 @@ class Session:
         focus, and the word there is selected."""
         widget = self.require_target()
         x, y, width, height = widget.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-        self.xdotool("mousemove", "--sync", str(x + min(12, width // 2)), str(y + height // 2))
+        x, y = x + min(12, width // 2), y + height // 2
+        try:  # on the first line of a text taller than it (an editor's)
+            cx, cy, cw, ch = widget.queryText().getCharacterExtents(1, pyatspi.DESKTOP_COORDS)
+            if cw > 0 and ch > 0:
+                x, y = cx + cw // 2, cy + ch // 2
+        except (NotImplementedError, GLib.Error):
+            pass
+        self.xdotool("mousemove", "--sync", str(x), str(y))
         self.xdotool("click", "--repeat", "2", "1")
         if not poll(lambda: has_state(widget, pyatspi.STATE_FOCUSED), self.timeout):
             raise Failure("the double-clicked widget did not take the focus")

@@ -10,9 +10,10 @@
 
 #include <string.h>
 
-/* The commands the bar shows, in its order; the providers' items follow. */
-static const gchar *const bar_commands[] = { "cut", "copy", "paste", "delete", "select-all", "lookup", "translate",
-                                             "search-web", "share", NULL };
+/* The commands the bar shows, in its order; the providers' items follow.
+ * Delete and Select All stay in the whole menu ("›"), as on iOS, so that
+ * providers find room within MB_BAR_MAX_ITEMS. */
+static const gchar *const bar_commands[] = { "cut", "copy", "paste", "lookup", "translate", "search-web", "share", NULL };
 
 static gint bar_setting = -1; /* -1 unread, else whether the bar is on for this program */
 

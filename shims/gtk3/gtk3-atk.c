@@ -231,8 +231,8 @@ atk_field_show_menu (gpointer data, guint32 timestamp)
     return shown;
 }
 
-static const MbFieldOps atk_field_ops = { atk_field_flags, atk_field_selection, atk_field_perform, atk_field_apply,
-                                          atk_field_show_menu };
+static const MbFieldOps atk_field_ops = { atk_field_flags,     atk_field_selection, atk_field_perform, atk_field_apply,
+                                          atk_field_show_menu, gtk3_bar_show,       gtk3_bar_hide };
 
 static void
 changed (GtkWidget *widget)
@@ -249,6 +249,7 @@ gtk3_atk_adopt (GtkWidget *widget)
     if (field)
         return field;
     field = gtk3_field_attach (widget, &atk_field_ops);
+    gtk3_bar_follow (widget, atk_field_show_menu);
     AtkObject *accessible = accessible_of (widget);
     static const gchar *const signals[] = { "text-caret-moved", "text-selection-changed", "text-insert", "text-remove" };
     for (guint i = 0; i < G_N_ELEMENTS (signals); i++)

@@ -276,7 +276,8 @@ field_show_menu (gpointer data, guint32 timestamp)
     return shown;
 }
 
-static const MbFieldOps field_ops = { field_flags, field_selection, field_perform, field_apply, field_show_menu };
+static const MbFieldOps field_ops = { field_flags,     field_selection, field_perform, field_apply,
+                                      field_show_menu, gtk3_bar_show,   gtk3_bar_hide };
 
 /* ---------- following a field ---------- */
 
@@ -463,6 +464,7 @@ gtk3_adopt (GtkWidget *widget)
         g_signal_connect (widget, "notify::selection-bound", G_CALLBACK (on_notify), widget);
     }
     if (GTK_IS_ENTRY (widget) || GTK_IS_TEXT_VIEW (widget)) {
+        gtk3_bar_follow (widget, field_show_menu);
         g_signal_connect (widget, "cut-clipboard", G_CALLBACK (on_cut_before), NULL);
         g_signal_connect_after (widget, "cut-clipboard", G_CALLBACK (on_cut_after), NULL);
     }

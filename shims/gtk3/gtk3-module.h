@@ -2,7 +2,8 @@
  * gtk3-field.c: which widgets take part and what a field does;
  * gtk3-atk.c: widgets that draw their own text, through ATK;
  * gtk3-items.c: MenuBus's elements as GTK menu items; gtk3-popup.c: a
- * context menu while it is open), and what they share. */
+ * context menu while it is open; gtk3-bar.c: the edit bar over a
+ * selection), and what they share. */
 #ifndef MENUBUS_GTK3_MODULE_H
 #define MENUBUS_GTK3_MODULE_H
 
@@ -63,6 +64,14 @@ G_GNUC_INTERNAL void gtk3_tidy_separators (GtkMenu *menu);
 /* gtk3-popup.c */
 G_GNUC_INTERNAL void gtk3_menu_deactivated (GtkMenuShell *shell, Popup *popup);
 G_GNUC_INTERNAL void gtk3_menu_shown (GtkWidget *menu, Popup *popup);
+
+/* gtk3-bar.c: the edit bar (MbFieldOps' show_bar and hide_bar). A field
+ * followed shows it for a selection made with the pointer; its "›" opens
+ * the whole menu with `show_menu` (the field's MbFieldOps show_menu). */
+typedef gboolean (*Gtk3ShowMenu) (gpointer widget, guint32 timestamp);
+G_GNUC_INTERNAL void gtk3_bar_follow (GtkWidget *widget, Gtk3ShowMenu show_menu);
+G_GNUC_INTERNAL void gtk3_bar_show (gpointer widget, GVariant *items);
+G_GNUC_INTERNAL void gtk3_bar_hide (gpointer widget);
 
 /* menubus-module.c */
 G_GNUC_INTERNAL void gtk3_follow_clipboard (void);
