@@ -120,7 +120,8 @@ make_item (Popup *popup, const Element *element, gboolean radio, GSList **group)
     GdkModifierType mods = 0;
     if (shortcut)
         gtk_accelerator_parse (shortcut, &key, &mods);
-    if (key)
+    /* A provider's key that an item of the app's has is the app's here. */
+    if (key && !g_hash_table_contains (popup->accels, GUINT_TO_POINTER (gtk3_accel_hash (key, mods))))
         gtk_accel_label_set_accel (GTK_ACCEL_LABEL (label), key, mods);
     if (images && icon && *icon && !radio && !checkable) {
         GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -188,8 +189,10 @@ left_out (Popup *popup, const Element *element)
         return TRUE;
     if (g_variant_lookup (element->props, "command", "&s", &command) && g_hash_table_contains (popup->shown, command))
         return TRUE;
+    /* A standard command with the key of an item of the app's is that
+     * item; a provider's item with it stays, without the key. */
     const gchar *shortcut = NULL;
-    if (g_variant_lookup (element->props, "shortcut", "&s", &shortcut)) {
+    if (command && g_variant_lookup (element->props, "shortcut", "&s", &shortcut)) {
         guint key = 0;
         GdkModifierType mods = 0;
         gtk_accelerator_parse (shortcut, &key, &mods);
