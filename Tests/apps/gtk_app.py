@@ -916,7 +916,11 @@ class Session:
         focus, and the word there is selected."""
         widget = self.require_target()
         x, y, width, height = widget.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-        self.xdotool("mousemove", "--sync", str(x + min(12, width // 2)), str(y + height // 2))
+        at = (x + min(12, width // 2), y + height // 2)
+        # A pointer already there leaves `mousemove --sync` waiting 15 s: a
+        # pixel aside first (a second double click at the same place).
+        self.xdotool("mousemove", str(at[0] + 1), str(at[1] + 1))
+        self.xdotool("mousemove", "--sync", str(at[0]), str(at[1]))
         self.xdotool("click", "--repeat", "2", "1")
         if not poll(lambda: has_state(widget, pyatspi.STATE_FOCUSED), self.timeout):
             raise Failure("the double-clicked widget did not take the focus")
@@ -964,7 +968,16 @@ class Session:
         bar = poll(self.edit_bar, self.timeout)
         if bar is None:
             raise Failure("no edit bar showed")
-        return {"ms": round(now_ms() - started, 1), "bar": [label for label, _ in self.bar_buttons(bar)]}
+        answer = {"ms": round(now_ms() - started, 1), "bar": [label for label, _ in self.bar_buttons(bar)]}
+        # Where it shows, and the target's selection (x, y, width, height).
+        try:
+            answer["extents"] = list(bar.queryComponent().getExtents(pyatspi.DESKTOP_COORDS))
+            text = self.target.queryText() if self.target is not None else None
+            if text is not None and text.getNSelections() > 0:
+                answer["selection_extents"] = list(text.getRangeExtents(*text.getSelection(0), pyatspi.DESKTOP_COORDS))
+        except (GLib.Error, NotImplementedError):
+            pass
+        return answer
 
     def command_choose_bar(self, name):
         """A click (button 1) on the edit bar's button of that label."""
