@@ -21,6 +21,7 @@
 #include <QtGui/QClipboard>
 #include <QtGui/QGuiApplication>
 #include <QtGui/QKeyEvent>
+#include <QtGui/QMouseEvent>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
@@ -136,6 +137,8 @@ void Bridge::forget(QObject *widget)
 
 bool Bridge::eventFilter(QObject *watched, QEvent *event)
 {
+    if (barSees(watched, event))
+        return true;
     switch (event->type()) {
     case QEvent::FocusIn:
         if (QWidget *widget = fieldWidgetOf(watched))
@@ -160,6 +163,12 @@ bool Bridge::eventFilter(QObject *watched, QEvent *event)
         }
         break;
     case QEvent::MouseButtonRelease:
+        /* A selection made with the pointer (a text edit's go to its
+         * viewport): the edit bar, where it is on, once it stands still. */
+        if (static_cast<QMouseEvent *>(event)->button() == Qt::LeftButton && mb_shim_edit_bar_enabled())
+            if (Field *field = m_fields.value(fieldWidgetOf(watched)))
+                mb_field_pointer_selected(field->core);
+        Q_FALLTHROUGH();
     case QEvent::KeyRelease:
         /* A QLabel has no selectionChanged: its selection is read once the
          * mouse or the keyboard may have moved it. */

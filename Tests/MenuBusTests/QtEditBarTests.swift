@@ -1,0 +1,167 @@
+import Foundation
+import XCTest
+
+/// The edit bar in an unmodified Qt Widgets program (featherpad, Qt 5,
+/// with the theme under Xvfb): turned on in [Edit Bar] of the program's
+/// menubus/integration.conf, a word selected with a double click gets a
+/// compact bar of Qt tool buttons over it (role tool bar named "Edit Bar",
+/// read and clicked through AT-SPI) that never takes the keyboard focus;
+/// off by default.
+final class QtEditBarTests: DesktopProgramTestCase {
+    private static let sentence = "the quick brown fox"
+
+    private func requirements() throws {
+        try requireDesktopTools([("/usr/bin/featherpad", "featherpad")])
+        guard FileManager.default.fileExists(atPath: QtAppTests.pluginFile.path) else {
+            throw TestFailure("no Qt 5 platform theme at \(QtAppTests.pluginFile.path): run `make shims` to build it")
+        }
+    }
+
+    /// featherpad with the theme; `bar` writes `[Edit Bar] Enabled=true` to
+    /// its own config folder (the driver gives the program that folder as
+    /// XDG_CONFIG_HOME through GTK_APP_CONFIG_HOME).
+    private func launchFeatherpad(bar: Bool) throws -> GtkAppDriver {
+        var environment = ["QT_ACCESSIBILITY": "1", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1",
+                           "QT_QPA_PLATFORMTHEME": "menubus", "QT_PLUGIN_PATH": QtAppTests.pluginDirectory.path,
+                           "MENUBUS_DISABLE": ""]
+        if bar {
+            let config = try Self.root.appendingPathComponent("tmp/config-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: config.appendingPathComponent("menubus"),
+                                                    withIntermediateDirectories: true)
+            try "[Edit Bar]\nEnabled=true\n".write(to: config.appendingPathComponent("menubus/integration.conf"),
+                                                  atomically: true, encoding: .utf8)
+            environment["GTK_APP_CONFIG_HOME"] = config.path
+        }
+        return try launchProgram("featherpad", module: false, extraEnvironment: environment)
+    }
+
+    /// The sentence in the editor, then a double click on a word of it
+    /// (the driver clicks near the editor's left edge halfway down: below
+    /// the one line, so the line's last word), read back as the selection.
+    @discardableResult
+    private func typeAndDoubleClick(_ driver: GtkAppDriver) throws -> String {
+        try driver.focus("editor")
+        if try !driver.text("editor").isEmpty { try driver.clear() }
+        try driver.type(Self.sentence)
+        return try doubleClickWord(driver)
+    }
+
+    /// A double click on the focused editor; the word it selected.
+    private func doubleClickWord(_ driver: GtkAppDriver) throws -> String {
+        try driver.doubleClick()
+        let words = try driver.text("editor").split(separator: " ").map(String.init)
+        var selected = ""
+        _ = try eventually(timeout: 5) {
+            selected = try driver.selection("editor")
+            return words.contains(selected)
+        }
+        XCTAssertTrue(words.contains(selected), "the double click selected a word of \(words): '\(selected)'")
+        return selected
+    }
+
+    /// The editor's text with `word` (its last occurrence) replaced.
+    private func replacing(_ word: String, with replacement: String, in text: String) -> String {
+        guard let range = text.range(of: word, options: .backwards) else { return text }
+        return text.replacingCharacters(in: range, with: replacement)
+    }
+
+    /// The bar (shown) lies just above the selected word, over it.
+    private func assertJustAboveTheSelection(_ driver: GtkAppDriver, file: StaticString = #filePath, line: UInt = #line) throws {
+        let answer = try driver.send("await-bar")
+        let bar = (answer["extents"] as? [NSNumber])?.map(\.intValue) ?? []
+        let word = (answer["selection_extents"] as? [NSNumber])?.map(\.intValue) ?? []
+        guard bar.count == 4, word.count == 4, word[2] > 0 else {
+            return XCTFail("the bar's and the selection's extents: \(answer)", file: file, line: line)
+        }
+        let gap = word[1] - (bar[1] + bar[3])
+        XCTAssertTrue((0...24).contains(gap), "the bar \(bar) ends \(gap) px above the word \(word)", file: file, line: line)
+        let middle = word[0] + word[2] / 2
+        XCTAssertTrue(bar[0] <= middle && middle <= bar[0] + bar[2], "the bar \(bar) is over the word \(word)",
+                      file: file, line: line)
+    }
+
+    private func barGone(_ driver: GtkAppDriver) throws -> Bool {
+        try eventually(timeout: 5) { try driver.bar() == nil }
+    }
+
+    /// The acceptance: Copy and Make Uppercase within 1 s of the double
+    /// click; a letter typed goes into the field (the bar took no focus)
+    /// and closes it; Make Uppercase from the bar changes the word.
+    func testTheBarShowsOverADoubleClickedWordTakesNoFocusAndItsItemsWork() throws {
+        try requirements()
+        _ = try startMenubusd()
+        let driver = try launchFeatherpad(bar: true)
+        let word = try typeAndDoubleClick(driver)
+        let shown = try driver.awaitBar()
+        XCTAssertLessThan(shown.milliseconds, 1000, "the bar showed within 1 s: \(shown)")
+        for label in ["Copy", "Make Uppercase"] {
+            XCTAssertTrue(shown.labels.contains(label), "\(label) in the bar: \(shown.labels)")
+        }
+        XCTAssertEqual(shown.labels.last, "More", "the bar ends with › (More): \(shown.labels)")
+        XCTAssertEqual(Set(shown.labels).count, shown.labels.count, "nothing twice in the bar: \(shown.labels)")
+        try assertJustAboveTheSelection(driver)
+
+        let typed = replacing(word, with: "a", in: Self.sentence)
+        try driver.type("a")
+        XCTAssertEqual(try waitForText(driver, "editor", typed), typed,
+                       "the letter replaced the selected word in the field: the bar took no focus")
+        XCTAssertTrue(try barGone(driver), "typing closed the bar")
+
+        let again = try doubleClickWord(driver)
+        _ = try driver.awaitBar()
+        try driver.chooseFromBar("Make Uppercase")
+        let upper = replacing(again, with: again.uppercased(), in: typed)
+        XCTAssertEqual(try waitForText(driver, "editor", upper), upper, "Make Uppercase from the bar changed the word")
+        XCTAssertTrue(try barGone(driver), "choosing from the bar closed it")
+        XCTAssertLessThan(try driver.ping(), 250, "featherpad's main loop answers")
+    }
+
+    /// Escape closes the bar and nothing else: the selection stays, the
+    /// text too.
+    func testEscapeClosesTheBar() throws {
+        try requirements()
+        _ = try startMenubusd()
+        let driver = try launchFeatherpad(bar: true)
+        let word = try typeAndDoubleClick(driver)
+        _ = try driver.awaitBar()
+        try driver.key("Escape")
+        XCTAssertTrue(try barGone(driver), "Escape closed the bar")
+        XCTAssertEqual(try driver.text("editor"), Self.sentence)
+        XCTAssertEqual(try driver.selection("editor"), word, "the selection stays after Escape")
+    }
+
+    /// "›" closes the bar and opens the editor's whole edit menu, MenuBus's
+    /// items in it.
+    func testMoreOpensTheWholeEditMenu() throws {
+        try requirements()
+        _ = try startMenubusd()
+        let driver = try launchFeatherpad(bar: true)
+        try typeAndDoubleClick(driver)
+        _ = try driver.awaitBar()
+        try driver.chooseFromBar("More")
+        var menu = try driver.awaitMenu()
+        _ = try eventually(timeout: 5) {
+            menu = try driver.shownMenu()
+            return menu.item("Make Uppercase") != nil
+        }
+        XCTAssertNotNil(menu.item("Make Uppercase"), "MenuBus's items in the menu › opened: \(menu)")
+        XCTAssertNotNil(menu.item("Copy"), "Qt's own items in it: \(menu)")
+        XCTAssertNil(try driver.bar(), "the bar closed as the menu opened")
+        try driver.closeMenu()
+    }
+
+    /// Off by default: the same double click selects the word (the positive
+    /// control) and no bar shows.
+    func testNoBarWithoutTheSetting() throws {
+        try requirements()
+        _ = try startMenubusd()
+        let driver = try launchFeatherpad(bar: false)
+        let word = try typeAndDoubleClick(driver)
+        XCTAssertFalse(try eventually(timeout: 1.5) { try driver.bar() != nil }, "no bar without [Edit Bar]")
+        XCTAssertEqual(try driver.selection("editor"), word, "the word is still selected")
+        // The theme takes part all the same: its items are in the edit menu.
+        let menu = try driver.openMenu("menu-key")
+        XCTAssertNotNil(menu.item("Make Uppercase"), "the theme is on without the bar: \(menu)")
+        try driver.closeMenu()
+    }
+}
