@@ -39,20 +39,20 @@ final class QtEditBarTests: DesktopProgramTestCase {
     /// (the driver clicks near the editor's left edge halfway down: below
     /// the one line, so the line's last word), read back as the selection.
     @discardableResult
-    private func typeAndDoubleClick(_ driver: GtkAppDriver) throws -> String {
-        try driver.focus("editor")
-        if try !driver.text("editor").isEmpty { try driver.clear() }
+    private func typeAndDoubleClick(_ driver: GtkAppDriver, in widget: String = "editor") throws -> String {
+        try driver.focus(widget)
+        if try !driver.text(widget).isEmpty { try driver.clear() }
         try driver.type(Self.sentence)
-        return try doubleClickWord(driver)
+        return try doubleClickWord(driver, in: widget)
     }
 
-    /// A double click on the focused editor; the word it selected.
-    private func doubleClickWord(_ driver: GtkAppDriver) throws -> String {
+    /// A double click on the focused `widget`; the word it selected.
+    private func doubleClickWord(_ driver: GtkAppDriver, in widget: String = "editor") throws -> String {
         try driver.doubleClick()
-        let words = try driver.text("editor").split(separator: " ").map(String.init)
+        let words = try driver.text(widget).split(separator: " ").map(String.init)
         var selected = ""
         _ = try eventually(timeout: 5) {
-            selected = try driver.selection("editor")
+            selected = try driver.selection(widget)
             return words.contains(selected)
         }
         XCTAssertTrue(words.contains(selected), "the double click selected a word of \(words): '\(selected)'")
@@ -148,6 +148,26 @@ final class QtEditBarTests: DesktopProgramTestCase {
         XCTAssertNotNil(menu.item("Copy"), "Qt's own items in it: \(menu)")
         XCTAssertNil(try driver.bar(), "the bar closed as the menu opened")
         try driver.closeMenu()
+    }
+
+    /// A QLineEdit (featherpad's search field) gets the bar over its word
+    /// too; Copy from the bar is QLineEdit's own: Ctrl+V pastes the word.
+    func testTheBarOverALineEditAndItsCopy() throws {
+        try requirements()
+        _ = try startMenubusd()
+        let driver = try launchFeatherpad(bar: true)
+        let word = try typeAndDoubleClick(driver, in: "search")
+        let shown = try driver.awaitBar()
+        for label in ["Cut", "Copy", "Paste", "Make Uppercase"] {
+            XCTAssertTrue(shown.labels.contains(label), "\(label) in the search field's bar: \(shown.labels)")
+        }
+        try assertJustAboveTheSelection(driver)
+        try driver.chooseFromBar("Copy")
+        XCTAssertTrue(try barGone(driver), "choosing Copy closed the bar")
+        try driver.key("End")
+        try driver.key("ctrl+v")
+        XCTAssertEqual(try waitForText(driver, "search", Self.sentence + word), Self.sentence + word,
+                       "the bar's Copy copied the word")
     }
 
     /// Off by default: the same double click selects the word (the positive
