@@ -21,6 +21,10 @@ final class QtEditBarTests: DesktopProgramTestCase {
     /// its own config folder (the driver gives the program that folder as
     /// XDG_CONFIG_HOME through GTK_APP_CONFIG_HOME).
     private func launchFeatherpad(bar: Bool) throws -> GtkAppDriver {
+        try launchQt("featherpad", bar: bar)
+    }
+
+    private func launchQt(_ app: String, bar: Bool) throws -> GtkAppDriver {
         var environment = ["QT_ACCESSIBILITY": "1", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1",
                            "QT_QPA_PLATFORMTHEME": "menubus", "QT_PLUGIN_PATH": QtAppTests.pluginDirectory.path,
                            "MENUBUS_DISABLE": ""]
@@ -32,7 +36,7 @@ final class QtEditBarTests: DesktopProgramTestCase {
                                                   atomically: true, encoding: .utf8)
             environment["GTK_APP_CONFIG_HOME"] = config.path
         }
-        return try launchProgram("featherpad", module: false, extraEnvironment: environment)
+        return try launchProgram(app, module: false, extraEnvironment: environment)
     }
 
     /// The sentence in the editor, then a double click on a word of it
@@ -168,6 +172,33 @@ final class QtEditBarTests: DesktopProgramTestCase {
         try driver.key("ctrl+v")
         XCTAssertEqual(try waitForText(driver, "search", Self.sentence + word), Self.sentence + word,
                        "the bar's Copy copied the word")
+    }
+
+    /// kwrite's editor view draws its own text (the theme follows it through
+    /// Qt's accessible text interface): the bar shows over its word too,
+    /// without the focus, and its Make Uppercase changes the word.
+    func testTheBarOverKwritesEditorView() throws {
+        try requirements()
+        try requireDesktopTools([("/usr/bin/kwrite", "kwrite")])
+        _ = try startMenubusd()
+        let driver = try launchQt("kwrite", bar: true)
+        try driver.focus("editor")
+        try driver.type(Self.sentence)
+        let word = try doubleClickWord(driver)
+        let shown = try driver.awaitBar()
+        for label in ["Copy", "Make Uppercase"] {
+            XCTAssertTrue(shown.labels.contains(label), "\(label) in kwrite's bar: \(shown.labels)")
+        }
+        try assertJustAboveTheSelection(driver)
+        try driver.chooseFromBar("Make Uppercase")
+        let upper = replacing(word, with: word.uppercased(), in: Self.sentence)
+        XCTAssertEqual(try waitForText(driver, "editor", upper), upper, "Make Uppercase from the bar in kwrite")
+        _ = try doubleClickWord(driver)
+        _ = try driver.awaitBar()
+        try driver.type("a")
+        XCTAssertTrue(try barGone(driver), "typing closed kwrite's bar")
+        XCTAssertEqual(try waitForText(driver, "editor", replacing(word, with: "a", in: Self.sentence)),
+                       replacing(word, with: "a", in: Self.sentence), "the letter went into kwrite's view")
     }
 
     /// Off by default: the same double click selects the word (the positive
