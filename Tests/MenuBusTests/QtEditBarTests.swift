@@ -134,6 +134,19 @@ final class QtEditBarTests: DesktopProgramTestCase {
         XCTAssertEqual(try driver.selection("editor"), word, "the selection stays after Escape")
     }
 
+    /// A turn of the mouse wheel over the editor closes the bar; the
+    /// selection stays.
+    func testScrollingClosesTheBar() throws {
+        try requirements()
+        _ = try startMenubusd()
+        let driver = try launchFeatherpad(bar: true)
+        let word = try typeAndDoubleClick(driver)
+        _ = try driver.awaitBar()
+        try driver.send("scroll")
+        XCTAssertTrue(try barGone(driver), "the wheel closed the bar")
+        XCTAssertEqual(try driver.selection("editor"), word, "the selection stays after the wheel")
+    }
+
     /// "›" closes the bar and opens the editor's whole edit menu, MenuBus's
     /// items in it.
     func testMoreOpensTheWholeEditMenu() throws {

@@ -926,6 +926,14 @@ class Session:
             raise Failure("the double-clicked widget did not take the focus")
         return {}
 
+    def command_scroll(self):
+        """A turn of the wheel (down) over the middle of the target."""
+        widget = self.require_target()
+        x, y, width, height = widget.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        self.xdotool("mousemove", "--sync", str(x + width // 2), str(y + height // 2))
+        self.xdotool("click", "5")
+        return {}
+
     def edit_bar(self):
         """The showing edit bar: an accessible of role tool bar named
         "Edit Bar", in any of the program's windows (a GTK 3 popover is
@@ -1122,6 +1130,7 @@ class Session:
             "set-stalled-clipboard":
                 lambda: self.command_set_clipboard(line.strip()[len("set-stalled-clipboard "):], stalled=True),
             "double-click": self.command_double_click,
+            "scroll": self.command_scroll,
             "bar": self.command_bar,
             "await-bar": self.command_await_bar,
             "choose-bar": lambda: self.command_choose_bar(argument),
