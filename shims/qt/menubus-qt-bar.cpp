@@ -53,6 +53,7 @@ public:
     explicit EditBar(QWidget *field);
     void fill(GVariant *items);
     void place();
+    int buttons() const { return m_tools->actions().size(); }
 
     QPointer<QWidget> field;
 
@@ -294,7 +295,7 @@ void showBar(gpointer data, GVariant *items)
     current->show();
     current->raise();
     QWidget *focus = QApplication::focusWidget();
-    debug("edit bar shown: %d buttons at %d,%d, the focus %s", int(g_variant_n_children(items)) + 1, current->x(),
+    debug("edit bar shown: %d buttons at %d,%d, the focus %s", current->buttons(), current->x(),
           current->y(), focus == widget || (focus && widget->isAncestorOf(focus)) ? "kept" : "moved");
 }
 
@@ -316,7 +317,9 @@ bool barSees(QObject *watched, QEvent *event)
     }
     if (!current || !current->isVisible())
         return false;
-    const bool inBar = watched->isWidgetType() && static_cast<QWidget *>(watched)->window() == current;
+    /* A click goes to the window (QWidgetWindow) before its widget. */
+    const bool inBar = watched->isWidgetType() ? static_cast<QWidget *>(watched)->window() == current
+                                               : watched->isWindowType() && watched == current->windowHandle();
     QWidget *window = current->field ? current->field->window() : nullptr;
     switch (event->type()) {
     case QEvent::ShortcutOverride:
