@@ -24,7 +24,7 @@ final class QtEditBarTests: DesktopProgramTestCase {
         try launchQt("featherpad", bar: bar)
     }
 
-    private func launchQt(_ app: String, bar: Bool) throws -> GtkAppDriver {
+    private func launchQt(_ app: String, bar: Bool, wayland: Bool = false) throws -> GtkAppDriver {
         var environment = ["QT_ACCESSIBILITY": "1", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1",
                            "QT_QPA_PLATFORMTHEME": "menubus", "QT_PLUGIN_PATH": QtAppTests.pluginDirectory.path,
                            "MENUBUS_DISABLE": ""]
@@ -36,7 +36,13 @@ final class QtEditBarTests: DesktopProgramTestCase {
                                                   atomically: true, encoding: .utf8)
             environment["GTK_APP_CONFIG_HOME"] = config.path
         }
-        return try launchProgram(app, module: false, extraEnvironment: environment)
+        guard wayland else { return try launchProgram(app, module: false, extraEnvironment: environment) }
+        var all = try bus.environment
+        all["TMPDIR"] = try Self.root.appendingPathComponent("tmp").path
+        all.merge(environment) { $1 }
+        let driver = try GtkAppDriver(app: app, module: false, environment: all, wayland: true)
+        addTeardownBlock { driver.stop() }
+        return driver
     }
 
     /// The sentence in the editor, then a double click on a word of it
@@ -212,6 +218,44 @@ final class QtEditBarTests: DesktopProgramTestCase {
         XCTAssertTrue(try barGone(driver), "typing closed kwrite's bar")
         XCTAssertEqual(try waitForText(driver, "editor", replacing(word, with: "a", in: Self.sentence)),
                        replacing(word, with: "a", in: Self.sentence), "the letter went into kwrite's view")
+    }
+
+    /// Under Wayland (a headless sway, Qt's wayland platform, the pointer a
+    /// virtual one): the bar is a popup of the window, shows over the word
+    /// without the focus, and its buttons take clicks.
+    func testTheBarUnderWayland() throws {
+        try requirements()
+        try requireDesktopTools([("/usr/bin/sway", "sway"), ("/usr/bin/swaymsg", "sway"), ("/usr/bin/setpriv", "util-linux")])
+        for helper in ["mb-vkbd", "mb-vptr"] {
+            let path = Repository.root.appendingPathComponent(".build/wayland/\(helper)").path
+            guard FileManager.default.isExecutableFile(atPath: path) else {
+                throw TestFailure("no \(path): run `make wayland-helpers` to build it")
+            }
+        }
+        _ = try startMenubusd()
+        let driver = try launchQt("featherpad", bar: true, wayland: true)
+        let word = try typeAndDoubleClick(driver)
+        let shown = try driver.awaitBar()
+        XCTAssertLessThan(shown.milliseconds, 1000, "the bar showed within 1 s: \(shown)")
+        for label in ["Copy", "Make Uppercase"] {
+            XCTAssertTrue(shown.labels.contains(label), "\(label) in the bar: \(shown.labels)")
+        }
+        try assertJustAboveTheSelection(driver)
+        let typed = replacing(word, with: "a", in: Self.sentence)
+        try driver.type("a")
+        XCTAssertEqual(try waitForText(driver, "editor", typed), typed, "the letter went into the field")
+        XCTAssertTrue(try barGone(driver), "typing closed the bar")
+
+        let again = try doubleClickWord(driver)
+        _ = try driver.awaitBar()
+        try driver.chooseFromBar("Make Uppercase")
+        let upper = replacing(again, with: again.uppercased(), in: typed)
+        XCTAssertEqual(try waitForText(driver, "editor", upper), upper, "Make Uppercase from the bar changed the word")
+
+        _ = try doubleClickWord(driver)
+        _ = try driver.awaitBar()
+        try driver.key("Escape")
+        XCTAssertTrue(try barGone(driver), "Escape closed the bar")
     }
 
     /// Off by default: the same double click selects the word (the positive
