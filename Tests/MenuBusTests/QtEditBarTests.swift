@@ -24,10 +24,11 @@ final class QtEditBarTests: DesktopProgramTestCase {
         try launchQt("featherpad", bar: bar)
     }
 
-    private func launchQt(_ app: String, bar: Bool, wayland: Bool = false) throws -> GtkAppDriver {
+    private func launchQt(_ app: String, bar: Bool, wayland: Bool = false,
+                          extraEnvironment: [String: String] = [:]) throws -> GtkAppDriver {
         var environment = ["QT_ACCESSIBILITY": "1", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1",
                            "QT_QPA_PLATFORMTHEME": "menubus", "QT_PLUGIN_PATH": QtAppTests.pluginDirectory.path,
-                           "MENUBUS_DISABLE": ""]
+                           "MENUBUS_DISABLE": ""].merging(extraEnvironment) { $1 }
         if bar {
             let config = try Self.root.appendingPathComponent("tmp/config-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: config.appendingPathComponent("menubus"),
@@ -75,16 +76,19 @@ final class QtEditBarTests: DesktopProgramTestCase {
         return text.replacingCharacters(in: range, with: replacement)
     }
 
-    /// The bar (shown) lies just above the selected word, over it.
-    private func assertJustAboveTheSelection(_ driver: GtkAppDriver, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// The bar (shown) lies just above the selected word (`below`: just
+    /// below it), over it.
+    private func assertJustAboveTheSelection(_ driver: GtkAppDriver, below: Bool = false,
+                                             file: StaticString = #filePath, line: UInt = #line) throws {
         let answer = try driver.send("await-bar")
         let bar = (answer["extents"] as? [NSNumber])?.map(\.intValue) ?? []
         let word = (answer["selection_extents"] as? [NSNumber])?.map(\.intValue) ?? []
         guard bar.count == 4, word.count == 4, word[2] > 0 else {
             return XCTFail("the bar's and the selection's extents: \(answer)", file: file, line: line)
         }
-        let gap = word[1] - (bar[1] + bar[3])
-        XCTAssertTrue((0...24).contains(gap), "the bar \(bar) ends \(gap) px above the word \(word)", file: file, line: line)
+        let gap = below ? bar[1] - (word[1] + word[3]) : word[1] - (bar[1] + bar[3])
+        XCTAssertTrue((0...24).contains(gap), "the bar \(bar) is \(gap) px \(below ? "below" : "above") the word \(word)",
+                      file: file, line: line)
         let middle = word[0] + word[2] / 2
         XCTAssertTrue(bar[0] <= middle && middle <= bar[0] + bar[2], "the bar \(bar) is over the word \(word)",
                       file: file, line: line)
@@ -256,6 +260,45 @@ final class QtEditBarTests: DesktopProgramTestCase {
         _ = try driver.awaitBar()
         try driver.key("Escape")
         XCTAssertTrue(try barGone(driver), "Escape closed the bar")
+    }
+
+    /// The Qt 6 theme in a Qt 6 program whose editor starts at the top of
+    /// the screen (a window at 0,0 with no window manager): no room above
+    /// the word, so the bar shows just below it.
+    func testTheBarInAQt6ProgramShowsBelowAWordAtTheTopOfTheScreen() throws {
+        try requireDesktopTools([("/usr/bin/g++", "g++")])
+        let binary = try buildQt6Editor()
+        _ = try startMenubusd()
+        let driver = try launchQt("qt-editor", bar: true, extraEnvironment: [
+            "MENUBUS_QT_EDITOR": binary.path, "QT_PLUGIN_PATH": QtAppTests.qt6PluginDirectory.path,
+        ])
+        let word = try typeAndDoubleClick(driver)
+        let shown = try driver.awaitBar()
+        for label in ["Copy", "Make Uppercase"] {
+            XCTAssertTrue(shown.labels.contains(label), "\(label) in the Qt 6 bar: \(shown.labels)")
+        }
+        try assertJustAboveTheSelection(driver, below: true)
+        try driver.chooseFromBar("Make Uppercase")
+        let upper = replacing(word, with: word.uppercased(), in: Self.sentence)
+        XCTAssertEqual(try waitForText(driver, "editor", upper), upper, "Make Uppercase from the Qt 6 bar")
+    }
+
+    /// QtAppTests' Qt 6 editor, built with Qt 6 Widgets; the Qt 6 theme must be built.
+    private func buildQt6Editor() throws -> URL {
+        let plugin = QtAppTests.qt6PluginDirectory.appendingPathComponent("platformthemes/libmenubus.so")
+        guard FileManager.default.fileExists(atPath: plugin.path) else {
+            throw TestFailure("no Qt 6 platform theme at \(plugin.path): run `make shims` to build it")
+        }
+        let folder = try Self.root.appendingPathComponent("tmp/qt-editor-bar")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("main.cpp"), binary = folder.appendingPathComponent("qt-editor")
+        try QtAppTests.qt6Editor.write(to: file, atomically: true, encoding: .utf8)
+        let flags = try runTool("pkg-config", ["--cflags", "--libs", "Qt6Widgets"], timeout: 30)
+        guard flags.status == 0 else { throw XCTSkip("no Qt 6 Widgets: qt6-base-dev is not installed; run scripts/setup") }
+        let built = try runTool("g++", ["-std=c++17", "-fPIC", "-o", binary.path, file.path]
+            + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init), timeout: 180)
+        guard built.status == 0 else { throw TestFailure("the Qt 6 editor did not build: \(built.stderr)") }
+        return binary
     }
 
     /// Off by default: the same double click selects the word (the positive
