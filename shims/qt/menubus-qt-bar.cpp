@@ -1,8 +1,9 @@
 /* The edit bar (opt-in: [Edit Bar] of menubus/integration.conf): a
  * compact row of buttons just above a selection made with the pointer
  * (below it where the screen has no room above), as iOS shows its edit
- * menu: the items the core chose (the edit commands that apply, then the
- * providers'), then "›", which opens the field's whole edit menu.
+ * menu: Qt's own Cut, Copy and Paste where they apply, the items the core
+ * chose (Translate, Search Web, the providers'), then "›", which opens the
+ * field's whole edit menu.
  *
  * It is a frameless tool-tip window of the field (override-redirect on
  * X11, a popup of the field's window on Wayland) that never takes the
