@@ -41,6 +41,7 @@ final class QtEditBarTests: DesktopProgramTestCase {
         var all = try bus.environment
         all["TMPDIR"] = try Self.root.appendingPathComponent("tmp").path
         all.merge(environment) { $1 }
+        all["MENUBUS_WAYLAND_POINTER"] = "1"
         let driver = try GtkAppDriver(app: app, module: false, environment: all, wayland: true)
         addTeardownBlock { driver.stop() }
         return driver

@@ -7,11 +7,12 @@ through, with one keymap for the whole run.
 
 The program gets WAYLAND_DISPLAY as the full path of sway's socket,
 GDK_BACKEND=wayland, QT_QPA_PLATFORM=wayland and no DISPLAY. There is no
-XTest: a right click becomes the Menu key; the pointer moves, clicks
-(button 1) and turns the wheel through a virtual pointer
-(Tests/wayland/mb-vptr), made on the first of these, at the points AT-SPI
-gives: the program's one window fills the output from (0, 0) with no
-border, so its coordinates are the output's. Window
+XTest: a right click becomes the Menu key. With MENUBUS_WAYLAND_POINTER=1
+the seat has a virtual pointer (Tests/wayland/mb-vptr) from before the
+program starts, which moves, clicks (button 1) and turns the wheel at the
+points AT-SPI gives: the program's one window fills the output from (0, 0)
+with no border, so its coordinates are the output's. Without it there is
+no pointer, and a move does nothing. Window
 activation is sway's own (the program's frame is ACTIVE through AT-SPI
 once sway gave it the keyboard). Everything is read through AT-SPI as
 under X11.
@@ -216,7 +217,6 @@ def on_wayland(base, failure):
             self.compositor = None
             self.keyboard = None
             self.pointer = None
-            self.pointer_at = None
 
         def start(self):
             started = time.monotonic()
@@ -227,6 +227,11 @@ def on_wayland(base, failure):
             # window while its seat has no keyboard.
             self.keyboard = VirtualKeyboard(self.compositor.socket, failure, self.timeout)
             self.processes.append(self.keyboard.process)
+            # The pointer too: a client reads the seat's pointer when it
+            # starts; one added later may miss its first events.
+            if os.environ.get("MENUBUS_WAYLAND_POINTER") == "1":
+                self.pointer = VirtualPointer(self.compositor.socket, failure, self.timeout)
+                self.processes.append(self.pointer.process)
             for env in (self.env, self.app_env):
                 env["WAYLAND_DISPLAY"] = self.compositor.socket
             self.timings["keyboard_ms"] = round((time.monotonic() - started) * 1000, 1)
@@ -260,18 +265,12 @@ def on_wayland(base, failure):
                 raise failure("%s's window did not become active under sway" % self.app_name)
 
         def point(self, command):
-            """A command of the virtual pointer, made for the first click or
-            wheel turn (at the point the last move named): a pointer on the
-            seat from the start would change every other test."""
-            if self.pointer is None:
-                if command.startswith("move"):
-                    self.pointer_at = command
-                    return None
-                self.pointer = VirtualPointer(self.compositor.socket, failure, self.timeout)
-                self.processes.append(self.pointer.process)
-                if self.pointer_at:
-                    self.pointer.send(self.pointer_at)
-            return self.pointer.send(command)
+            """A command of the virtual pointer; a move without one does nothing."""
+            if self.pointer is not None:
+                return self.pointer.send(command)
+            if command.startswith("move"):
+                return None
+            raise failure("no pointer under this Wayland session (MENUBUS_WAYLAND_POINTER=1 gives one): %s" % command)
 
         def xdotool(self, *arguments):
             """xdotool's commands as the virtual keyboard's and pointer's:
