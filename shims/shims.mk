@@ -78,7 +78,7 @@ SHIM_CXXFLAGS ?= -O2 -g
 # adapter over the shim core, whose C files are compiled into the plugin
 # (as objects, hidden like the adapter's). QT_NO_KEYWORDS: GIO's headers
 # name struct members `signals`.
-QT_THEME_SOURCES = shims/qt/menubus-qt-accessible.cpp shims/qt/menubus-qt-bridge.cpp shims/qt/menubus-qt-facts.cpp \
+QT_THEME_SOURCES = shims/qt/menubus-qt-accessible.cpp shims/qt/menubus-qt-bar.cpp shims/qt/menubus-qt-bridge.cpp shims/qt/menubus-qt-facts.cpp \
 	shims/qt/menubus-qt-keys.cpp shims/qt/menubus-qt-menu.cpp shims/qt/menubus-qt-text.cpp shims/qt/menubus-qt-theme.cpp
 QT_THEME_HEADERS = shims/qt/menubus-qt.h
 SHIM_GIO_CFLAGS = $(shell pkg-config --cflags gio-unix-2.0 2>/dev/null)

@@ -365,7 +365,7 @@ int main(int argc, char **argv)
     // MARK: Qt 6
 
     /// A Qt 6 editor: a QPlainTextEdit, and a QLineEdit Ctrl+F shows and focuses.
-    private static let qt6Editor = #"""
+    static let qt6Editor = #"""
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QMainWindow>

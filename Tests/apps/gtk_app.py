@@ -923,10 +923,21 @@ class Session:
                 x, y = cx + cw // 2, cy + ch // 2
         except (NotImplementedError, GLib.Error):
             pass
+        # A pointer already there leaves `mousemove --sync` waiting 15 s: a
+        # pixel aside first (a second double click at the same place).
+        self.xdotool("mousemove", str(x + 1), str(y + 1))
         self.xdotool("mousemove", "--sync", str(x), str(y))
         self.xdotool("click", "--repeat", "2", "1")
         if not poll(lambda: has_state(widget, pyatspi.STATE_FOCUSED), self.timeout):
             raise Failure("the double-clicked widget did not take the focus")
+        return {}
+
+    def command_scroll(self):
+        """A turn of the wheel (down) over the middle of the target."""
+        widget = self.require_target()
+        x, y, width, height = widget.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        self.xdotool("mousemove", "--sync", str(x + width // 2), str(y + height // 2))
+        self.xdotool("click", "5")
         return {}
 
     def edit_bar(self):
@@ -971,7 +982,16 @@ class Session:
         bar = poll(self.edit_bar, self.timeout)
         if bar is None:
             raise Failure("no edit bar showed")
-        return {"ms": round(now_ms() - started, 1), "bar": [label for label, _ in self.bar_buttons(bar)]}
+        answer = {"ms": round(now_ms() - started, 1), "bar": [label for label, _ in self.bar_buttons(bar)]}
+        # Where it shows, and the target's selection (x, y, width, height).
+        try:
+            answer["extents"] = list(bar.queryComponent().getExtents(pyatspi.DESKTOP_COORDS))
+            text = self.target.queryText() if self.target is not None else None
+            if text is not None and text.getNSelections() > 0:
+                answer["selection_extents"] = list(text.getRangeExtents(*text.getSelection(0), pyatspi.DESKTOP_COORDS))
+        except (GLib.Error, NotImplementedError):
+            pass
+        return answer
 
     def command_choose_bar(self, name):
         """A click (button 1) on the edit bar's button of that label."""
@@ -1116,6 +1136,7 @@ class Session:
             "set-stalled-clipboard":
                 lambda: self.command_set_clipboard(line.strip()[len("set-stalled-clipboard "):], stalled=True),
             "double-click": self.command_double_click,
+            "scroll": self.command_scroll,
             "bar": self.command_bar,
             "await-bar": self.command_await_bar,
             "choose-bar": lambda: self.command_choose_bar(argument),

@@ -7,7 +7,12 @@ through, with one keymap for the whole run.
 
 The program gets WAYLAND_DISPLAY as the full path of sway's socket,
 GDK_BACKEND=wayland, QT_QPA_PLATFORM=wayland and no DISPLAY. There is no
-pointer and no XTest: a right click becomes the Menu key; window
+XTest: a right click becomes the Menu key. With MENUBUS_WAYLAND_POINTER=1
+the seat has a virtual pointer (Tests/wayland/mb-vptr) from before the
+program starts, which moves, clicks (button 1) and turns the wheel at the
+points AT-SPI gives: the program's one window fills the output from (0, 0)
+with no border, so its coordinates are the output's. Without it there is
+no pointer, and a move does nothing. Window
 activation is sway's own (the program's frame is ACTIVE through AT-SPI
 once sway gave it the keyboard). Everything is read through AT-SPI as
 under X11.
@@ -30,6 +35,7 @@ SETPRIV = "/usr/bin/setpriv"
 # sway runs as nobody; the programs (as root here) reach it by its socket's path.
 NOBODY = 65534
 KEYBOARD = os.environ.get("MENUBUS_VKBD") or os.path.join(HERE, "..", "..", ".build", "wayland", "mb-vkbd")
+POINTER = os.path.join(HERE, "..", "..", ".build", "wayland", "mb-vptr")
 # Large enough that Qt 5, which cuts a long menu at the screen's bottom,
 # shows the items the tests read.
 OUTPUT_SIZE = (1280, 1024)
@@ -175,6 +181,23 @@ class VirtualKeyboard:
                 pass
 
 
+class VirtualPointer(VirtualKeyboard):
+    """Tests/wayland/mb-vptr on the compositor's seat, as the keyboard:
+    move X Y, click N, wheel N."""
+
+    def __init__(self, socket, failure, timeout):
+        self.failure = failure
+        self.timeout = timeout
+        env = {"PATH": "/usr/bin:/bin", "WAYLAND_DISPLAY": socket}
+        self.process = subprocess.Popen([POINTER, str(OUTPUT_SIZE[0]), str(OUTPUT_SIZE[1])], env=env,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=sys.stderr,
+                                        start_new_session=True, preexec_fn=die_with_parent(), bufsize=0)
+        self.pending = b""
+        answer = self.read_line()
+        if answer != "ready":
+            raise failure("the virtual pointer did not start: %r" % answer)
+
+
 def on_wayland(base, failure):
     """gtk_app's Session class `base` (or a subclass of it), run under sway.
     `failure`: the driver's exception for a failed command."""
@@ -193,6 +216,7 @@ def on_wayland(base, failure):
             self.app_env["QT_WAYLAND_DISABLE_WINDOWDECORATION"] = "1"
             self.compositor = None
             self.keyboard = None
+            self.pointer = None
 
         def start(self):
             started = time.monotonic()
@@ -203,6 +227,11 @@ def on_wayland(base, failure):
             # window while its seat has no keyboard.
             self.keyboard = VirtualKeyboard(self.compositor.socket, failure, self.timeout)
             self.processes.append(self.keyboard.process)
+            # The pointer too: a client reads the seat's pointer when it
+            # starts; one added later may miss its first events.
+            if os.environ.get("MENUBUS_WAYLAND_POINTER") == "1":
+                self.pointer = VirtualPointer(self.compositor.socket, failure, self.timeout)
+                self.processes.append(self.pointer.process)
             for env in (self.env, self.app_env):
                 env["WAYLAND_DISPLAY"] = self.compositor.socket
             self.timings["keyboard_ms"] = round((time.monotonic() - started) * 1000, 1)
@@ -235,9 +264,18 @@ def on_wayland(base, failure):
             if not poll(active, self.timeout, 0.02):
                 raise failure("%s's window did not become active under sway" % self.app_name)
 
+        def point(self, command):
+            """A command of the virtual pointer; a move without one does nothing."""
+            if self.pointer is not None:
+                return self.pointer.send(command)
+            if command.startswith("move"):
+                return None
+            raise failure("no pointer under this Wayland session (MENUBUS_WAYLAND_POINTER=1 gives one): %s" % command)
+
         def xdotool(self, *arguments):
-            """xdotool's commands as the virtual keyboard's: key, type; a
-            right click becomes the Menu key; no other pointer action."""
+            """xdotool's commands as the virtual keyboard's and pointer's:
+            key, type, mousemove, click (button 1, the wheel's 4 and 5); a
+            right click becomes the Menu key."""
             verb, rest = arguments[0], list(arguments[1:])
             if verb == "key":
                 keys = [key for key in rest if not key.startswith("--")]
@@ -248,14 +286,22 @@ def on_wayland(base, failure):
             if verb == "windowfocus":
                 return self.activate_window()
             if verb == "mousemove":
-                return None
+                x, y = [value for value in rest if not value.startswith("--")][-2:]
+                return self.point("move %s %s" % (x, y))
             if verb == "click" and rest == ["3"]:
                 return self.keyboard.send("key Menu")
-            raise failure("xdotool %s: no pointer under Wayland (keys and AT-SPI only)" % " ".join(arguments))
+            if verb == "click" and rest[-1] in ("1", "4", "5"):
+                times = int(rest[rest.index("--repeat") + 1]) if "--repeat" in rest else 1
+                for _ in range(times):
+                    self.point("click 1" if rest[-1] == "1" else "wheel %d" % (1 if rest[-1] == "5" else -1))
+                return None
+            raise failure("xdotool %s: not served under Wayland" % " ".join(arguments))
 
         def stop(self):
             if self.keyboard is not None:
                 self.keyboard.quit()
+            if self.pointer is not None:
+                self.pointer.quit()
             try:
                 super().stop()
             finally:

@@ -1,8 +1,9 @@
 # Test helpers for a Wayland session: the real-app tests run programs under
 # a headless compositor (sway) too, and type through mb-vkbd, which holds
-# one zwp_virtual_keyboard_v1 with one keymap for the whole run.  Included
-# by the top Makefile: `make wayland-helpers` builds .build/wayland/mb-vkbd
-# (scripts/test does, beside `make shims`).  Needs libwayland-dev,
+# one zwp_virtual_keyboard_v1 with one keymap for the whole run, and point
+# and click through mb-vptr (one zwlr_virtual_pointer_v1).  Included by the
+# top Makefile: `make wayland-helpers` builds .build/wayland/mb-vkbd and
+# mb-vptr (scripts/test does, beside `make shims`).  Needs libwayland-dev,
 # libwayland-bin (wayland-scanner) and libxkbcommon-dev (scripts/setup).
 
 WAYLAND_BUILD ?= .build/wayland
@@ -11,9 +12,13 @@ WAYLAND_PROTOCOL = Tests/wayland/virtual-keyboard-unstable-v1.xml
 WAYLAND_GENERATED = $(WAYLAND_BUILD)/virtual-keyboard-unstable-v1-client-protocol.h \
 	$(WAYLAND_BUILD)/virtual-keyboard-unstable-v1-protocol.c
 MB_VKBD = $(WAYLAND_BUILD)/mb-vkbd
+POINTER_PROTOCOL = Tests/wayland/wlr-virtual-pointer-unstable-v1.xml
+POINTER_GENERATED = $(WAYLAND_BUILD)/wlr-virtual-pointer-unstable-v1-client-protocol.h \
+	$(WAYLAND_BUILD)/wlr-virtual-pointer-unstable-v1-protocol.c
+MB_VPTR = $(WAYLAND_BUILD)/mb-vptr
 
 .PHONY: wayland-helpers
-wayland-helpers: $(MB_VKBD)
+wayland-helpers: $(MB_VKBD) $(MB_VPTR)
 
 $(WAYLAND_BUILD)/virtual-keyboard-unstable-v1-client-protocol.h: $(WAYLAND_PROTOCOL)
 	@mkdir -p $(@D)
@@ -27,3 +32,16 @@ $(MB_VKBD): Tests/wayland/mb-vkbd.c $(WAYLAND_GENERATED)
 	$(CC) $(CPPFLAGS) -O2 -g $(CFLAGS) -Wall -Wextra -I$(WAYLAND_BUILD) -o $@ \
 		Tests/wayland/mb-vkbd.c $(WAYLAND_BUILD)/virtual-keyboard-unstable-v1-protocol.c \
 		$(LDFLAGS) $(shell pkg-config --cflags --libs wayland-client xkbcommon)
+
+$(WAYLAND_BUILD)/wlr-virtual-pointer-unstable-v1-client-protocol.h: $(POINTER_PROTOCOL)
+	@mkdir -p $(@D)
+	$(WAYLAND_SCANNER) client-header $< $@
+
+$(WAYLAND_BUILD)/wlr-virtual-pointer-unstable-v1-protocol.c: $(POINTER_PROTOCOL)
+	@mkdir -p $(@D)
+	$(WAYLAND_SCANNER) private-code $< $@
+
+$(MB_VPTR): Tests/wayland/mb-vptr.c $(POINTER_GENERATED)
+	$(CC) $(CPPFLAGS) -O2 -g $(CFLAGS) -Wall -Wextra -I$(WAYLAND_BUILD) -o $@ \
+		Tests/wayland/mb-vptr.c $(WAYLAND_BUILD)/wlr-virtual-pointer-unstable-v1-protocol.c \
+		$(LDFLAGS) $(shell pkg-config --cflags --libs wayland-client)

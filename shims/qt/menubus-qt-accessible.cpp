@@ -355,7 +355,7 @@ QWidget *fieldWidgetOf(QObject *object)
     return accessibleTextWidgetOf(object);
 }
 
-const MbFieldOps accessibleFieldOps = { flags, selection, perform, apply, showMenu, nullptr, nullptr };
+const MbFieldOps accessibleFieldOps = { flags, selection, perform, apply, showMenu, showBar, hideBar };
 
 void AccessibleMenuWatch::see(QObject *watched, QEvent *event)
 {

@@ -21,7 +21,9 @@
 #include <QtGui/QClipboard>
 #include <QtGui/QGuiApplication>
 #include <QtGui/QKeyEvent>
+#include <QtGui/QMouseEvent>
 #include <QtWidgets/QApplication>
+#include <QtWidgets/QComboBox>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QPlainTextEdit>
@@ -49,6 +51,16 @@ namespace {
 
 /* MIME types sent of the clipboard, at most. */
 const int MAX_CLIPBOARD_TYPES = 32;
+
+/* The field a widget with the keyboard focus is: itself, or an editable
+ * combo box's line edit, whose focus proxy the box is (the box hands it
+ * its focus events directly, past the filter). */
+QWidget *focusedFieldWidgetOf(QObject *object)
+{
+    if (auto *combo = qobject_cast<QComboBox *>(object))
+        return combo->lineEdit() ? textWidgetOf(combo->lineEdit()) : nullptr;
+    return fieldWidgetOf(object);
+}
 
 void menuShown(QMenu *menu, QWidget *widget)
 {
@@ -136,13 +148,15 @@ void Bridge::forget(QObject *widget)
 
 bool Bridge::eventFilter(QObject *watched, QEvent *event)
 {
+    if (barSees(watched, event))
+        return true;
     switch (event->type()) {
     case QEvent::FocusIn:
-        if (QWidget *widget = fieldWidgetOf(watched))
+        if (QWidget *widget = focusedFieldWidgetOf(watched))
             mb_field_focused(fieldOf(widget, true)->core);
         break;
     case QEvent::FocusOut:
-        if (Field *field = m_fields.value(watched))
+        if (Field *field = m_fields.value(focusedFieldWidgetOf(watched)))
             mb_field_blurred(field->core);
         break;
     case QEvent::KeyPress:
@@ -151,7 +165,7 @@ bool Bridge::eventFilter(QObject *watched, QEvent *event)
          * from the focused one up: a provider's shortcut may have it. */
         if (watched->isWidgetType() && static_cast<QWidget *>(watched)->isWindow()) {
             auto *key = static_cast<QKeyEvent *>(event);
-            Field *field = m_fields.value(fieldWidgetOf(QApplication::focusWidget()));
+            Field *field = m_fields.value(focusedFieldWidgetOf(QApplication::focusWidget()));
             const QByteArray accelerator = field ? gtkAccelerator(key) : QByteArray();
             if (!accelerator.isEmpty() && mb_field_shortcut(field->core, accelerator.constData(), key->timestamp())) {
                 key->accept();
@@ -160,6 +174,12 @@ bool Bridge::eventFilter(QObject *watched, QEvent *event)
         }
         break;
     case QEvent::MouseButtonRelease:
+        /* A selection made with the pointer (a text edit's go to its
+         * viewport): the edit bar, where it is on, once it stands still. */
+        if (static_cast<QMouseEvent *>(event)->button() == Qt::LeftButton && mb_shim_edit_bar_enabled())
+            if (Field *field = m_fields.value(fieldWidgetOf(watched)))
+                mb_field_pointer_selected(field->core);
+        Q_FALLTHROUGH();
     case QEvent::KeyRelease:
         /* A QLabel has no selectionChanged: its selection is read once the
          * mouse or the keyboard may have moved it. */
@@ -258,7 +278,7 @@ void startBridge()
     QCoreApplication::instance()->installEventFilter(bridge);
     followClipboard();
     /* A text widget that had the focus before the loop ran. */
-    if (QWidget *focused = fieldWidgetOf(QApplication::focusWidget()))
+    if (QWidget *focused = focusedFieldWidgetOf(QApplication::focusWidget()))
         mb_field_focused(bridge->fieldOf(focused, true)->core);
 }
 

@@ -323,7 +323,7 @@ gboolean showMenu(gpointer data, guint32)
 
 } // namespace
 
-const MbFieldOps fieldOps = { flags, selection, perform, apply, showMenu, nullptr, nullptr };
+const MbFieldOps fieldOps = { flags, selection, perform, apply, showMenu, showBar, hideBar };
 
 bool isEditable(QWidget *widget)
 {

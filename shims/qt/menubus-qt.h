@@ -7,6 +7,7 @@
  *   menubus-qt-menu.cpp    MenuBus's items in Qt's open edit menu
  *   menubus-qt-text.cpp    what a text widget is and does (MbFieldOps)
  *   menubus-qt-keys.cpp    a key the window let pass, as a provider's shortcut
+ *   menubus-qt-bar.cpp     the edit bar over a selection made with the pointer
  *   menubus-qt-accessible.cpp  widgets that draw their own text, through
  *                          Qt's accessible text interfaces (KTextEditor's)
  *   menubus-qt-facts.cpp   every use of a Qt detail that is not public API,
@@ -77,6 +78,16 @@ bool isEditable(QWidget *widget);
 /* The key as a GTK accelerator (`<Control><Alt>u`), empty for a key with
  * neither Control, Alt nor Meta, or one GDK's names do not cover here. */
 QByteArray gtkAccelerator(const QKeyEvent *event);
+
+/* ---- menubus-qt-bar.cpp ---- */
+
+/* MbFieldOps' show_bar and hide_bar, for any field. */
+void showBar(gpointer field, GVariant *items);
+void hideBar(gpointer field);
+/* Every event the bridge's filter sees, while a bar shows: a key, a click
+ * elsewhere, a scroll, the window moving close it. True: the event is
+ * used (the Escape that closed it). */
+bool barSees(QObject *watched, QEvent *event);
 
 /* ---- menubus-qt-accessible.cpp ---- */
 
