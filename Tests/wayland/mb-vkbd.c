@@ -26,12 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
-#include <wayland-client.h>
 #include <xkbcommon/xkbcommon.h>
 
+#include "mb-wl-common.h"
 #include "virtual-keyboard-unstable-v1-client-protocol.h"
 
 #define KEY_RELEASED 0
@@ -44,37 +43,9 @@ struct key {
 };
 
 static struct wl_display *display;
-static struct wl_seat *seat;
-static struct zwp_virtual_keyboard_manager_v1 *manager;
 static struct zwp_virtual_keyboard_v1 *keyboard;
 static struct xkb_keymap *keymap;
 static struct xkb_state *state;
-
-static void on_global(void *data, struct wl_registry *registry, uint32_t name, const char *interface, uint32_t version)
-{
-    (void)data;
-    (void)version;
-    if (strcmp(interface, wl_seat_interface.name) == 0 && seat == NULL)
-        seat = wl_registry_bind(registry, name, &wl_seat_interface, 1);
-    else if (strcmp(interface, zwp_virtual_keyboard_manager_v1_interface.name) == 0)
-        manager = wl_registry_bind(registry, name, &zwp_virtual_keyboard_manager_v1_interface, 1);
-}
-
-static void on_global_remove(void *data, struct wl_registry *registry, uint32_t name)
-{
-    (void)data;
-    (void)registry;
-    (void)name;
-}
-
-static const struct wl_registry_listener registry_listener = {on_global, on_global_remove};
-
-static uint32_t now_ms(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (uint32_t)(now.tv_sec * 1000 + now.tv_nsec / 1000000);
-}
 
 static bool sync_display(void)
 {
@@ -157,7 +128,7 @@ static void send_modifiers(xkb_mod_mask_t extra)
 
 static bool send_key(xkb_keycode_t code, bool pressed)
 {
-    zwp_virtual_keyboard_v1_key(keyboard, now_ms(), code - 8, pressed ? KEY_PRESSED : KEY_RELEASED);
+    zwp_virtual_keyboard_v1_key(keyboard, mb_wl_now_ms(), code - 8, pressed ? KEY_PRESSED : KEY_RELEASED);
     xkb_state_update_key(state, code, pressed ? XKB_KEY_DOWN : XKB_KEY_UP);
     send_modifiers(0);
     return sync_display();
@@ -171,10 +142,10 @@ static bool tap(const struct key *key)
         if (!sync_display())
             return false;
     }
-    zwp_virtual_keyboard_v1_key(keyboard, now_ms(), key->code - 8, KEY_PRESSED);
+    zwp_virtual_keyboard_v1_key(keyboard, mb_wl_now_ms(), key->code - 8, KEY_PRESSED);
     if (!sync_display())
         return false;
-    zwp_virtual_keyboard_v1_key(keyboard, now_ms(), key->code - 8, KEY_RELEASED);
+    zwp_virtual_keyboard_v1_key(keyboard, mb_wl_now_ms(), key->code - 8, KEY_RELEASED);
     send_modifiers(0);
     return sync_display();
 }
@@ -313,47 +284,19 @@ static bool run(char *line, char *why, size_t why_size)
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
-    display = wl_display_connect(NULL);
-    if (display == NULL) {
-        fprintf(stderr, "mb-vkbd: cannot connect to the Wayland display %s\n", getenv("WAYLAND_DISPLAY") ?: "(unset)");
+    struct mb_wl_globals globals;
+    if (!mb_wl_connect("mb-vkbd", &zwp_virtual_keyboard_manager_v1_interface, &globals))
         return 1;
-    }
-    struct wl_registry *registry = wl_display_get_registry(display);
-    wl_registry_add_listener(registry, &registry_listener, NULL);
-    wl_display_roundtrip(display);
-    if (seat == NULL || manager == NULL) {
-        fprintf(stderr, "mb-vkbd: the compositor offers %s\n",
-                seat == NULL ? "no seat" : "no zwp_virtual_keyboard_manager_v1");
-        return 1;
-    }
-    keyboard = zwp_virtual_keyboard_manager_v1_create_virtual_keyboard(manager, seat);
+    display = globals.display;
+    keyboard = zwp_virtual_keyboard_manager_v1_create_virtual_keyboard(globals.manager, globals.seat);
     if (!send_keymap()) {
         fprintf(stderr, "mb-vkbd: the keymap could not be compiled or sent\n");
         return 1;
     }
     printf("ready\n");
 
-    char *line = NULL;
-    size_t capacity = 0;
-    ssize_t length;
-    while ((length = getline(&line, &capacity, stdin)) >= 0) {
-        while (length > 0 && (line[length - 1] == '\n' || line[length - 1] == '\r'))
-            line[--length] = '\0';
-        if (length == 0)
-            continue;
-        if (strcmp(line, "quit") == 0)
-            break;
-        char why[256] = "";
-        if (run(line, why, sizeof why))
-            printf("ok\n");
-        else
-            printf("error %s\n", why);
-        if (wl_display_get_error(display) != 0) {
-            fprintf(stderr, "mb-vkbd: the Wayland connection failed: %s\n", strerror(wl_display_get_error(display)));
-            return 1;
-        }
-    }
-    free(line);
+    if (mb_wl_serve("mb-vkbd", display, run) != 0)
+        return 1;
     zwp_virtual_keyboard_v1_destroy(keyboard);
     wl_display_roundtrip(display);
     wl_display_disconnect(display);
