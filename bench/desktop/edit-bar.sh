@@ -31,51 +31,21 @@ done
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
-for tool in /usr/bin/mousepad /usr/bin/xvfb-run /usr/bin/xdotool; do
-    [ -x "$tool" ] || { echo "edit-bar.sh: no $tool; run scripts/setup" >&2; exit 1; }
-done
-/usr/bin/python3 -c 'import Xlib' 2>/dev/null || { echo "edit-bar.sh: no python3-xlib; run scripts/setup" >&2; exit 1; }
-
-TMP="$(mktemp -d "${TMPDIR:-/tmp}/menubus-edit-bar.XXXXXX")"
-JOB_PID=""
-BUS_PID=""
-DAEMON_PID=""
-# shellcheck source=lib.sh
-. "$ROOT/bench/lib/lib.sh"
-cleanup() {
-    set +e
-    stop "$JOB_PID"
-    stop "$DAEMON_PID"
-    stop "$BUS_PID"
-    rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-if [ "$BUILD" = 1 ]; then
-    echo "building menubusd, menubus-cli (release) and the GTK 3 module..." >&2
-    { swift build -c release --product menubusd && swift build -c release --product menubus-cli && make shims; } \
-        >"$TMP/build.log" 2>&1 || { tail -n 30 "$TMP/build.log" >&2; exit 1; }
-fi
-BIN="$(swift build -c release --show-bin-path)"
-[ -x "$BIN/menubusd" ] || { echo "edit-bar.sh: no release menubusd at $BIN" >&2; exit 1; }
+# shellcheck source=desktop-lib.sh
+. "$ROOT/bench/desktop/desktop-lib.sh"
+desktop_start edit-bar.sh /usr/bin/mousepad
+desktop_build edit-bar.sh "the GTK 3 module" make shims
 GTK_PATH_DIR="$ROOT/.build/shims/gtk3"
 [ -f "$GTK_PATH_DIR/modules/libmenubus.so" ] || { echo "edit-bar.sh: no module (make shims)" >&2; exit 1; }
 
-start_menubusd_with_bundled_providers edit-bar.sh
-LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
+desktop_start_menubusd edit-bar.sh
 
 echo "measuring: $SAMPLES bars and $SAMPLES menus..." >&2
-TMPDIR="$TMP" job xvfb-run -a -s "-screen 0 1024x768x24" /usr/bin/python3 "$ROOT/bench/desktop/edit-bar.py" \
-    --samples "$SAMPLES" --settle "$SETTLE" --gtk-path "$GTK_PATH_DIR" \
-    >"$TMP/out" 2>"$TMP/helper.log" || { tail -n 20 "$TMP/helper.log" >&2; exit 1; }
+desktop_measure edit-bar.py --samples "$SAMPLES" --settle "$SETTLE" --gtk-path "$GTK_PATH_DIR"
 
 bar=$(values bar | median)
 menu=$(values menu | median)
-echo "mousepad $(dpkg-query -W -f '${Version}' mousepad 2>/dev/null), GTK $(dpkg-query -W -f '${Version}' libgtk-3-0 2>/dev/null)," \
-    "commit $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD -- shims 2>/dev/null || echo ' (shims/ changed)')," \
-    "$(date -u '+%Y-%m-%d %H:%M') UTC, load average $LOAD_BEFORE before, $(cut -d' ' -f1-3 /proc/loadavg) after"
+desktop_header "mousepad $(package_version mousepad), GTK $(package_version libgtk-3-0)"
 echo
 echo "| mousepad, the GTK 3 module | samples | median, ms | min | max |"
 echo "| --- | ---: | ---: | ---: | ---: |"
@@ -86,8 +56,5 @@ for pair in "double-click's second release to the edit bar drawn:bar" "Shift+F10
 done
 awk -v b="$bar" -v m="$menu" 'BEGIN {printf "\nbar / menu: %.2fx; of the bar'"'"'s median, 40 ms is the core'"'"'s wait (MB_BAR_WAIT_MS), %.1f ms the rest.\n", b / m, b - 40}'
 echo "The first bar (not among the samples): $(values first-bar) ms."
-if grep -q '^<4>\|^warning' "$TMP/menubusd.log"; then
-    echo "menubusd warned:" >&2
-    grep '^<4>\|^warning' "$TMP/menubusd.log" >&2
-fi
+desktop_menubusd_warnings
 exit 0

@@ -46,38 +46,11 @@ done
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
-for tool in /usr/bin/mousepad /usr/bin/xvfb-run /usr/bin/xdotool; do
-    [ -x "$tool" ] || { echo "gtk-menu.sh: no $tool; run scripts/setup" >&2; exit 1; }
-done
-/usr/bin/python3 -c 'import Xlib' 2>/dev/null || { echo "gtk-menu.sh: no python3-xlib; run scripts/setup" >&2; exit 1; }
-
-TMP="$(mktemp -d "${TMPDIR:-/tmp}/menubus-gtk-menu.XXXXXX")"
-JOB_PID=""
-BUS_PID=""
-DAEMON_PID=""
-# shellcheck source=lib.sh
-. "$ROOT/bench/lib/lib.sh"
-cleanup() {
-    set +e
-    # A menubusd left stopped would not take the TERM.
-    [ -n "$DAEMON_PID" ] && kill -CONT "$DAEMON_PID" 2>/dev/null
-    stop "$JOB_PID"
-    stop "$DAEMON_PID"
-    stop "$BUS_PID"
-    rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-if [ "$BUILD" = 1 ]; then
-    echo "building menubusd, menubus-cli (release) and the GTK 3 module..." >&2
-    { swift build -c release --product menubusd && swift build -c release --product menubus-cli \
-        && { make shims || echo "gtk-menu.sh: make shims failed; measuring without a module" >&2; }; } \
-        >"$TMP/build.log" 2>&1 || { tail -n 30 "$TMP/build.log" >&2; exit 1; }
-fi
-BIN="$(swift build -c release --show-bin-path)"
-[ -x "$BIN/menubusd" ] || { echo "gtk-menu.sh: no release menubusd at $BIN" >&2; exit 1; }
+# shellcheck source=desktop-lib.sh
+. "$ROOT/bench/desktop/desktop-lib.sh"
+desktop_start gtk-menu.sh /usr/bin/mousepad
+make_shims() { make shims || echo "gtk-menu.sh: make shims failed; measuring without a module" >&2; }
+desktop_build gtk-menu.sh "the GTK 3 module" make_shims
 GTK_PATH_DIR="$ROOT/.build/shims/gtk3"
 MODULE_NOTE=""
 FLOOR=()
@@ -90,13 +63,11 @@ else
     MODULE_NOTE="the floor's module did not build: $(tail -n 3 "$TMP/floor.log")"
 fi
 
-start_menubusd_with_bundled_providers gtk-menu.sh
-LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
+desktop_start_menubusd gtk-menu.sh
 
 echo "measuring: $SAMPLES menus per app and case, $RSS_RUNS pairs for memory..." >&2
-TMPDIR="$TMP" job xvfb-run -a -s "-screen 0 1024x768x24" /usr/bin/python3 "$ROOT/bench/desktop/gtk-menu.py" \
-    --samples "$SAMPLES" --rss-runs "$RSS_RUNS" --settle "$SETTLE" --gtk-path "$GTK_PATH_DIR" "${FLOOR[@]}" --menubusd-pid "$DAEMON_PID" \
-    >"$TMP/out" 2>"$TMP/helper.log" || { tail -n 20 "$TMP/helper.log" >&2; exit 1; }
+desktop_measure gtk-menu.py --samples "$SAMPLES" --rss-runs "$RSS_RUNS" --settle "$SETTLE" --gtk-path "$GTK_PATH_DIR" \
+    "${FLOOR[@]}" --menubusd-pid "$DAEMON_PID"
 
 # md CASE LABEL: the median of a case's numbers for one app, or nothing when there are none.
 md() {
@@ -114,9 +85,7 @@ row() {
         printf "| %s | %d | %.1f | %.1f | %s | %+.1f | %s | %.2fx |\n", t, n, a, b, f, b - a, d, b / a }'
 }
 
-echo "mousepad $(dpkg-query -W -f '${Version}' mousepad 2>/dev/null), GTK $(dpkg-query -W -f '${Version}' libgtk-3-0 2>/dev/null)," \
-    "commit $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD -- shims 2>/dev/null || echo ' (shims/ changed)')," \
-    "$(date -u '+%Y-%m-%d %H:%M') UTC, load average $LOAD_BEFORE before, $(cut -d' ' -f1-3 /proc/loadavg) after"
+desktop_header "mousepad $(package_version mousepad), GTK $(package_version libgtk-3-0)"
 echo
 echo "| Shift+F10 to the popup mapped, ms | samples | without MenuBus, median | with the module, median | floor, median | with − without | with − floor | with / without |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
@@ -145,8 +114,5 @@ loaded=$(grep '^module-loaded ' "$TMP/out" | cut -d' ' -f2- || true)
 echo
 echo "libmenubus.so mapped: $loaded"
 [ -n "$MODULE_NOTE" ] && echo "$MODULE_NOTE"
-if grep -q '^<4>\|^warning' "$TMP/menubusd.log"; then
-    echo "menubusd warned:" >&2
-    grep '^<4>\|^warning' "$TMP/menubusd.log" >&2
-fi
+desktop_menubusd_warnings
 exit 0

@@ -50,37 +50,10 @@ done
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
-for tool in /usr/bin/featherpad /usr/bin/xvfb-run /usr/bin/xdotool; do
-    [ -x "$tool" ] || { echo "qt-menu.sh: no $tool; run scripts/setup" >&2; exit 1; }
-done
-/usr/bin/python3 -c 'import Xlib' 2>/dev/null || { echo "qt-menu.sh: no python3-xlib; run scripts/setup" >&2; exit 1; }
-
-TMP="$(mktemp -d "${TMPDIR:-/tmp}/menubus-qt-menu.XXXXXX")"
-JOB_PID=""
-BUS_PID=""
-DAEMON_PID=""
-# shellcheck source=lib.sh
-. "$ROOT/bench/lib/lib.sh"
-cleanup() {
-    set +e
-    # A menubusd left stopped would not take the TERM.
-    [ -n "$DAEMON_PID" ] && kill -CONT "$DAEMON_PID" 2>/dev/null
-    stop "$JOB_PID"
-    stop "$DAEMON_PID"
-    stop "$BUS_PID"
-    rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-if [ "$BUILD" = 1 ]; then
-    echo "building menubusd, menubus-cli (release) and the Qt 5 theme..." >&2
-    { swift build -c release --product menubusd && swift build -c release --product menubus-cli \
-        && make qt5-theme; } >"$TMP/build.log" 2>&1 || { tail -n 30 "$TMP/build.log" >&2; exit 1; }
-fi
-BIN="$(swift build -c release --show-bin-path)"
-[ -x "$BIN/menubusd" ] || { echo "qt-menu.sh: no release menubusd at $BIN" >&2; exit 1; }
+# shellcheck source=desktop-lib.sh
+. "$ROOT/bench/desktop/desktop-lib.sh"
+desktop_start qt-menu.sh /usr/bin/featherpad
+desktop_build qt-menu.sh "the Qt 5 theme" make qt5-theme
 PLUGIN_DIR="$ROOT/.build/shims/qt5"
 [ -f "$PLUGIN_DIR/platformthemes/libmenubus.so" ] \
     || { echo "qt-menu.sh: no theme at $PLUGIN_DIR/platformthemes/libmenubus.so (make qt5-theme)" >&2; exit 1; }
@@ -96,14 +69,11 @@ else
 fi
 
 mkdir -p "$TMP/logs"
-start_menubusd_with_bundled_providers qt-menu.sh
-LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
+desktop_start_menubusd qt-menu.sh
 
 echo "measuring: $SAMPLES menus per app and case, $RSS_RUNS pairs for memory..." >&2
-TMPDIR="$TMP" job xvfb-run -a -s "-screen 0 1024x768x24" /usr/bin/python3 "$ROOT/bench/desktop/qt-menu.py" \
-    --samples "$SAMPLES" --rss-runs "$RSS_RUNS" --settle "$SETTLE" --plugin-path "$PLUGIN_DIR" "${FLOOR[@]}" \
-    --menubusd-pid "$DAEMON_PID" --log-dir "$TMP/logs" \
-    >"$TMP/out" 2>"$TMP/helper.log" || { tail -n 20 "$TMP/helper.log" >&2; tail -n 20 "$TMP"/logs/* >&2; exit 1; }
+desktop_measure qt-menu.py --samples "$SAMPLES" --rss-runs "$RSS_RUNS" --settle "$SETTLE" --plugin-path "$PLUGIN_DIR" \
+    "${FLOOR[@]}" --menubusd-pid "$DAEMON_PID" --log-dir "$TMP/logs"
 
 run_floor=$(values running-floor | median)
 stop_floor=$(values stopped-floor | median)
@@ -124,9 +94,7 @@ first_stop_with=$(values stopped-first-with)
 rss_without=$(values rss-without | median)
 rss_with=$(values rss-with | median)
 
-echo "featherpad $(dpkg-query -W -f '${Version}' featherpad 2>/dev/null), Qt $(dpkg-query -W -f '${Version}' libqt5widgets5 2>/dev/null)," \
-    "commit $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD -- shims 2>/dev/null || echo ' (shims/ changed)')," \
-    "$(date -u '+%Y-%m-%d %H:%M') UTC, load average $LOAD_BEFORE before, $(cut -d' ' -f1-3 /proc/loadavg) after"
+desktop_header "featherpad $(package_version featherpad), Qt $(package_version libqt5widgets5)"
 echo
 echo "| Menu key to the popup mapped | samples | without theme, median ms | floor, median ms | with theme, median ms | with / without | theme over floor |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
@@ -161,8 +129,5 @@ echo
 echo "libmenubus.so mapped: $(grep '^theme-loaded ' "$TMP/out" | cut -d' ' -f2- || true)"
 echo "other override-redirect windows mapped (not timed): $(grep '^other-windows ' "$TMP/out" | cut -d' ' -f2- || true)"
 [ -n "$FLOOR_NOTE" ] && echo "$FLOOR_NOTE"
-if grep -q '^<4>\|^warning' "$TMP/menubusd.log"; then
-    echo "menubusd warned:" >&2
-    grep '^<4>\|^warning' "$TMP/menubusd.log" >&2
-fi
+desktop_menubusd_warnings
 exit 0
