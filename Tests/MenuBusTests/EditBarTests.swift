@@ -32,15 +32,32 @@ final class EditBarTests: DesktopProgramTestCase {
         return driver
     }
 
-    /// A double-click on the first word: it is selected (read back through AT-SPI).
-    private func doubleClickFirstWord(_ driver: GtkAppDriver) throws {
+    /// A double-click on the first word of `widget`: it is `word` once
+    /// selected (read back through AT-SPI).
+    private func doubleClickFirstWord(_ driver: GtkAppDriver, _ word: String = "the", in widget: String = "editor",
+                                      file: StaticString = #filePath, line: UInt = #line) throws {
         try driver.doubleClick()
         var selection = ""
         _ = try eventually(timeout: 5) {
-            selection = try driver.selection("editor")
-            return selection == "the"
+            selection = try driver.selection(widget)
+            return selection == word
         }
-        XCTAssertEqual(selection, "the", "the double-click selected the first word")
+        XCTAssertEqual(selection, word, "the double-click selected the first word of the \(widget)", file: file, line: line)
+    }
+
+    /// `app` with the bar on and the sentence typed, its first word
+    /// double-clicked, and the bar shown over it (awaitBar).
+    private func launchWithTheBarShown(app: String = "mousepad") throws -> GtkAppDriver {
+        let driver = try launch(bar: true, app: app)
+        try doubleClickFirstWord(driver)
+        _ = try awaitBar(driver)
+        return driver
+    }
+
+    /// The editor's text becomes `expected`.
+    private func assertEditorText(_ driver: GtkAppDriver, _ expected: String, _ message: String,
+                                  file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(try waitForText(driver, "editor", expected), expected, message, file: file, line: line)
     }
 
     /// The bar once it shows, within 1 s of the selection, with Copy and
@@ -65,28 +82,21 @@ final class EditBarTests: DesktopProgramTestCase {
         XCTAssertEqual(labels.filter { $0 == "Copy" }.count, 1, "Copy once: \(labels)")
         // The bar took no focus: the keys go on into the field, and it closes.
         try driver.type("a")
-        XCTAssertEqual(try waitForText(driver, "editor", "a quick brown fox"), "a quick brown fox",
-                       "the letter typed replaced the selected word in the field")
+        try assertEditorText(driver, "a quick brown fox", "the letter typed replaced the selected word in the field")
         try awaitNoBar(driver, "typing")
         try driver.type("n")
-        XCTAssertEqual(try waitForText(driver, "editor", "an quick brown fox"), "an quick brown fox",
-                       "the field kept the keyboard focus")
+        try assertEditorText(driver, "an quick brown fox", "the field kept the keyboard focus")
     }
 
     func testChoosingFromTheBarRunsTheItemOnTheSelection() throws {
-        let driver = try launch(bar: true)
-        try doubleClickFirstWord(driver)
-        _ = try awaitBar(driver)
+        let driver = try launchWithTheBarShown()
         try driver.chooseFromBar("Make Uppercase")
-        XCTAssertEqual(try waitForText(driver, "editor", "THE quick brown fox"), "THE quick brown fox",
-                       "Make Uppercase from the bar changed the word")
+        try assertEditorText(driver, "THE quick brown fox", "Make Uppercase from the bar changed the word")
         try awaitNoBar(driver, "an item chosen")
     }
 
     func testEscapeClosesTheBarAndLeavesTheText() throws {
-        let driver = try launch(bar: true)
-        try doubleClickFirstWord(driver)
-        _ = try awaitBar(driver)
+        let driver = try launchWithTheBarShown()
         try driver.key("Escape")
         try awaitNoBar(driver, "Escape")
         XCTAssertEqual(try driver.text("editor"), Self.sentence, "Escape left the text as it was")
@@ -94,9 +104,7 @@ final class EditBarTests: DesktopProgramTestCase {
 
     /// "›" opens the field's whole edit menu, with MenuBus's items.
     func testTheBarsMoreButtonOpensTheWholeMenu() throws {
-        let driver = try launch(bar: true)
-        try doubleClickFirstWord(driver)
-        _ = try awaitBar(driver)
+        let driver = try launchWithTheBarShown()
         try driver.chooseFromBar("More")
         var menu = try driver.awaitMenu()
         _ = try eventually(timeout: 5) {
@@ -113,13 +121,7 @@ final class EditBarTests: DesktopProgramTestCase {
         let driver = try launch(bar: true)
         try driver.focus("search")
         try driver.type("hello world")
-        try driver.doubleClick()
-        var selection = ""
-        _ = try eventually(timeout: 5) {
-            selection = try driver.selection("search")
-            return selection == "hello"
-        }
-        XCTAssertEqual(selection, "hello", "the double-click selected the entry's first word")
+        try doubleClickFirstWord(driver, "hello", in: "search")
         _ = try awaitBar(driver)
         try driver.key("Escape")
         try awaitNoBar(driver, "Escape in the entry")
@@ -128,12 +130,9 @@ final class EditBarTests: DesktopProgramTestCase {
     /// A widget that draws its own text (geany's Scintilla view, a field
     /// through ATK) gets the bar too, and an item chosen from it runs.
     func testTheBarShowsOverGeanysScintillaView() throws {
-        let driver = try launch(bar: true, app: "geany")
-        try doubleClickFirstWord(driver)
-        _ = try awaitBar(driver)
+        let driver = try launchWithTheBarShown(app: "geany")
         try driver.chooseFromBar("Make Uppercase")
-        XCTAssertEqual(try waitForText(driver, "editor", "THE quick brown fox"), "THE quick brown fox",
-                       "Make Uppercase from the bar changed the word in geany's document")
+        try assertEditorText(driver, "THE quick brown fox", "Make Uppercase from the bar changed the word in geany's document")
     }
 
     /// Off by default: the same selection, and no bar for a fair while.
