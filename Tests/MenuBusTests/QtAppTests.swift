@@ -395,25 +395,6 @@ int main(int argc, char **argv)
 
     static let qt6PluginDirectory = Repository.root.appendingPathComponent(".build/shims/qt6")
 
-    /// `source` built with Qt 6 Widgets as the program `name`; the theme must be built.
-    private func buildQt6Program(_ name: String, _ source: String) throws -> URL {
-        try requireDesktopTools([("/usr/bin/g++", "g++")])
-        let plugin = Self.qt6PluginDirectory.appendingPathComponent("platformthemes/libmenubus.so")
-        guard FileManager.default.fileExists(atPath: plugin.path) else {
-            throw TestFailure("no Qt 6 platform theme at \(plugin.path): run `make shims` to build it")
-        }
-        let folder = try Self.root.appendingPathComponent("tmp/\(name)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let file = folder.appendingPathComponent("main.cpp"), binary = folder.appendingPathComponent(name)
-        try source.write(to: file, atomically: true, encoding: .utf8)
-        let flags = try runTool("pkg-config", ["--cflags", "--libs", "Qt6Widgets"], timeout: 30)
-        guard flags.status == 0 else { throw XCTSkip("no Qt 6 Widgets: qt6-base-dev is not installed; run scripts/setup") }
-        let built = try runTool("g++", ["-std=c++17", "-fPIC", "-o", binary.path, file.path]
-            + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init), timeout: 180)
-        guard built.status == 0 else { throw TestFailure("the Qt 6 program \(name) did not build: \(built.stderr)") }
-        return binary
-    }
-
     /// A Qt 6 program built by `buildQt6Program`, with the theme.
     private func launchQt6Program(_ binary: URL) throws -> GtkAppDriver {
         try launchProgram("qt-editor", module: false, extraEnvironment: [
@@ -546,5 +527,27 @@ int main(int argc, char **argv)
         let milliseconds = (typed["elapsed_ms"] as? NSNumber)?.doubleValue ?? .infinity
         XCTAssertLessThan(milliseconds, 2500, "typing after the clipboard changed took \(milliseconds) ms")
         XCTAssertLessThan(try driver.ping(), 250, "the main loop answers")
+    }
+}
+
+extension DesktopProgramTestCase {
+    /// `source` built with Qt 6 Widgets as the program `name` (QtAppTests,
+    /// QtEditBarTests); the Qt 6 theme must be built.
+    func buildQt6Program(_ name: String, _ source: String) throws -> URL {
+        try requireDesktopTools([("/usr/bin/g++", "g++")])
+        let plugin = QtAppTests.qt6PluginDirectory.appendingPathComponent("platformthemes/libmenubus.so")
+        guard FileManager.default.fileExists(atPath: plugin.path) else {
+            throw TestFailure("no Qt 6 platform theme at \(plugin.path): run `make shims` to build it")
+        }
+        let folder = try Self.root.appendingPathComponent("tmp/\(name)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("main.cpp"), binary = folder.appendingPathComponent(name)
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        let flags = try runTool("pkg-config", ["--cflags", "--libs", "Qt6Widgets"], timeout: 30)
+        guard flags.status == 0 else { throw XCTSkip("no Qt 6 Widgets: qt6-base-dev is not installed; run scripts/setup") }
+        let built = try runTool("g++", ["-std=c++17", "-fPIC", "-o", binary.path, file.path]
+            + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init), timeout: 180)
+        guard built.status == 0 else { throw TestFailure("the Qt 6 program \(name) did not build: \(built.stderr)") }
+        return binary
     }
 }

@@ -99,6 +99,54 @@ final class QtEditBarTests: DesktopProgramTestCase {
         try eventually(timeout: 5) { try driver.bar() == nil }
     }
 
+    /// featherpad with the bar on, menubusd running, the sentence typed and
+    /// a word of it double-clicked, the bar shown: the word.
+    private func featherpadWithTheBarShown() throws -> (driver: GtkAppDriver, word: String) {
+        try requirements()
+        _ = try startMenubusd()
+        let driver = try launchFeatherpad(bar: true)
+        let word = try typeAndDoubleClick(driver)
+        _ = try driver.awaitBar()
+        return (driver, word)
+    }
+
+    /// Each of `labels` is in the bar shown (`what` names it in messages).
+    private func assertBar(_ shown: (labels: [String], milliseconds: Double), has labels: [String], _ what: String = "the bar",
+                           file: StaticString = #filePath, line: UInt = #line) {
+        for label in labels {
+            XCTAssertTrue(shown.labels.contains(label), "\(label) in \(what): \(shown.labels)", file: file, line: line)
+        }
+    }
+
+    /// The `widget`'s text becomes `expected`.
+    private func assertText(_ driver: GtkAppDriver, _ expected: String, _ message: String, in widget: String = "editor",
+                            file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(try waitForText(driver, widget, expected), expected, message, file: file, line: line)
+    }
+
+    /// Make Uppercase chosen from the bar shown over `word`: the editor's
+    /// `text` with the word in capitals, which the editor then holds.
+    @discardableResult
+    private func makeUppercaseFromTheBar(_ driver: GtkAppDriver, word: String, in text: String, _ message: String,
+                                         file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        try driver.chooseFromBar("Make Uppercase")
+        let upper = replacing(word, with: word.uppercased(), in: text)
+        try assertText(driver, upper, message, file: file, line: line)
+        return upper
+    }
+
+    /// A letter typed while the bar shows over `word`: it replaces the word
+    /// in the editor (the bar took no focus) and closes the bar. The text.
+    @discardableResult
+    private func typeOverTheBar(_ driver: GtkAppDriver, word: String, in text: String, _ message: String,
+                                file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let typed = replacing(word, with: "a", in: text)
+        try driver.type("a")
+        try assertText(driver, typed, message, file: file, line: line)
+        XCTAssertTrue(try barGone(driver), "typing closed the bar", file: file, line: line)
+        return typed
+    }
+
     /// The acceptance: Copy and Make Uppercase within 1 s of the double
     /// click; a letter typed goes into the field (the bar took no focus)
     /// and closes it; Make Uppercase from the bar changes the word.
@@ -109,24 +157,17 @@ final class QtEditBarTests: DesktopProgramTestCase {
         let word = try typeAndDoubleClick(driver)
         let shown = try driver.awaitBar()
         XCTAssertLessThan(shown.milliseconds, 1000, "the bar showed within 1 s: \(shown)")
-        for label in ["Copy", "Make Uppercase"] {
-            XCTAssertTrue(shown.labels.contains(label), "\(label) in the bar: \(shown.labels)")
-        }
+        assertBar(shown, has: ["Copy", "Make Uppercase"])
         XCTAssertEqual(shown.labels.last, "More", "the bar ends with › (More): \(shown.labels)")
         XCTAssertEqual(Set(shown.labels).count, shown.labels.count, "nothing twice in the bar: \(shown.labels)")
         try assertJustAboveTheSelection(driver)
 
-        let typed = replacing(word, with: "a", in: Self.sentence)
-        try driver.type("a")
-        XCTAssertEqual(try waitForText(driver, "editor", typed), typed,
-                       "the letter replaced the selected word in the field: the bar took no focus")
-        XCTAssertTrue(try barGone(driver), "typing closed the bar")
+        let typed = try typeOverTheBar(driver, word: word, in: Self.sentence,
+                                       "the letter replaced the selected word in the field: the bar took no focus")
 
         let again = try doubleClickWord(driver)
         _ = try driver.awaitBar()
-        try driver.chooseFromBar("Make Uppercase")
-        let upper = replacing(again, with: again.uppercased(), in: typed)
-        XCTAssertEqual(try waitForText(driver, "editor", upper), upper, "Make Uppercase from the bar changed the word")
+        try makeUppercaseFromTheBar(driver, word: again, in: typed, "Make Uppercase from the bar changed the word")
         XCTAssertTrue(try barGone(driver), "choosing from the bar closed it")
         XCTAssertLessThan(try driver.ping(), 250, "featherpad's main loop answers")
     }
@@ -134,11 +175,7 @@ final class QtEditBarTests: DesktopProgramTestCase {
     /// Escape closes the bar and nothing else: the selection stays, the
     /// text too.
     func testEscapeClosesTheBar() throws {
-        try requirements()
-        _ = try startMenubusd()
-        let driver = try launchFeatherpad(bar: true)
-        let word = try typeAndDoubleClick(driver)
-        _ = try driver.awaitBar()
+        let (driver, word) = try featherpadWithTheBarShown()
         try driver.key("Escape")
         XCTAssertTrue(try barGone(driver), "Escape closed the bar")
         XCTAssertEqual(try driver.text("editor"), Self.sentence)
@@ -148,11 +185,7 @@ final class QtEditBarTests: DesktopProgramTestCase {
     /// A turn of the mouse wheel over the editor closes the bar; the
     /// selection stays.
     func testScrollingClosesTheBar() throws {
-        try requirements()
-        _ = try startMenubusd()
-        let driver = try launchFeatherpad(bar: true)
-        let word = try typeAndDoubleClick(driver)
-        _ = try driver.awaitBar()
+        let (driver, word) = try featherpadWithTheBarShown()
         try driver.send("scroll")
         XCTAssertTrue(try barGone(driver), "the wheel closed the bar")
         XCTAssertEqual(try driver.selection("editor"), word, "the selection stays after the wheel")
@@ -161,11 +194,7 @@ final class QtEditBarTests: DesktopProgramTestCase {
     /// "›" closes the bar and opens the editor's whole edit menu, MenuBus's
     /// items in it.
     func testMoreOpensTheWholeEditMenu() throws {
-        try requirements()
-        _ = try startMenubusd()
-        let driver = try launchFeatherpad(bar: true)
-        try typeAndDoubleClick(driver)
-        _ = try driver.awaitBar()
+        let driver = try featherpadWithTheBarShown().driver
         try driver.chooseFromBar("More")
         var menu = try driver.awaitMenu()
         _ = try eventually(timeout: 5) {
@@ -186,16 +215,13 @@ final class QtEditBarTests: DesktopProgramTestCase {
         let driver = try launchFeatherpad(bar: true)
         let word = try typeAndDoubleClick(driver, in: "search")
         let shown = try driver.awaitBar()
-        for label in ["Cut", "Copy", "Paste", "Make Uppercase"] {
-            XCTAssertTrue(shown.labels.contains(label), "\(label) in the search field's bar: \(shown.labels)")
-        }
+        assertBar(shown, has: ["Cut", "Copy", "Paste", "Make Uppercase"], "the search field's bar")
         try assertJustAboveTheSelection(driver)
         try driver.chooseFromBar("Copy")
         XCTAssertTrue(try barGone(driver), "choosing Copy closed the bar")
         try driver.key("End")
         try driver.key("ctrl+v")
-        XCTAssertEqual(try waitForText(driver, "search", Self.sentence + word), Self.sentence + word,
-                       "the bar's Copy copied the word")
+        try assertText(driver, Self.sentence + word, "the bar's Copy copied the word", in: "search")
     }
 
     /// kwrite's editor view draws its own text (the theme follows it through
@@ -210,19 +236,12 @@ final class QtEditBarTests: DesktopProgramTestCase {
         try driver.type(Self.sentence)
         let word = try doubleClickWord(driver)
         let shown = try driver.awaitBar()
-        for label in ["Copy", "Make Uppercase"] {
-            XCTAssertTrue(shown.labels.contains(label), "\(label) in kwrite's bar: \(shown.labels)")
-        }
+        assertBar(shown, has: ["Copy", "Make Uppercase"], "kwrite's bar")
         try assertJustAboveTheSelection(driver)
-        try driver.chooseFromBar("Make Uppercase")
-        let upper = replacing(word, with: word.uppercased(), in: Self.sentence)
-        XCTAssertEqual(try waitForText(driver, "editor", upper), upper, "Make Uppercase from the bar in kwrite")
+        try makeUppercaseFromTheBar(driver, word: word, in: Self.sentence, "Make Uppercase from the bar in kwrite")
         _ = try doubleClickWord(driver)
         _ = try driver.awaitBar()
-        try driver.type("a")
-        XCTAssertTrue(try barGone(driver), "typing closed kwrite's bar")
-        XCTAssertEqual(try waitForText(driver, "editor", replacing(word, with: "a", in: Self.sentence)),
-                       replacing(word, with: "a", in: Self.sentence), "the letter went into kwrite's view")
+        try typeOverTheBar(driver, word: word, in: Self.sentence, "the letter went into kwrite's view")
     }
 
     /// Under Wayland (a headless sway, Qt's wayland platform, the pointer a
@@ -242,20 +261,13 @@ final class QtEditBarTests: DesktopProgramTestCase {
         let word = try typeAndDoubleClick(driver)
         let shown = try driver.awaitBar()
         XCTAssertLessThan(shown.milliseconds, 1000, "the bar showed within 1 s: \(shown)")
-        for label in ["Copy", "Make Uppercase"] {
-            XCTAssertTrue(shown.labels.contains(label), "\(label) in the bar: \(shown.labels)")
-        }
+        assertBar(shown, has: ["Copy", "Make Uppercase"])
         try assertJustAboveTheSelection(driver)
-        let typed = replacing(word, with: "a", in: Self.sentence)
-        try driver.type("a")
-        XCTAssertEqual(try waitForText(driver, "editor", typed), typed, "the letter went into the field")
-        XCTAssertTrue(try barGone(driver), "typing closed the bar")
+        let typed = try typeOverTheBar(driver, word: word, in: Self.sentence, "the letter went into the field")
 
         let again = try doubleClickWord(driver)
         _ = try driver.awaitBar()
-        try driver.chooseFromBar("Make Uppercase")
-        let upper = replacing(again, with: again.uppercased(), in: typed)
-        XCTAssertEqual(try waitForText(driver, "editor", upper), upper, "Make Uppercase from the bar changed the word")
+        try makeUppercaseFromTheBar(driver, word: again, in: typed, "Make Uppercase from the bar changed the word")
 
         _ = try doubleClickWord(driver)
         _ = try driver.awaitBar()
@@ -267,39 +279,16 @@ final class QtEditBarTests: DesktopProgramTestCase {
     /// the screen (a window at 0,0 with no window manager): no room above
     /// the word, so the bar shows just below it.
     func testTheBarInAQt6ProgramShowsBelowAWordAtTheTopOfTheScreen() throws {
-        try requireDesktopTools([("/usr/bin/g++", "g++")])
-        let binary = try buildQt6Editor()
+        let binary = try buildQt6Program("qt-editor", QtAppTests.qt6Editor)
         _ = try startMenubusd()
         let driver = try launchQt("qt-editor", bar: true, extraEnvironment: [
             "MENUBUS_QT_EDITOR": binary.path, "QT_PLUGIN_PATH": QtAppTests.qt6PluginDirectory.path,
         ])
         let word = try typeAndDoubleClick(driver)
         let shown = try driver.awaitBar()
-        for label in ["Copy", "Make Uppercase"] {
-            XCTAssertTrue(shown.labels.contains(label), "\(label) in the Qt 6 bar: \(shown.labels)")
-        }
+        assertBar(shown, has: ["Copy", "Make Uppercase"], "the Qt 6 bar")
         try assertJustAboveTheSelection(driver, below: true)
-        try driver.chooseFromBar("Make Uppercase")
-        let upper = replacing(word, with: word.uppercased(), in: Self.sentence)
-        XCTAssertEqual(try waitForText(driver, "editor", upper), upper, "Make Uppercase from the Qt 6 bar")
-    }
-
-    /// QtAppTests' Qt 6 editor, built with Qt 6 Widgets; the Qt 6 theme must be built.
-    private func buildQt6Editor() throws -> URL {
-        let plugin = QtAppTests.qt6PluginDirectory.appendingPathComponent("platformthemes/libmenubus.so")
-        guard FileManager.default.fileExists(atPath: plugin.path) else {
-            throw TestFailure("no Qt 6 platform theme at \(plugin.path): run `make shims` to build it")
-        }
-        let folder = try Self.root.appendingPathComponent("tmp/qt-editor-bar")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let file = folder.appendingPathComponent("main.cpp"), binary = folder.appendingPathComponent("qt-editor")
-        try QtAppTests.qt6Editor.write(to: file, atomically: true, encoding: .utf8)
-        let flags = try runTool("pkg-config", ["--cflags", "--libs", "Qt6Widgets"], timeout: 30)
-        guard flags.status == 0 else { throw XCTSkip("no Qt 6 Widgets: qt6-base-dev is not installed; run scripts/setup") }
-        let built = try runTool("g++", ["-std=c++17", "-fPIC", "-o", binary.path, file.path]
-            + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init), timeout: 180)
-        guard built.status == 0 else { throw TestFailure("the Qt 6 editor did not build: \(built.stderr)") }
-        return binary
+        try makeUppercaseFromTheBar(driver, word: word, in: Self.sentence, "Make Uppercase from the Qt 6 bar")
     }
 
     /// Off by default: the same double click selects the word (the positive
