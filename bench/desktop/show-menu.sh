@@ -6,7 +6,7 @@
 #
 # Builds menubusd and menubus-cli (release) and the GTK 3 module (make
 # shims), declares the bundled providers (Make Uppercase joins the menu),
-# starts a private activating dbus-daemon and menubusd on it (bench/lib/lib.sh),
+# starts a private activating dbus-daemon and menubusd on it (desktop-lib.sh),
 # and runs bench/desktop/show-menu.py under xvfb-run -a: one mousepad with
 # the module and a word selected; SAMPLES rounds (after one unmeasured),
 # each a selection change and a pause before every menu, alternating:
@@ -52,30 +52,12 @@ done
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
-for tool in /usr/bin/mousepad /usr/bin/xvfb-run /usr/bin/xdotool; do
-    [ -x "$tool" ] || { echo "show-menu.sh: no $tool; run scripts/setup" >&2; exit 1; }
-done
-/usr/bin/python3 -c 'import Xlib, gi' 2>/dev/null || { echo "show-menu.sh: no python3-xlib or python3-gi; run scripts/setup" >&2; exit 1; }
-
-TMP="$(mktemp -d "${TMPDIR:-/tmp}/menubus-show-menu.XXXXXX")"
-JOB_PID=""
-BUS_PID=""
-DAEMON_PID=""
-MENUBUSD_PID=""
-# shellcheck source=lib.sh
-. "$ROOT/bench/lib/lib.sh"
-trap 'stop "$MONITOR_PID"; MENUBUSD_PID="$DAEMON_PID"; stop_everything' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-if [ "$BUILD" = 1 ]; then
-    echo "building menubusd and menubus-cli (release) and the GTK 3 module..." >&2
-    for product in menubusd menubus-cli; do
-        swift build -c release --product "$product" >>"$TMP/build.log" 2>&1 || { tail -n 30 "$TMP/build.log" >&2; exit 1; }
-    done
-    make shims >>"$TMP/build.log" 2>&1 || { tail -n 30 "$TMP/build.log" >&2; exit 1; }
-fi
-BIN="$(swift build -c release --show-bin-path)"
+# shellcheck source=desktop-lib.sh
+. "$ROOT/bench/desktop/desktop-lib.sh"
+desktop_start show-menu.sh /usr/bin/mousepad
+/usr/bin/python3 -c 'import gi' 2>/dev/null || { echo "show-menu.sh: no python3-gi; run scripts/setup" >&2; exit 1; }
+trap 'stop "$MONITOR_PID"; desktop_cleanup' EXIT
+desktop_build show-menu.sh "the GTK 3 module" make shims
 CLI="${CLI:-$BIN/menubus-cli}"
 GTK_PATH_DIR="$ROOT/.build/shims/gtk3"
 for built in "$BIN/menubusd" "$CLI" "$GTK_PATH_DIR/modules/libmenubus.so"; do
@@ -91,8 +73,7 @@ else
     echo "show-menu.sh: show-menu-client.c not built (gcc, libdbus-1-dev): no C client row" >&2
 fi
 
-start_menubusd_with_bundled_providers show-menu.sh
-LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
+desktop_start_menubusd show-menu.sh
 MONITOR_ARGS=()
 if [ "$MONITOR" = 1 ]; then
     dbus-monitor --address "$ADDR" --profile >"$TMP/monitor.log" 2>&1 &
@@ -101,14 +82,13 @@ if [ "$MONITOR" = 1 ]; then
 fi
 
 echo "measuring: $SAMPLES rounds of Shift+F10, show-menu (CLI and call) and GetId..." >&2
-TMPDIR="$TMP" job xvfb-run -a -s "-screen 0 1024x768x24" /usr/bin/python3 "$ROOT/bench/desktop/show-menu.py" \
-    --samples "$SAMPLES" --settle "$SETTLE" --gtk-path "$GTK_PATH_DIR" --cli "$CLI" "${CLIENT_ARGS[@]}" "${MONITOR_ARGS[@]}" \
-    >"$TMP/out" 2>"$TMP/helper.log" || { tail -n 20 "$TMP/helper.log" >&2; exit 1; }
+desktop_measure show-menu.py --samples "$SAMPLES" --settle "$SETTLE" --gtk-path "$GTK_PATH_DIR" --cli "$CLI" \
+    "${CLIENT_ARGS[@]}" "${MONITOR_ARGS[@]}"
 
 key=$(values key | median); getid=$(values getid | median)
 cli=$(values cli | median); call=$(values call | median); client=$(values client | median || true)
 
-echo "mousepad $(dpkg-query -W -f '${Version}' mousepad 2>/dev/null), GTK $(dpkg-query -W -f '${Version}' libgtk-3-0 2>/dev/null)," \
+echo "mousepad $(package_version mousepad), GTK $(package_version libgtk-3-0)," \
     "$("$CLI" --version | paste -sd, - | sed 's/,/, /g'), dbus-daemon $(dbus-daemon --version | sed -n '1s/.* //p')," \
     "commit $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD -- shims Sources 2>/dev/null || echo ' (shims/ or Sources/ changed)')," \
     "$(date -u '+%Y-%m-%d %H:%M') UTC, load average $LOAD_BEFORE before, $(cut -d' ' -f1-3 /proc/loadavg) after," \
@@ -149,8 +129,5 @@ if [ "$MONITOR" = 1 ]; then
     echo
     echo "(with dbus-monitor on the bus: every message also goes to the monitor)"
 fi
-if grep -q '^<4>\|^warning' "$TMP/menubusd.log"; then
-    echo "menubusd warned:" >&2
-    grep '^<4>\|^warning' "$TMP/menubusd.log" >&2
-fi
+desktop_menubusd_warnings
 exit 0
