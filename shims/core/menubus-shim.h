@@ -93,8 +93,8 @@ typedef void (*MbDaemonWatch) (gboolean running, gpointer data);
 void mb_shim_watch_daemon (MbDaemonWatch watch, gpointer data);
 
 /* The process's connection (NULL until it is open) and menubusd's unique
- * name on it (NULL while it is not running): what GDBusMenuModel and
- * GDBusActionGroup read a presented menu's export from. */
+ * name on it (NULL while it is not running): where a presented menu's
+ * export is read from. */
 GDBusConnection *mb_shim_connection (void);
 const gchar *mb_shim_daemon (void);
 
