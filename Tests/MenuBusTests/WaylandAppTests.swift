@@ -262,6 +262,32 @@ final class WaylandAppTests: DesktopProgramTestCase {
         assertQuiet(driver)
     }
 
+    /// With menubusd SIGSTOPped: typing goes on and reads back exactly,
+    /// and the editor's menu opens without waiting, its own items once.
+    func testGnomeTextEditorUnderSwayWithMenubusdStoppedOpensItsMenuAndTypes() throws {
+        try requireSway([("/usr/bin/gnome-text-editor", "gnome-text-editor")])
+        let daemon = try startMenubusd()
+        let driver = try launchGnomeTextEditor()
+        try typeAndSelect(driver, in: "editor", Self.sentence)
+        assertMenuBusItemsOnce(try openMenuWithMenuBusItems(driver, "shift+F10"), "menubusd running")
+        try driver.closeMenu()
+
+        daemon.signal(SIGSTOP)
+        defer { daemon.signal(SIGCONT) }
+        try driver.key("End")
+        try driver.type(" jumps over")
+        try assertTyped(driver, Self.sentence + " jumps over", "menubusd stopped")
+        XCTAssertEqual(try driver.selectWordLeft(), "over", "menubusd stopped: selecting goes on")
+        let menu = try driver.openMenu("shift+F10")
+        for label in ["Cut", "Copy", "Paste", "Change Case"] {
+            XCTAssertEqual(menu.labels.filter { $0 == label }.count, 1, "menubusd stopped: \(label) once in \(menu)")
+        }
+        XCTAssertEqual(menu.repeatedLabels, [], "menubusd stopped: an item twice in \(menu)")
+        XCTAssertLessThan(menu.milliseconds, 3000, "menubusd stopped: the menu opened in \(menu.milliseconds) ms")
+        try driver.closeMenu()
+        XCTAssertLessThan(try driver.ping(), 250, "menubusd stopped: the main loop answers")
+    }
+
     // MARK: Qt
 
     /// featherpad (Qt 5) with the Qt theme: MenuBus's items in the editor's
