@@ -115,8 +115,8 @@ final class Gtk4ImModuleTests: DesktopProgramTestCase {
         try driver.closeMenu()
 
         // The selection changes between menus (menubusd updates the live
-        // section each time, and the module has the popover built anew):
-        // each item stays once.
+        // section each time, in place): each item stays once, and the
+        // Services submenu is never added to the popover again.
         for round in 0..<4 {
             try driver.key(round % 2 == 0 ? "shift+Left" : "shift+Right")
             let again = try openMenuWithMenuBusItems(driver)
@@ -125,7 +125,17 @@ final class Gtk4ImModuleTests: DesktopProgramTestCase {
             try driver.closeMenu()
         }
         XCTAssertEqual(try driver.selection("editor"), "fox", "Shift+Left and Shift+Right in turn, four times")
+        // A caret (nothing of MenuBus's, Services gone), then the word
+        // again (Services back): the popover has one page of it, not two.
+        try driver.key("End")
+        _ = try driver.openMenu("shift+F10")
+        XCTAssertTrue(try eventually(timeout: 10) { (try driver.shownMenu()).item("Search Web") == nil },
+                      "at a caret MenuBus's items leave the menu")
+        try driver.closeMenu()
+        XCTAssertEqual(try driver.selectWordLeft(), "fox")
         _ = try openMenuWithMenuBusItems(driver)
+        XCTAssertFalse(driver.stderrText.contains("duplicate child name in GtkStack"),
+                       "GTK added a submenu's page to the popover again: \(driver.diagnostics)")
         try driver.choose("Make Uppercase")
         XCTAssertEqual(try waitForText(driver, "editor", "the quick brown FOX"), "the quick brown FOX",
                        "Make Uppercase replaced the word, read back through AT-SPI")

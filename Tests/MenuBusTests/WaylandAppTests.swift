@@ -195,6 +195,99 @@ final class WaylandAppTests: DesktopProgramTestCase {
         assertQuiet(driver)
     }
 
+    // MARK: GTK 4 IM module
+
+    /// gnome-text-editor, unmodified, with MenuBus's GTK 4 IM module
+    /// (GTK_IM_MODULE=menubus, GTK_PATH its build folder), wrapping the IM
+    /// GTK picks under Wayland. GTK's own module folder is an empty one
+    /// (GTK_EXE_PREFIX), so an installed module is not loaded instead.
+    private func launchGnomeTextEditor() throws -> GtkAppDriver {
+        try requireSway([("/usr/bin/gnome-text-editor", "gnome-text-editor")])
+        try requireBuilt([Gtk4ImModuleTests.module])
+        return try launch("gnome-text-editor", extraEnvironment: [
+            "GTK_IM_MODULE": "menubus", "GTK_PATH": Gtk4ImModuleTests.moduleFolder.path,
+            "GTK_EXE_PREFIX": try Self.root.appendingPathComponent("tmp/no-gtk-modules").path,
+        ])
+    }
+
+    /// Typed through the virtual keyboard, the text reads back exactly.
+    private func assertTyped(_ driver: GtkAppDriver, _ expected: String, _ context: String,
+                             file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(try waitForText(driver, "editor", expected, timeout: 5), expected,
+                       "\(context): typed text reads back exactly", file: file, line: line)
+    }
+
+    /// With menubusd: Make Uppercase and Search Web once each in the
+    /// editor's popover beside the app's own items, Make Uppercase changes
+    /// the word, and typing reads back exactly before and after.
+    func testGnomeTextEditorUnderSwayGetsMenuBusItemsThroughTheImModule() throws {
+        try requireSway([("/usr/bin/gnome-text-editor", "gnome-text-editor")])
+        _ = try startMenubusd()
+        let driver = try launchGnomeTextEditor()
+        try typeAndSelect(driver, in: "editor", Self.sentence)
+        try assertTyped(driver, Self.sentence, "menubusd running")
+        let menu = try openMenuWithMenuBusItems(driver, "shift+F10")
+        assertMenuBusItemsOnce(menu, "gnome-text-editor under sway")
+        for label in ["Cut", "Copy", "Paste", "Change Case", "Check Spelling"] {
+            XCTAssertEqual(menu.labels.filter { $0 == label }.count, 1, "GTK's and the app's \(label) once in \(menu)")
+        }
+        try makeUppercase(driver, menu, in: "editor", expecting: "the quick brown FOX")
+        try driver.key("End")
+        try driver.type(" jumps over")
+        try assertTyped(driver, "the quick brown FOX jumps over", "after Make Uppercase")
+        XCTAssertLessThan(try driver.ping(), 250, "the main loop answers")
+        assertQuiet(driver)
+    }
+
+    /// Without menubusd (nothing owns its name): the module only forwards;
+    /// typing reads back exactly and the menu is the editor's own.
+    func testGnomeTextEditorUnderSwayWithoutMenubusdTypesAndShowsItsOwnMenu() throws {
+        let driver = try launchGnomeTextEditor()
+        try typeAndSelect(driver, in: "editor", Self.sentence)
+        try assertTyped(driver, Self.sentence, "menubusd absent")
+        let menu = try driver.openMenu("shift+F10")
+        for label in ["Cut", "Copy", "Paste", "Change Case"] {
+            XCTAssertEqual(menu.labels.filter { $0 == label }.count, 1, "menubusd absent: \(label) once in \(menu)")
+        }
+        // MenuBus's items would come a moment later: give them the time.
+        _ = try? eventually(timeout: 2) { (try driver.shownMenu()).item("Make Uppercase") != nil }
+        for label in Self.menuBusItems {
+            XCTAssertNil(try driver.shownMenu().item(label), "menubusd absent: no \(label)")
+        }
+        try driver.closeMenu()
+        try driver.key("End")
+        try driver.type(" jumps")
+        try assertTyped(driver, Self.sentence + " jumps", "menubusd absent, after the menu")
+        XCTAssertLessThan(try driver.ping(), 250, "the main loop answers")
+        assertQuiet(driver)
+    }
+
+    /// With menubusd SIGSTOPped: typing goes on and reads back exactly,
+    /// and the editor's menu opens without waiting, its own items once.
+    func testGnomeTextEditorUnderSwayWithMenubusdStoppedOpensItsMenuAndTypes() throws {
+        try requireSway([("/usr/bin/gnome-text-editor", "gnome-text-editor")])
+        let daemon = try startMenubusd()
+        let driver = try launchGnomeTextEditor()
+        try typeAndSelect(driver, in: "editor", Self.sentence)
+        assertMenuBusItemsOnce(try openMenuWithMenuBusItems(driver, "shift+F10"), "menubusd running")
+        try driver.closeMenu()
+
+        daemon.signal(SIGSTOP)
+        defer { daemon.signal(SIGCONT) }
+        try driver.key("End")
+        try driver.type(" jumps over")
+        try assertTyped(driver, Self.sentence + " jumps over", "menubusd stopped")
+        XCTAssertEqual(try driver.selectWordLeft(), "over", "menubusd stopped: selecting goes on")
+        let menu = try driver.openMenu("shift+F10")
+        for label in ["Cut", "Copy", "Paste", "Change Case"] {
+            XCTAssertEqual(menu.labels.filter { $0 == label }.count, 1, "menubusd stopped: \(label) once in \(menu)")
+        }
+        XCTAssertEqual(menu.repeatedLabels, [], "menubusd stopped: an item twice in \(menu)")
+        XCTAssertLessThan(menu.milliseconds, 3000, "menubusd stopped: the menu opened in \(menu.milliseconds) ms")
+        try driver.closeMenu()
+        XCTAssertLessThan(try driver.ping(), 250, "menubusd stopped: the main loop answers")
+    }
+
     // MARK: Qt
 
     /// featherpad (Qt 5) with the Qt theme: MenuBus's items in the editor's

@@ -19,7 +19,10 @@ no accessibility bridge. Alternating between them:
 
 Prints lines `NAME value...` for the shell script: key-without / key-with
 (ms), menu-without / menu-with (ms), rss-without / rss-with (KiB), and
-`module-loaded without=no with=yes` (libim-menubus.so in /proc/PID/maps).
+`module-loaded without=no with=yes` (libim-menubus.so in /proc/PID/maps),
+and `stack-pages-again without=N with=N`: how often GTK said it added a
+popover's submenu page again ("duplicate child name in GtkStack") during
+the menus.
 """
 
 import argparse
@@ -173,9 +176,11 @@ class Editor:
         if module_folder:
             env["GTK_IM_MODULE"] = "menubus"
             env["GTK_PATH"] = module_folder
-        self.process = subprocess.Popen(["/usr/bin/gnome-text-editor", "--standalone"], env=env,
-                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL, start_new_session=True)
+        self.stderr_path = os.path.join(self.home, "stderr")
+        with open(self.stderr_path, "w") as stderr:
+            self.process = subprocess.Popen(["/usr/bin/gnome-text-editor", "--standalone"], env=env,
+                                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                            stderr=stderr, start_new_session=True)
         result = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--pid", str(self.process.pid)],
                                 capture_output=True, text=True, timeout=30)
         windows = result.stdout.split()
@@ -192,6 +197,10 @@ class Editor:
     def type_and_select(self):
         subprocess.run(["xdotool", "type", "--delay", "12", SENTENCE], check=True, timeout=30)
         subprocess.run(["xdotool", "key", "ctrl+shift+Left"], check=True, timeout=10)
+
+    def stack_pages_again(self):
+        with open(self.stderr_path, errors="replace") as stderr:
+            return sum("duplicate child name in GtkStack" in line for line in stderr)
 
     def has_module(self):
         with open("/proc/%d/maps" % self.process.pid) as maps:
@@ -300,6 +309,8 @@ def main():
               flush=True)
         for name, values in menus(screen, apps, options.menu_samples, options.settle).items():
             print("menu-%s %s" % (name, " ".join("%.2f" % v for v in values)), flush=True)
+        print("stack-pages-again %s" % " ".join("%s=%d" % (app.label, app.stack_pages_again()) for app in apps),
+              flush=True)
         for name, values in keys(screen, apps, options.samples, options.settle).items():
             print("key-%s %s" % (name, " ".join("%.2f" % v for v in values)), flush=True)
         for app in apps:

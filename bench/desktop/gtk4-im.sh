@@ -17,7 +17,9 @@
 # own IM; GTK_IM_MODULE=menubus with GTK_PATH at .build/shims/gtk4-im),
 # KEY_SAMPLES letters each (timed from the XTest press to the window's next
 # DamageNotify), MENU_SAMPLES menus each after one unmeasured (Shift+F10 to
-# the popover's window mapped), then N fresh pairs for VmRSS after one menu.
+# the popover's window mapped; the selection changes before each menu, and
+# GTK's "duplicate child name in GtkStack" warnings are counted), then N
+# fresh pairs for VmRSS after one menu.
 # Prints the versions, commit, date and load average and a markdown table
 # of medians with the difference and the ratio. Installs nothing; stops
 # everything it started.
@@ -113,7 +115,8 @@ awk -v n="$RSS_RUNS" -v a="$rss_without" -v b="$rss_with" \
     'BEGIN {printf "| VmRSS | %d | %.1f MiB | %.1f MiB | %+.2f MiB (%.3fx) |\n", n, a / 1024, b / 1024, (b - a) / 1024, b / a}'
 echo
 echo "libim-menubus.so mapped: $(grep '^module-loaded ' "$TMP/out" | cut -d' ' -f2- || true);" \
-    "Shift+F10 presses that opened no menu within 5 s (asked again): $(values menu-missed || echo 0)"
+    "Shift+F10 presses that opened no menu within 5 s (asked again): $(values menu-missed || echo 0);" \
+    "submenu pages GTK added to a popover again during the menus (\"duplicate child name in GtkStack\"): $(grep '^stack-pages-again ' "$TMP/out" | cut -d' ' -f2- || true)"
 echo "menus in order, ms: without $(values menu-without); with $(values menu-with)"
 if grep -q '^<4>\|^warning' "$TMP/menubusd.log"; then
     echo "menubusd warned:" >&2

@@ -55,9 +55,8 @@ menu_signal (GDBusConnection *bus, const gchar *sender, const gchar *path, const
     if (menu->state != MENU_SHOWN || g_strcmp0 (sender, mb_core.owner) != 0)
         return;
     mb_heard_from_daemon ();
-    if (menu->live) {
-        if (g_strcmp0 (signal, "Closed") == 0)
-            menu_live_ended (menu, MB_MENU_CLOSED);
+    if (menu->live && g_strcmp0 (signal, "Closed") == 0) {
+        menu_live_ended (menu, MB_MENU_CLOSED);
         return;
     }
     if (g_strcmp0 (signal, "LayoutChanged") == 0) {
@@ -76,7 +75,7 @@ menu_signal (GDBusConnection *bus, const gchar *sender, const gchar *path, const
 static void
 menu_subscribe (MbMenu *menu)
 {
-    if (!menu->live)
+    if (!menu->live || menu->changed)
         menu->layout_sub = g_dbus_connection_signal_subscribe (mb_core.bus, mb_core.owner, MB_MENU_IFACE, "LayoutChanged",
                                                            menu->path, NULL, G_DBUS_SIGNAL_FLAGS_NONE, menu_signal,
                                                            menu, NULL);
@@ -169,9 +168,10 @@ menu_adopt (MbMenu *menu, const gchar *path)
     menu->path = g_strdup (path);
     menu->state = MENU_SHOWN;
     menu_subscribe (menu);
-    g_dbus_connection_call (mb_core.bus, MB_BUS_NAME, path, MB_MENU_IFACE, "GetLayout", NULL,
-                            G_VARIANT_TYPE ("(ua(ssa{sv}))"), G_DBUS_CALL_FLAGS_NO_AUTO_START, MB_CALL_TIMEOUT_MS,
-                            menu->cancellable, layout_done, menu_ref (menu));
+    if (!menu->live || menu->changed)
+        g_dbus_connection_call (mb_core.bus, MB_BUS_NAME, path, MB_MENU_IFACE, "GetLayout", NULL,
+                                G_VARIANT_TYPE ("(ua(ssa{sv}))"), G_DBUS_CALL_FLAGS_NO_AUTO_START, MB_CALL_TIMEOUT_MS,
+                                menu->cancellable, layout_done, menu_ref (menu));
 }
 
 /* The live menu's `live` hears that it ended; it is not called again. */
@@ -197,9 +197,7 @@ present_live_done (MbMenu *menu, GVariant *reply, GError *error)
             menu_end (menu);
             return;
         }
-        menu->path = g_strdup (path);
-        menu->state = MENU_SHOWN;
-        menu_subscribe (menu);
+        menu_adopt (menu, path);
         if (menu->live)
             menu->live (menu, MB_MENU_LIVE, path, menu->data);
         return;
@@ -395,6 +393,12 @@ mb_menu_present_live (MbField *field, const gchar *const *omit_commands, MbMenuL
                             present_args (field, menu->omit), G_VARIANT_TYPE ("(o)"),
                             G_DBUS_CALL_FLAGS_NO_AUTO_START, MB_CALL_TIMEOUT_MS, NULL, present_done, menu_ref (menu));
     return menu;
+}
+
+void
+mb_menu_follow (MbMenu *menu, MbMenuChanged changed)
+{
+    menu->changed = changed;
 }
 
 void

@@ -25,8 +25,8 @@ struct _MbMenu {
     gboolean asking; /* a PresentMenu of its own is still out */
     MbMenuChanged changed;
     gpointer data;
-    /* mb_menu_present_live: the toolkit reads the export; only Closed is
-     * followed here. */
+    /* mb_menu_present_live: only Closed is followed here, and the items
+     * too after mb_menu_follow (`changed`). */
     MbMenuLive live;
     gchar **omit;
     gboolean remote_closed; /* Closed came, or menubusd went */

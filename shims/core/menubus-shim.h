@@ -93,8 +93,8 @@ typedef void (*MbDaemonWatch) (gboolean running, gpointer data);
 void mb_shim_watch_daemon (MbDaemonWatch watch, gpointer data);
 
 /* The process's connection (NULL until it is open) and menubusd's unique
- * name on it (NULL while it is not running): what GDBusMenuModel and
- * GDBusActionGroup read a presented menu's export from. */
+ * name on it (NULL while it is not running): where a presented menu's
+ * export is read from. */
 GDBusConnection *mb_shim_connection (void);
 const gchar *mb_shim_daemon (void);
 
@@ -193,12 +193,18 @@ typedef void (*MbMenuLive) (MbMenu *menu, MbMenuEvent event, const gchar *path, 
 
 /* Presents the field's edit menu without waiting: `live` hears once
  * whether it was presented (MB_MENU_LIVE, or EMPTY/FAILED), and then
- * CLOSED when it ends on menubusd's side; nothing follows its items here.
+ * CLOSED when it ends on menubusd's side; its items are followed only
+ * after mb_menu_follow.
  * `omit_commands` is PresentMenu's `omit-commands` (NULL: none). Returns
  * NULL when menubusd cannot be asked now (not running). The toolkit still
  * calls mb_menu_close once it is done with the menu, whatever happened;
  * `live` is not called after that. */
 MbMenu *mb_menu_present_live (MbField *field, const gchar *const *omit_commands, MbMenuLive live, gpointer data);
+/* Right after mb_menu_present_live: its items are followed too, as
+ * mb_menu_present's are (GetLayout once it is presented, LayoutChanged),
+ * and reach `changed` until it ends; `live` still hears how it ends. For
+ * a toolkit that builds the menu itself rather than read the export. */
+void mb_menu_follow (MbMenu *menu, MbMenuChanged changed);
 
 void mb_selection_clear (MbSelection *selection);
 

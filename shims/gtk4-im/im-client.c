@@ -16,89 +16,7 @@ struct _MbImClient {
     GtkWidget *widget;   /* weak: NULL once finalized */
     GMenuModel *ours;    /* the extra menu the library installed (a reference) */
     gboolean busy;       /* attaching or detaching: its own extra-menu changes */
-    GMenuModel *apps;    /* the app's own extra menu when attached (compared, not owned) */
-    GPtrArray *sections; /* MenuBus's section models in `ours`, followed (owned) */
-    guint rebuild_id;    /* the popover rebuilt when the loop is idle */
 };
-
-static void follow_sections (MbImClient *client);
-
-/* GTK 4.8's GtkPopoverMenu adds a submenu's page again each time its item
- * comes back in a live update, and never takes the old one out: the
- * popover grows with every change of MenuBus's live section. Setting the
- * extra menu again while the popover is closed makes the text widget
- * build a new popover at its next menu. */
-static gboolean
-popover_shown (GtkWidget *widget)
-{
-    for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
-        if (GTK_IS_POPOVER_MENU (child) && gtk_widget_get_visible (child))
-            return TRUE;
-    return FALSE;
-}
-
-static void set_extra_menu (GtkWidget *widget, GMenuModel *model);
-
-static gboolean
-rebuild (gpointer data)
-{
-    MbImClient *client = data;
-    client->rebuild_id = 0;
-    if (!client->widget || !client->ours)
-        return G_SOURCE_REMOVE;
-    if (popover_shown (client->widget)) {
-        /* Not under an open menu: once it is closed. */
-        client->rebuild_id = g_timeout_add (250, rebuild, client);
-        return G_SOURCE_REMOVE;
-    }
-    client->busy = TRUE;
-    GMenuModel *ours = g_object_ref (client->ours);
-    set_extra_menu (client->widget, NULL);
-    set_extra_menu (client->widget, ours);
-    g_object_unref (ours);
-    client->busy = FALSE;
-    return G_SOURCE_REMOVE;
-}
-
-static void
-on_items_changed (GMenuModel *model, gint position, gint removed, gint added, gpointer data)
-{
-    MbImClient *client = data;
-    if (model == client->ours)
-        follow_sections (client);
-    if (!client->rebuild_id)
-        client->rebuild_id = g_idle_add (rebuild, client);
-}
-
-static void
-unfollow_sections (MbImClient *client)
-{
-    if (!client->sections)
-        return;
-    for (guint i = 0; i < client->sections->len; i++)
-        g_signal_handlers_disconnect_by_data (g_ptr_array_index (client->sections, i), client);
-    g_ptr_array_set_size (client->sections, 0);
-}
-
-static void
-follow_sections (MbImClient *client)
-{
-    unfollow_sections (client);
-    if (!client->sections)
-        client->sections = g_ptr_array_new_with_free_func (g_object_unref);
-    gint n = client->ours ? g_menu_model_get_n_items (client->ours) : 0;
-    for (gint i = 0; i < n; i++) {
-        GMenuModel *section = g_menu_model_get_item_link (client->ours, i, G_MENU_LINK_SECTION);
-        if (!section || section == client->apps) {
-            /* The app's own section changes as the app likes (gnome-text-editor's
-             * spelling items at each menu): GTK keeps up with it. */
-            g_clear_object (&section);
-            continue;
-        }
-        g_signal_connect (section, "items-changed", G_CALLBACK (on_items_changed), client);
-        g_ptr_array_add (client->sections, section);
-    }
-}
 
 static gboolean
 secret (GtkWidget *widget, GtkInputPurpose purpose)
@@ -130,14 +48,8 @@ set_extra_menu (GtkWidget *widget, GMenuModel *model)
 static void
 detach (MbImClient *client)
 {
-    unfollow_sections (client);
-    if (client->rebuild_id) {
-        g_source_remove (client->rebuild_id);
-        client->rebuild_id = 0;
-    }
     if (!client->ours)
         return;
-    g_signal_handlers_disconnect_by_data (client->ours, client);
     if (client->widget) {
         client->busy = TRUE;
         menubus_gtk4_detach (client->widget); /* the app's own extra menu goes back */
@@ -149,13 +61,9 @@ detach (MbImClient *client)
 static void
 attach (MbImClient *client)
 {
-    client->apps = extra_menu (client->widget);
     client->busy = TRUE;
-    if (menubus_gtk4_attach (client->widget)) {
+    if (menubus_gtk4_attach (client->widget))
         client->ours = g_object_ref (extra_menu (client->widget));
-        g_signal_connect (client->ours, "items-changed", G_CALLBACK (on_items_changed), client);
-        follow_sections (client);
-    }
     client->busy = FALSE;
 }
 
@@ -229,6 +137,5 @@ mb_im_client_free (MbImClient *client)
     } else {
         detach (client);
     }
-    g_clear_pointer (&client->sections, g_ptr_array_unref);
     g_free (client);
 }

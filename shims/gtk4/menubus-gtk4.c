@@ -7,11 +7,13 @@
 
 #include "menubus-policy.h"
 #include "menubus-shim.h"
-#include "menubus-text-buffer.h"
 #include "gtk4-clipboard.h"
+#include "gtk4-menu.h"
+#include "gtk4-text.h"
 
 #define ATTACHMENT_KEY "menubus-gtk4-attachment"
-#define ACTION_PREFIX "menubus" /* what the daemon's org.gtk.Menus items name */
+/* How long items held while the focus was elsewhere wait for newer ones. */
+#define HELD_WAIT_MS 250
 
 /* What GTK 4's own text menu shows: left out of MenuBus's. */
 static const gchar *const gtk_own_commands[] = { "cut", "copy", "paste", "delete", "select-all", NULL };
@@ -21,10 +23,12 @@ typedef struct {
     MbField *field;
     GMenuModel *app_menu;  /* the app's own extra menu when attached, or NULL */
     GMenu *extra;          /* the widget's extra-menu: the app's section, then MenuBus's */
-    gboolean section_shown; /* MenuBus's section is in `extra` */
+    gboolean section_shown; /* MenuBus's section is in `extra`, its actions on the widget */
+    Gtk4Menu *menu;        /* MenuBus's section, built here from the presented menu's items */
     MbMenu *presented;     /* being asked for or live; NULL when none */
-    GMenuModel *model;     /* GDBusMenuModel of the live presentation */
-    GActionGroup *actions; /* its GDBusActionGroup, inserted as "menubus" */
+    gboolean live;         /* `presented` is presented (MB_MENU_LIVE came) */
+    GVariant *held;        /* its items last heard while the focus was elsewhere */
+    guint held_id;         /* `held` shown, when no newer items follow the focus back */
     gboolean empty;        /* the last PresentMenu answered NothingToShow */
     gint asked_state;      /* selection kind and flags it was asked for (state_of) */
     guint again_id;        /* a presentation to make when the loop is idle */
@@ -65,97 +69,12 @@ attachment_of (GtkWidget *widget)
 
 /* ---------- what a field is and does (MbFieldOps) ---------- */
 
-static MbFieldFlags
-field_flags (gpointer data)
-{
-    GtkWidget *widget = data;
-    MbFieldFlags flags = 0;
-    if (GTK_IS_TEXT_VIEW (widget)) {
-        if (gtk_text_view_get_editable (GTK_TEXT_VIEW (widget)))
-            flags |= MB_FIELD_EDITABLE;
-        if (gtk_text_buffer_get_char_count (gtk_text_view_get_buffer (GTK_TEXT_VIEW (widget))) > 0)
-            flags |= MB_FIELD_HAS_CONTENT;
-    } else if (GTK_IS_TEXT (widget)) {
-        if (gtk_editable_get_editable (GTK_EDITABLE (widget)))
-            flags |= MB_FIELD_EDITABLE;
-        if (gtk_text_get_text_length (GTK_TEXT (widget)) > 0)
-            flags |= MB_FIELD_HAS_CONTENT;
-    }
-    /* Never MB_FIELD_MENUBUS_UNDO: GTK 4's text widgets have their own undo. */
-    return flags;
-}
-
-static void
-field_selection (gpointer data, MbSelection *out)
-{
-    GtkWidget *widget = data;
-    gint start = 0, end = 0, total = 0;
-    out->kind = MB_SELECTION_NONE;
-    if (GTK_IS_TEXT_VIEW (widget)) {
-        GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (widget));
-        GtkTextIter a, b;
-        gtk_text_buffer_get_selection_bounds (buffer, &a, &b);
-        start = gtk_text_iter_get_offset (&a);
-        end = gtk_text_iter_get_offset (&b);
-        total = gtk_text_buffer_get_char_count (buffer);
-    } else if (GTK_IS_TEXT (widget)) {
-        if (!gtk_editable_get_selection_bounds (GTK_EDITABLE (widget), &start, &end))
-            start = end = gtk_editable_get_position (GTK_EDITABLE (widget));
-        total = gtk_text_get_text_length (GTK_TEXT (widget));
-    } else {
-        return;
-    }
-    if (start > end) {
-        gint t = start;
-        start = end;
-        end = t;
-    }
-    if (start == end) {
-        out->kind = MB_SELECTION_CARET;
-        return;
-    }
-    out->kind = start == 0 && end == total ? MB_SELECTION_ALL : MB_SELECTION_RANGE;
-    out->length = (guint) (end - start);
-    /* menubusd takes at most 65536 bytes: longer selections go without text. */
-    if (out->length > 65536)
-        return;
-    if (GTK_IS_TEXT_VIEW (widget)) {
-        GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (widget));
-        GtkTextIter a, b;
-        gtk_text_buffer_get_iter_at_offset (buffer, &a, start);
-        gtk_text_buffer_get_iter_at_offset (buffer, &b, end);
-        out->text = gtk_text_buffer_get_text (buffer, &a, &b, FALSE);
-    } else {
-        out->text = gtk_editable_get_chars (GTK_EDITABLE (widget), start, end);
-    }
-}
-
-/* Replaces the selection with `text` and selects what was put in. */
-static void
-replace_selection (GtkWidget *widget, const gchar *text)
-{
-    glong length = g_utf8_strlen (text, -1);
-    if (GTK_IS_TEXT_VIEW (widget)) {
-        /* One user action: one step of GTK's own undo. */
-        mb_text_buffer_replace_selection (gtk_text_view_get_buffer (GTK_TEXT_VIEW (widget)), text);
-    } else if (GTK_IS_TEXT (widget)) {
-        GtkEditable *editable = GTK_EDITABLE (widget);
-        gint start, end;
-        if (!gtk_editable_get_selection_bounds (editable, &start, &end))
-            start = end = gtk_editable_get_position (editable);
-        gtk_editable_delete_text (editable, start, end);
-        gint at = start;
-        gtk_editable_insert_text (editable, text, -1, &at);
-        gtk_editable_select_region (editable, start, start + (gint) length);
-    }
-}
-
 /* A command chosen in a menu, done by the widget's own means. */
 static void
 field_perform (gpointer data, const gchar *command, const gchar *text, const gchar *undo_name)
 {
     GtkWidget *widget = data;
-    gboolean editable = (field_flags (widget) & MB_FIELD_EDITABLE) != 0;
+    gboolean editable = (gtk4_field_flags (widget) & MB_FIELD_EDITABLE) != 0;
     if (g_strcmp0 (command, "copy") == 0)
         g_signal_emit_by_name (widget, "copy-clipboard");
     else if (g_strcmp0 (command, "cut") == 0 && editable)
@@ -163,7 +82,7 @@ field_perform (gpointer data, const gchar *command, const gchar *text, const gch
     else if (g_strcmp0 (command, "paste") == 0 && editable)
         g_signal_emit_by_name (widget, "paste-clipboard");
     else if (g_strcmp0 (command, "replace-selection") == 0 && editable && text)
-        replace_selection (widget, text);
+        gtk4_replace_selection (widget, text);
     else if (g_strcmp0 (command, "delete") == 0 && editable) {
         if (GTK_IS_TEXT_VIEW (widget))
             gtk_text_buffer_delete_selection (gtk_text_view_get_buffer (GTK_TEXT_VIEW (widget)), TRUE, TRUE);
@@ -194,7 +113,7 @@ field_show_menu (gpointer data, guint32 timestamp)
     return gtk_widget_get_mapped (widget) && gtk_widget_activate_action (widget, "menu.popup", NULL);
 }
 
-static const MbFieldOps field_ops = { field_flags, field_selection, field_perform, field_apply, field_show_menu };
+static const MbFieldOps field_ops = { gtk4_field_flags, gtk4_field_selection, field_perform, field_apply, field_show_menu };
 
 /* ---------- the extra menu ---------- */
 
@@ -204,42 +123,89 @@ section_position (Attachment *att)
     return att->app_menu ? 1 : 0;
 }
 
-/* MenuBus's section leaves the extra menu; its action group goes. */
+/* MenuBus's section leaves the extra menu (menubusd went): the widget's
+ * menu is GTK's and the app's alone. */
 static void
-drop_export (Attachment *att)
+drop_section (Attachment *att)
 {
     if (att->section_shown) {
         g_menu_remove (att->extra, section_position (att));
+        gtk_widget_insert_action_group (att->widget, GTK4_MENU_ACTION_PREFIX, NULL);
         att->section_shown = FALSE;
     }
-    if (att->actions) {
-        gtk_widget_insert_action_group (att->widget, ACTION_PREFIX, NULL);
-        g_clear_object (&att->actions);
-    }
-    g_clear_object (&att->model);
+    gtk4_menu_update (att->menu, NULL);
 }
 
-/* The presented menu's export becomes MenuBus's section. */
+/* The section shows `items` (NULL: none). It joins the extra menu with its
+ * first items and stays while menubusd runs, empty or not, so GTK keeps
+ * its widgets from one menu to the next. */
 static void
-show_export (Attachment *att, const gchar *path)
+show_items (Attachment *att, GVariant *items)
 {
-    GDBusConnection *bus = mb_shim_connection ();
-    const gchar *daemon = mb_shim_daemon ();
-    drop_export (att);
-    if (!bus || !daemon)
+    gtk4_menu_update (att->menu, items);
+    if (att->section_shown || gtk4_menu_is_empty (att->menu))
         return;
-    att->actions = G_ACTION_GROUP (g_dbus_action_group_get (bus, daemon, path));
-    att->model = G_MENU_MODEL (g_dbus_menu_model_get (bus, daemon, path));
-    gtk_widget_insert_action_group (att->widget, ACTION_PREFIX, att->actions);
-    /* Both start reading now (DescribeAll, and Start with the change
-     * signals), so the items are there before the menu first opens. */
-    g_strfreev (g_action_group_list_actions (att->actions));
-    g_menu_model_get_n_items (att->model);
-    g_menu_insert_section (att->extra, section_position (att), NULL, att->model);
+    gtk_widget_insert_action_group (att->widget, GTK4_MENU_ACTION_PREFIX, gtk4_menu_actions (att->menu));
+    g_menu_insert_section (att->extra, section_position (att), NULL, gtk4_menu_model (att->menu));
     att->section_shown = TRUE;
 }
 
+/* GTK 4.8's GtkPopoverMenu keeps the page of a submenu whose item went
+ * (a page of its GtkStack, named by the item's label) and adds another
+ * when the item comes back ("duplicate child name in GtkStack"), so the
+ * popover grew each time MenuBus's Services came back (a caret, then a
+ * selection): that page leaves the widget's popover with its item. A
+ * private detail of GTK's, held by Gtk4ImModuleTests; where it no longer
+ * holds, nothing is taken out. */
+static GtkWidget *
+find_stack (GtkWidget *widget, guint depth)
+{
+    if (GTK_IS_STACK (widget))
+        return widget;
+    for (GtkWidget *child = gtk_widget_get_first_child (widget); child && depth > 0;
+         child = gtk_widget_get_next_sibling (child)) {
+        GtkWidget *stack = find_stack (child, depth - 1);
+        if (stack)
+            return stack;
+    }
+    return NULL;
+}
+
+static void
+submenu_gone (const gchar *label, gpointer data)
+{
+    Attachment *att = data;
+    for (GtkWidget *child = gtk_widget_get_first_child (att->widget); child; child = gtk_widget_get_next_sibling (child)) {
+        GtkWidget *stack = GTK_IS_POPOVER_MENU (child) ? find_stack (child, 5) : NULL;
+        GtkWidget *page = stack ? gtk_stack_get_child_by_name (GTK_STACK (stack), label) : NULL;
+        if (page && page != gtk_stack_get_visible_child (GTK_STACK (stack)))
+            gtk_stack_remove (GTK_STACK (stack), page);
+    }
+}
+
+/* An item of the section chosen: through the live presentation, or, when
+ * none is (between two), as from the menu for the selection now. */
+static void
+item_chosen (const gchar *item_id, gpointer data)
+{
+    Attachment *att = data;
+    if (att->presented && att->live)
+        mb_menu_activate (att->presented, item_id, GDK_CURRENT_TIME);
+    else
+        mb_field_choose (att->field, item_id, GDK_CURRENT_TIME);
+}
+
 /* ---------- presenting ---------- */
+
+static void
+forget_held (Attachment *att)
+{
+    g_clear_pointer (&att->held, g_variant_unref);
+    if (att->held_id) {
+        g_source_remove (att->held_id);
+        att->held_id = 0;
+    }
+}
 
 /* What decides whether an edit menu has something to show once GTK's own
  * commands are left out: the kind of selection (a caret, a range) and the
@@ -248,9 +214,9 @@ static gint
 state_of (Attachment *att)
 {
     MbSelection selection = { 0 };
-    field_selection (att->widget, &selection);
+    gtk4_field_selection (att->widget, &selection);
     mb_selection_clear (&selection);
-    return (gint) selection.kind << 8 | (gint) field_flags (att->widget);
+    return (gint) selection.kind << 8 | (gint) gtk4_field_flags (att->widget);
 }
 
 /* The widget, or its context menu (a child of it), has the focus. */
@@ -287,17 +253,54 @@ presentation_event (MbMenu *menu, MbMenuEvent event, const gchar *path, gpointer
            event == MB_MENU_EMPTY ? "empty" : "failed", path ? path : "");
     if (event == MB_MENU_LIVE) {
         att->empty = FALSE;
-        show_export (att, path);
+        att->live = TRUE;
         return;
     }
-    drop_export (att);
+    /* Closed: its items stay until the next presentation's come, which
+     * changes only what differs. Nothing to show, or failed: they go. */
+    forget_held (att);
+    if (event != MB_MENU_CLOSED)
+        gtk4_menu_update (att->menu, NULL);
     att->presented = NULL;
+    att->live = FALSE;
     mb_menu_close (menu);
     att->empty = event == MB_MENU_EMPTY;
     /* Chosen from or dismissed: the focused widget's next menu is presented
      * now. Failed: at the next focus. */
     if (event == MB_MENU_CLOSED && mb_shim_daemon () && focus_inside (att))
         present_later (att);
+}
+
+/* The presented menu's items, as they come and as they change. Those that
+ * come while the focus is elsewhere (menubusd composes nothing for a
+ * field without it) are held: the focus coming back brings the field's
+ * own again, and the section does not empty and fill on every switch of
+ * windows (GTK 4.8 would add the Services submenu's page to the popover
+ * again each time). */
+static void
+presentation_items (MbMenu *menu, GVariant *items, gpointer data)
+{
+    Attachment *att = data;
+    if (menu != att->presented || !items)
+        return;
+    forget_held (att);
+    if (focus_inside (att))
+        show_items (att, items);
+    else
+        att->held = g_variant_ref (items);
+}
+
+/* No newer items came since the focus came back: the held ones are the
+ * field's. */
+static gboolean
+show_held (gpointer data)
+{
+    Attachment *att = data;
+    att->held_id = 0;
+    if (att->held)
+        show_items (att, att->held);
+    forget_held (att);
+    return G_SOURCE_REMOVE;
 }
 
 static void
@@ -307,6 +310,8 @@ present (Attachment *att)
         return;
     att->asked_state = state_of (att);
     att->presented = mb_menu_present_live (att->field, gtk_own_commands, presentation_event, att);
+    if (att->presented)
+        mb_menu_follow (att->presented, presentation_items);
 }
 
 /* ---------- following the widget ---------- */
@@ -352,6 +357,8 @@ focused (Attachment *att)
 {
     gtk4_follow_clipboard (att->widget);
     mb_field_focused (att->field);
+    if (att->held && !att->held_id)
+        att->held_id = g_timeout_add (HELD_WAIT_MS, show_held, att);
     present (att);
 }
 
@@ -376,7 +383,7 @@ daemon_changed (gboolean running, gpointer data)
         if (!running) {
             /* Its live menus heard it already (CLOSED); one still asked for
              * ends with its call. */
-            drop_export (att);
+            drop_section (att);
         } else if (focus_inside (att)) {
             present (att);
         }
@@ -384,23 +391,6 @@ daemon_changed (gboolean running, gpointer data)
 }
 
 /* ---------- attaching ---------- */
-
-static void
-set_extra_menu (GtkWidget *widget, GMenuModel *model)
-{
-    if (GTK_IS_TEXT_VIEW (widget))
-        gtk_text_view_set_extra_menu (GTK_TEXT_VIEW (widget), model);
-    else
-        gtk_text_set_extra_menu (GTK_TEXT (widget), model);
-}
-
-static GMenuModel *
-get_extra_menu (GtkWidget *widget)
-{
-    if (GTK_IS_TEXT_VIEW (widget))
-        return gtk_text_view_get_extra_menu (GTK_TEXT_VIEW (widget));
-    return gtk_text_get_extra_menu (GTK_TEXT (widget));
-}
 
 /* What is left when the widget is finalized, or after detaching: nothing
  * here touches the widget. */
@@ -411,13 +401,13 @@ attachment_free (gpointer data)
     attachments = g_list_remove (attachments, att);
     if (att->again_id)
         g_source_remove (att->again_id);
+    forget_held (att);
     if (att->presented)
         mb_menu_close (att->presented); /* dismissed */
     if (att->buffer)
         g_signal_handlers_disconnect_by_data (att->buffer, att);
     g_clear_object (&att->buffer);
-    g_clear_object (&att->actions);
-    g_clear_object (&att->model);
+    gtk4_menu_free (att->menu);
     g_clear_object (&att->extra);
     g_clear_object (&att->app_menu);
     mb_field_free (att->field); /* its context is removed */
@@ -441,12 +431,13 @@ menubus_gtk4_attach (GtkWidget *widget)
     att->widget = target;
     att->field = mb_field_new (target, &field_ops);
     att->extra = g_menu_new ();
-    GMenuModel *own = get_extra_menu (target);
+    att->menu = gtk4_menu_new (item_chosen, submenu_gone, att);
+    GMenuModel *own = gtk4_get_extra_menu (target);
     if (own) {
         att->app_menu = g_object_ref (own);
         g_menu_append_section (att->extra, NULL, own);
     }
-    set_extra_menu (target, G_MENU_MODEL (att->extra));
+    gtk4_set_extra_menu (target, G_MENU_MODEL (att->extra));
     g_object_set_data_full (G_OBJECT (target), ATTACHMENT_KEY, att, attachment_free);
     attachments = g_list_prepend (attachments, att);
 
@@ -482,7 +473,7 @@ menubus_gtk4_detach (GtkWidget *widget)
     g_object_steal_data (G_OBJECT (target), ATTACHMENT_KEY);
     g_signal_handlers_disconnect_by_data (target, att);
     gtk_widget_remove_controller (target, att->focus);
-    drop_export (att);
-    set_extra_menu (target, att->app_menu);
+    drop_section (att);
+    gtk4_set_extra_menu (target, att->app_menu);
     attachment_free (att);
 }

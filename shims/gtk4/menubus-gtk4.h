@@ -16,16 +16,22 @@
  *   coalesced, with at most one call in flight.
  * - Its `extra-menu` becomes a GMenu of the library's: the app's own extra
  *   menu (if it had one when attached) as the first section, then one
- *   section that is a presented MenuBus edit menu read through GLib's
- *   GDBusMenuModel from menubusd's org.gtk.Menus export, with the export's
- *   GDBusActionGroup inserted on the widget under the prefix "menubus".
- *   GTK 4 draws it after its own items and follows it live (the daemon
- *   keeps a presented menu in step with the selection and the clipboard).
+ *   section of MenuBus's: a local GMenu built from a presented edit menu's
+ *   items (GetLayout, then LayoutChanged: the daemon keeps a presented menu
+ *   in step with the selection and the clipboard, deferred items included),
+ *   with a GSimpleActionGroup inserted on the widget under the prefix
+ *   "menubus". Each change is applied in place, only to the items that
+ *   differ, so GTK 4 keeps the popover and the widgets of every other item
+ *   (a submenu that stays is never taken out and put back: GTK 4.8 would
+ *   add its page to the popover again each time). The section joins the
+ *   extra menu with its first items and stays, so the text widget builds
+ *   its popover once, as without MenuBus.
  * - The menu is presented with `omit-commands` cut, copy, paste, delete and
  *   select-all: GTK 4 shows those itself, so nothing is doubled.
- * - Choosing an item goes to menubusd through the action group; what comes
- *   back (Make Uppercase's replace-selection, a standard command) is
- *   applied to the widget, a replacement as one user action.
+ * - Choosing an item activates it in the live presentation (or, between
+ *   two presentations, chooses it as from the menu for the selection then);
+ *   what comes back (Make Uppercase's replace-selection, a standard
+ *   command) is applied to the widget, a replacement as one user action.
  *
  * When the menu is presented and renewed
  * --------------------------------------
@@ -34,7 +40,7 @@
  *   asynchronous: nothing on the main loop waits for menubusd.
  * - Again at once when menubusd closes it while the widget has the focus
  *   (an item was chosen, or someone dismissed it); otherwise at the next
- *   focus.
+ *   focus. The items of the one closed stay until the next one's come.
  * - When menubusd answers NothingToShow (a caret and nothing to offer once
  *   GTK's own commands are left out), again once the main loop is idle
  *   after the selection's kind or the field's flags change.
