@@ -3,30 +3,43 @@
 measured at the X server.
 
 Run by bench/desktop/gtk4-im.sh under xvfb-run, on a private session bus
-where menubusd runs. Two gnome-text-editors are started side by side: one
-with GTK's own IM (no GTK_PATH, no GTK_IM_MODULE), one with
+where menubusd runs. gnome-text-editors are started in pairs side by side:
+one with GTK's own IM (no GTK_PATH, no GTK_IM_MODULE), one with
 GTK_IM_MODULE=menubus and GTK_PATH naming the module's build folder; both
 drawn with cairo, the cursor not blinking (each app's own settings.ini),
-no accessibility bridge. Alternating between them:
+no accessibility bridge. Alternating between the two of a pair:
 
-- key press to character drawn: a letter pressed through XTest, timed to
-  the first DamageNotify on the app's window (the DAMAGE extension, with
-  python3-xlib: the frame that holds the character), SAMPLES letters each;
-- key press to menu shown: a word selected, Shift+F10 pressed, timed to the
-  popover's override-redirect window mapped (MapNotify on the root
-  window), Escape, MENU_SAMPLES menus each after one unmeasured;
+- key press to menu shown (one pair): a word selected, Shift+F10 pressed,
+  timed to the popover's override-redirect window mapped (MapNotify on the
+  root window), Escape, MENU_SAMPLES menus each after one unmeasured;
+- key press to character drawn (KEY_PAIRS fresh pairs, the first started
+  of each pair alternating; in each app the sentence typed, a word selected
+  and one menu opened and closed, then End, Return and SAMPLES letters
+  each, alternating between the two): a letter pressed through
+  XTest, timed to the first DamageNotify on the app's window (the DAMAGE
+  extension, with python3-xlib: the frame that holds the character). Each
+  app's frame clock ticks at its own phase; a key pressed at once after the
+  window is still lands at much the same phase every time, so one process's
+  times cluster near one value. Before each press a random pause of 0 to
+  JITTER ms (seeded; outside the timed span) spreads the keys over the
+  phases, and the fresh pairs give several frame clocks per side;
 - resident memory: VmRSS of fresh pairs after one menu each.
 
-Prints lines `NAME value...` for the shell script: key-without / key-with
-(ms), menu-without / menu-with (ms), rss-without / rss-with (KiB), and
-`module-loaded without=no with=yes` (libim-menubus.so in /proc/PID/maps),
-and `stack-pages-again without=N with=N`: how often GTK said it added a
+MENU_SAMPLES 0 skips the menus, RSS_RUNS 0 the memory.
+
+Prints lines `NAME value...` for the shell script: menu-without /
+menu-with (ms), key-without-P / key-with-P (ms, pair P from 1) and
+key-first-P (the label started first), rss-without / rss-with (KiB),
+`module-loaded without=no with=yes` (libim-menubus.so in /proc/PID/maps, of
+the first pair; every pair is checked and a wrong one fails the run), and
+`stack-pages-again without=N with=N`: how often GTK said it added a
 popover's submenu page again ("duplicate child name in GtkStack") during
 the menus.
 """
 
 import argparse
 import os
+import random
 import select
 import shutil
 import signal
@@ -224,8 +237,9 @@ class Editor:
         shutil.rmtree(self.home, ignore_errors=True)
 
 
-def keys(screen, apps, samples, settle):
-    """`samples` letters each, alternating; the window still before each."""
+def keys(screen, apps, samples, settle, rng, jitter_ms):
+    """`samples` letters each, alternating; the window still, then a random
+    pause of 0 to `jitter_ms`, before each."""
     times = {app.label: [] for app in apps}
     for app in apps:
         app.focus(settle)
@@ -236,8 +250,51 @@ def keys(screen, apps, samples, settle):
         for app in apps:
             app.focus(0)
             screen.quiet(app.damage, settle)
+            if jitter_ms > 0:
+                time.sleep(rng.uniform(0, jitter_ms) / 1000.0)
             times[app.label].append(screen.type_drawn(app.damage, letter))
     return times
+
+
+def check_module(apps):
+    """Raises unless only the app labelled "with" has the module mapped;
+    returns the `module-loaded` line."""
+    loaded = {app.label: app.has_module() for app in apps}
+    if loaded.get("with") is not True or loaded.get("without") is not False:
+        raise Failure("libim-menubus.so mapped: %s" % loaded)
+    return "module-loaded %s" % " ".join("%s=%s" % (app.label, "yes" if loaded[app.label] else "no")
+                                         for app in sorted(apps, key=lambda app: app.label != "without"))
+
+
+def key_pairs(screen, module_folder, pairs, samples, settle, rng, jitter_ms, print_module):
+    """`pairs` fresh pairs, the first started alternating (without first in
+    pair 1); `samples` letters each app of a pair."""
+    for pair in range(1, pairs + 1):
+        order = [(None, "without"), (module_folder, "with")]
+        if pair % 2 == 0:
+            order.reverse()
+        apps = []
+        try:
+            for folder, label in order:
+                apps.append(Editor(folder, label))
+            for app in apps:
+                # As a menu's user would: the sentence typed, a word
+                # selected and the context menu opened once (unmeasured),
+                # so the module holds its section when the keys come.
+                app.focus(settle)
+                app.type_and_select()
+                time.sleep(settle)
+                _, window = screen.open_menu()
+                screen.close_menu(window)
+            line = check_module(apps)
+            if print_module and pair == 1:
+                print(line, flush=True)
+            print("key-first-%d %s" % (pair, apps[0].label), flush=True)
+            for name, values in keys(screen, apps, samples, settle, rng, jitter_ms).items():
+                print("key-%s-%d %s" % (name, pair, " ".join("%.2f" % v for v in values)), flush=True)
+        finally:
+            for app in apps:
+                app.stop()
 
 
 def menus(screen, apps, samples, settle):
@@ -291,9 +348,13 @@ def measure_rss(screen, module_folder, runs, settle):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--samples", type=int, default=100, help="key presses per app")
-    parser.add_argument("--menu-samples", type=int, default=30, help="menus per app")
-    parser.add_argument("--rss-runs", type=int, default=5)
+    parser.add_argument("--samples", type=int, default=50, help="key presses per app of each pair")
+    parser.add_argument("--key-pairs", type=int, default=6, help="fresh pairs of apps for the keys")
+    parser.add_argument("--jitter", type=float, default=16.7,
+                        help="ms: the longest random pause before a key press (0: none)")
+    parser.add_argument("--seed", type=int, default=40, help="of the random pauses")
+    parser.add_argument("--menu-samples", type=int, default=30, help="menus per app (0: no menus)")
+    parser.add_argument("--rss-runs", type=int, default=5, help="pairs for memory (0: none)")
     parser.add_argument("--module-folder", required=True, help="GTK_PATH holding 4.0.0/immodules/" + MODULE_FILE)
     parser.add_argument("--settle", type=float, default=0.15,
                         help="seconds of stillness before each key and after each selection change, outside the timed span")
@@ -302,22 +363,23 @@ def main():
     screen = Screen()
     apps = []
     try:
-        apps = [Editor(None, "without"), Editor(options.module_folder, "with")]
-        for app in apps:
-            app.focus(options.settle)
-        print("module-loaded %s" % " ".join("%s=%s" % (app.label, "yes" if app.has_module() else "no") for app in apps),
-              flush=True)
-        for name, values in menus(screen, apps, options.menu_samples, options.settle).items():
-            print("menu-%s %s" % (name, " ".join("%.2f" % v for v in values)), flush=True)
-        print("stack-pages-again %s" % " ".join("%s=%d" % (app.label, app.stack_pages_again()) for app in apps),
-              flush=True)
-        for name, values in keys(screen, apps, options.samples, options.settle).items():
-            print("key-%s %s" % (name, " ".join("%.2f" % v for v in values)), flush=True)
-        for app in apps:
-            app.stop()
-        apps = []
-        for name, values in measure_rss(screen, options.module_folder, options.rss_runs, options.settle).items():
-            print("rss-%s %s" % (name, " ".join(str(v) for v in values)), flush=True)
+        if options.menu_samples > 0:
+            apps = [Editor(None, "without"), Editor(options.module_folder, "with")]
+            for app in apps:
+                app.focus(options.settle)
+            print(check_module(apps), flush=True)
+            for name, values in menus(screen, apps, options.menu_samples, options.settle).items():
+                print("menu-%s %s" % (name, " ".join("%.2f" % v for v in values)), flush=True)
+            print("stack-pages-again %s" % " ".join("%s=%d" % (app.label, app.stack_pages_again()) for app in apps),
+                  flush=True)
+            for app in apps:
+                app.stop()
+            apps = []
+        key_pairs(screen, options.module_folder, options.key_pairs, options.samples, options.settle,
+                  random.Random(options.seed), options.jitter, options.menu_samples <= 0)
+        if options.rss_runs > 0:
+            for name, values in measure_rss(screen, options.module_folder, options.rss_runs, options.settle).items():
+                print("rss-%s %s" % (name, " ".join(str(v) for v in values)), flush=True)
     except Failure as error:
         log(error)
         return 1
@@ -325,7 +387,6 @@ def main():
         for app in apps:
             app.stop()
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
