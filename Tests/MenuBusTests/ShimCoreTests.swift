@@ -29,7 +29,7 @@ final class ShimCoreTests: XCTestCase {
         "/identity/late-update-reaches-no-new-field",
         "/undo/undo-and-redo-apply-the-right-edits", "/undo/backspace-merges", "/undo/foreign-payloads-are-not-applied",
         "/shortcut/asks-then-chooses", "/shortcut/read-ahead-chooses-at-once", "/shortcut/other-keys-stay-unused",
-        "/shortcut/selection-moved-before-answer",
+        "/shortcut/selection-moved-before-answer", "/shortcut/pressed-twice-chooses-once",
         "/bar/pointer-selection-shows-bar", "/bar/no-bar-for-a-caret-or-a-moving-selection", "/bar/goes-with-its-selection",
         "/bar/late-answer-shows-no-bar",
     ]
@@ -117,6 +117,7 @@ final class ShimCoreTests: XCTestCase {
     func testShortcutReadAheadChoosesAtOnce() throws { try runCase("/shortcut/read-ahead-chooses-at-once") }
     func testShortcutOtherKeysStayUnused() throws { try runCase("/shortcut/other-keys-stay-unused") }
     func testShortcutSelectionMovedBeforeAnswer() throws { try runCase("/shortcut/selection-moved-before-answer") }
+    func testShortcutPressedTwiceChoosesOnce() throws { try runCase("/shortcut/pressed-twice-chooses-once") }
     func testBarPointerSelectionShowsBar() throws { try runCase("/bar/pointer-selection-shows-bar") }
     func testBarNoBarForACaretOrAMovingSelection() throws { try runCase("/bar/no-bar-for-a-caret-or-a-moving-selection") }
     func testBarGoesWithItsSelection() throws { try runCase("/bar/goes-with-its-selection") }

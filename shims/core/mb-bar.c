@@ -92,12 +92,13 @@ mb_bar_items (GVariant *menu)
         g_variant_lookup (properties, "command", "&s", &command);
         g_variant_lookup (properties, "attributes", "^a&s", &attributes);
         g_variant_lookup (properties, "options", "^a&s", &options);
+        if (attributes && (g_strv_contains (attributes, "disabled") || g_strv_contains (attributes, "hidden")))
+            continue; /* a hidden section's items with it */
         if (strcmp (type, "menu") == 0 && options && g_strv_contains (options, "inline")) {
             g_hash_table_add (top, (gpointer) id);
             continue;
         }
-        if (strcmp (type, "action") != 0 ||
-            (attributes && (g_strv_contains (attributes, "disabled") || g_strv_contains (attributes, "hidden"))))
+        if (strcmp (type, "action") != 0)
             continue;
         GVariant *element = g_variant_ref_sink (g_variant_new ("(ss@a{sv})", id, "", properties));
         if (is_bar_command (command))

@@ -96,7 +96,10 @@ mb_field_choose (MbField *field, const gchar *item_id, guint32 timestamp)
         return;
     mb_field_dismiss_bar (field);
     GVariant *shown = NULL;
+    /* A menu never drawn: it turns no reading ahead on (mb_menu_present would). */
+    gboolean reads_ahead = mb_core.reads_ahead;
     MbMenu *menu = mb_menu_present (field, NULL, NULL, &shown);
+    mb_core.reads_ahead = reads_ahead;
     g_clear_pointer (&shown, g_variant_unref);
     if (!menu)
         return;
@@ -147,16 +150,24 @@ mb_field_shortcut (MbField *field, const gchar *accelerator, guint32 timestamp)
     if (!selected)
         return FALSE;
     mb_field_catch_up (field);
+    /* Taken already for this selection (pressed twice, or held): once. */
+    guint hash = g_str_hash (key) ^ (mods << 24);
+    if (field->shortcut_generation == field->generation + 1 && field->shortcut_hash == hash)
+        return FALSE;
     GVariant *ahead = mb_field_menu_ahead (field);
     if (ahead) {
         g_autofree gchar *id = find_item (ahead, mods, key);
         if (!id)
             return FALSE;
+        field->shortcut_hash = hash;
+        field->shortcut_generation = field->generation + 1;
         mb_field_choose (field, id, timestamp);
         return TRUE;
     }
     if (mb_core.stalled)
         return FALSE;
+    field->shortcut_hash = hash;
+    field->shortcut_generation = field->generation + 1;
     /* Nothing read ahead for this selection: asked now, chosen when the
      * answer comes. The key is unused meanwhile (the app let it pass). */
     Ask *ask = g_new0 (Ask, 1);

@@ -78,6 +78,11 @@ struct _MbField {
     guint bar_timer;
     gboolean bar_shown;
     gchar *bar_key;
+    /* The shortcut taken for this selection (its key's hash, and the
+     * generation + 1 it was taken at): pressed again or held, it does not
+     * run the provider again before the selection changes. */
+    guint shortcut_hash;
+    guint shortcut_generation;
 };
 
 typedef struct {

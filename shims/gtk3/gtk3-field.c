@@ -407,7 +407,7 @@ static gboolean
 on_window_key_unused (GtkWidget *window, GdkEventKey *event, gpointer data)
 {
     GdkModifierType mods = event->state & gtk_accelerator_get_default_mod_mask ();
-    if (!(mods & (GDK_CONTROL_MASK | GDK_MOD1_MASK | GDK_SUPER_MASK)))
+    if (event->is_modifier || !(mods & (GDK_CONTROL_MASK | GDK_MOD1_MASK | GDK_SUPER_MASK)))
         return FALSE;
     GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (window));
     MbField *field = focus ? gtk3_field_of (focus) : NULL;

@@ -183,6 +183,14 @@ apply (Gtk4Menu *menu, Sub *sub, GPtrArray *keys, GPtrArray *items)
 
 static void fill (Gtk4Menu *menu, GArray *elements, const gchar *container, gboolean radio, Sub *sub);
 
+/* An icon as the contract has it, a themed name: GTK takes a string with
+ * a slash or a colon as a file or URI and would load it. */
+static gboolean
+themed_icon (const gchar *icon)
+{
+    return *icon && !strchr (icon, '/') && !strchr (icon, ':');
+}
+
 /* The item of a menu element, its section or submenu filled first; NULL
  * when it would be an empty submenu. */
 static GMenuItem *
@@ -206,7 +214,7 @@ menu_item (Gtk4Menu *menu, GArray *elements, const Element *element, const gchar
         return NULL;
     *key = g_strdup_printf ("m\x1f%s\x1f%s\x1f%s", element->id, title, icon);
     GMenuItem *item = g_menu_item_new_submenu (label, G_MENU_MODEL (inner->menu));
-    if (*icon)
+    if (themed_icon (icon))
         g_menu_item_set_attribute (item, G_MENU_ATTRIBUTE_ICON, "s", icon);
     return item;
 }
@@ -224,7 +232,7 @@ action_item (Gtk4Menu *menu, const Element *element, const gchar *title, gboolea
     g_menu_item_set_attribute (item, G_MENU_ATTRIBUTE_ACTION, "s", detailed);
     if (radio)
         g_menu_item_set_attribute (item, G_MENU_ATTRIBUTE_TARGET, "s", element->id);
-    if (*icon)
+    if (themed_icon (icon))
         g_menu_item_set_attribute (item, G_MENU_ATTRIBUTE_ICON, "s", icon);
     if (*accel)
         g_menu_item_set_attribute (item, "accel", "s", accel);

@@ -312,8 +312,8 @@ bool barSees(QObject *watched, QEvent *event)
      * it does not close the field's dialog too. */
     if (escapeTaken && (event->type() == QEvent::KeyPress || event->type() == QEvent::KeyRelease)) {
         const bool escape = static_cast<QKeyEvent *>(event)->key() == Qt::Key_Escape;
-        escapeTaken = escape && event->type() == QEvent::KeyPress;
-        if (escape)
+        escapeTaken = false; /* once: a later Escape is the app's whatever came between */
+        if (escape && event->type() == QEvent::KeyPress)
             return true;
     }
     if (!current || !current->isVisible())

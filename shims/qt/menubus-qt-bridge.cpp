@@ -26,6 +26,7 @@
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
+#include <QtWidgets/QMenu>
 #include <QtWidgets/QPlainTextEdit>
 #include <QtWidgets/QTextEdit>
 
@@ -163,7 +164,12 @@ bool Bridge::eventFilter(QObject *watched, QEvent *event)
         /* Reaching the window, the key went unused by the app's shortcuts
          * (those take it before any widget sees it) and by every widget
          * from the focused one up: a provider's shortcut may have it. */
-        if (watched->isWidgetType() && static_cast<QWidget *>(watched)->isWindow()) {
+        /* Not a window that is itself the focused widget (a top-level text
+         * edit) or a menu: those have not had the key yet. Not a key held
+         * down: once. */
+        if (watched->isWidgetType() && static_cast<QWidget *>(watched)->isWindow() &&
+            watched != QApplication::focusWidget() && !qobject_cast<QMenu *>(watched) &&
+            !static_cast<QKeyEvent *>(event)->isAutoRepeat()) {
             auto *key = static_cast<QKeyEvent *>(event);
             Field *field = m_fields.value(focusedFieldWidgetOf(QApplication::focusWidget()));
             const QByteArray accelerator = field ? gtkAccelerator(key) : QByteArray();

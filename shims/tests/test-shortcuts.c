@@ -142,6 +142,32 @@ test_selection_moved_before_answer (Fixture *f, gconstpointer data)
     g_assert_cmpuint (fake_calls (f->fake, "Activate"), ==, 0);
 }
 
+/* Pressed twice (or held) before the provider's answer changed the
+ * selection: the item is chosen once, whether menubusd was asked or the
+ * menu read ahead; another selection takes it again. */
+static void
+test_pressed_twice_chooses_once (Fixture *f, gconstpointer data)
+{
+    fake_set_items (f->fake, shortcut_items ());
+    TestWidget *widget = fixture_focused_widget (f, EDITABLE, "hello world");
+    test_widget_select (widget, 6, 11);
+    fake_hold (f->fake, "GetEditMenu");
+    mb_field_shortcut (widget->field, "<Control><Alt>u", 1);
+    mb_field_shortcut (widget->field, "<Control><Alt>u", 2);
+    WAIT_FOR (fake_held (f->fake, "GetEditMenu") >= 1, 5000);
+    fake_answer (f->fake, "GetEditMenu");
+    fake_release (f->fake, "GetEditMenu");
+    WAIT_FOR (fake_calls (f->fake, "Activate") == 1, 5000);
+    core_settle (f->fake);
+    mb_field_shortcut (widget->field, "<Control><Alt>u", 3);
+    core_settle (f->fake);
+    g_assert_cmpuint (fake_calls (f->fake, "Activate"), ==, 1);
+    test_widget_select (widget, 0, 5);
+    core_settle (f->fake);
+    mb_field_shortcut (widget->field, "<Control><Alt>u", 4);
+    WAIT_FOR (fake_calls (f->fake, "Activate") == 2, 5000);
+}
+
 void
 add_shortcut_tests (void)
 {
@@ -152,4 +178,6 @@ add_shortcut_tests (void)
                 fixture_tear_down);
     g_test_add ("/shortcut/selection-moved-before-answer", Fixture, NULL, fixture_set_up,
                 test_selection_moved_before_answer, fixture_tear_down);
+    g_test_add ("/shortcut/pressed-twice-chooses-once", Fixture, NULL, fixture_set_up, test_pressed_twice_chooses_once,
+                fixture_tear_down);
 }
