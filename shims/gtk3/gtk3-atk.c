@@ -312,17 +312,7 @@ show_hook (GSignalInvocationHint *hint, guint n, const GValue *params, gpointer 
     MbField *field = gtk3_atk_adopt (widget);
     if (!gtk_widget_has_focus (widget))
         mb_field_focused (field);
-    Popup *popup = g_new0 (Popup, 1);
-    popup->menu = GTK_MENU (menu);
-    popup->widget = g_object_ref (widget);
-    popup->ours = g_ptr_array_new ();
-    popup->retired = g_ptr_array_new_with_free_func (g_object_unref);
-    popup->replaced = g_ptr_array_new ();
-    popup->shown = g_hash_table_new (g_str_hash, g_str_equal);
-    popup->titles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-    popup->accels = g_hash_table_new (NULL, NULL);
-    g_object_set_data (G_OBJECT (menu), POPUP_KEY, popup);
-    g_signal_connect (menu, "deactivate", G_CALLBACK (gtk3_menu_deactivated), popup);
+    Popup *popup = gtk3_popup_new (GTK_MENU (menu), widget);
     gtk3_menu_shown (menu, popup);
     menu_extended = TRUE;
     return TRUE;

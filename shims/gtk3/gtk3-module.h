@@ -62,6 +62,7 @@ G_GNUC_INTERNAL void gtk3_build (Popup *popup, GArray *elements, const gchar *pa
 G_GNUC_INTERNAL void gtk3_tidy_separators (GtkMenu *menu);
 
 /* gtk3-popup.c */
+G_GNUC_INTERNAL Popup *gtk3_popup_new (GtkMenu *menu, GtkWidget *widget);
 G_GNUC_INTERNAL void gtk3_menu_deactivated (GtkMenuShell *shell, Popup *popup);
 G_GNUC_INTERNAL void gtk3_menu_shown (GtkWidget *menu, Popup *popup);
 

@@ -188,3 +188,21 @@ gtk3_menu_shown (GtkWidget *menu, Popup *popup)
     }
 }
 
+/* MenuBus's part of `menu`, popped up over `widget`: kept as the menu's
+ * data and ended at its "deactivate". */
+Popup *
+gtk3_popup_new (GtkMenu *menu, GtkWidget *widget)
+{
+    Popup *popup = g_new0 (Popup, 1);
+    popup->menu = menu;
+    popup->widget = g_object_ref (widget);
+    popup->ours = g_ptr_array_new ();
+    popup->retired = g_ptr_array_new_with_free_func (g_object_unref);
+    popup->replaced = g_ptr_array_new ();
+    popup->shown = g_hash_table_new (g_str_hash, g_str_equal);
+    popup->titles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+    popup->accels = g_hash_table_new (NULL, NULL);
+    g_object_set_data (G_OBJECT (menu), POPUP_KEY, popup);
+    g_signal_connect (menu, "deactivate", G_CALLBACK (gtk3_menu_deactivated), popup);
+    return popup;
+}
